@@ -1,0 +1,203 @@
+// The rules of Tanbo over any graph, with incremental data and exact undo.
+//
+// Rules (see docs/rules.md and the seed documents):
+//  - A move for player c is an empty vertex with exactly one neighbour of colour c.
+//  - A root is a connected set of same-coloured stones; the rules keep every root a tree that
+//    holds its seed. Root space of a root: the empty vertices with exactly one neighbour of the
+//    root's colour, that neighbour in the root. A root with no root space is bounded.
+//  - After a move: if the expanded root is bounded it alone is removed; otherwise every
+//    bounded root (of any colour) is removed. No root is bounded at the end of a turn.
+//  - A player with no stones is out; turns go round the players still in; the last one wins.
+//
+// Cost: a move costs O(degree of the move + degrees of the removed stones). Per vertex and
+// colour the position keeps the number of neighbours of that colour and the XOR of their ids
+// (so the single neighbour is known when the count is one); per root its owner, size, stone
+// list and root-space count; per player the set of its legal moves (O(1) random choice).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tanbo/graph.hpp"
+#include "tanbo/players.hpp"
+#include "tanbo/setup.hpp"
+#include "tanbo/topology.hpp"
+
+namespace tanbo {
+
+using RootId = std::uint32_t;                   // roots are numbered by seed, 0..seeds-1
+inline constexpr RootId kNoRoot = 0xFFFFFFFFu;  // "no root"
+
+// Why a move is or is not legal; see Position::check_move.
+enum class MoveStatus {
+  kLegal,
+  kGameOver,      // the game has ended
+  kNotYourTurn,   // the player is not the side to move
+  kPlayerOut,     // the player has no stones or has resigned
+  kOffBoard,      // vertex id out of range
+  kOccupied,      // a stone stands there
+  kNoConnection,  // no stone of the player touches it
+  kTooMany,       // it touches two or more stones of the player
+};
+
+// What one turn did, kept in the history for undo and reporting.
+struct MoveRecord {
+  enum class Kind : std::uint8_t { kPlace, kResign };
+  Kind kind = Kind::kPlace;
+  Player player = kEmpty;       // who moved (or resigned)
+  Vertex vertex = kNoVertex;    // where the stone went (kPlace)
+  RootId expanded = kNoRoot;    // the root the stone joined (kPlace)
+  bool expanded_removed = false;  // the expanded root was bounded and removed
+  std::uint32_t removed_begin = 0;  // removed roots: removed_roots()[begin, end)
+  std::uint32_t removed_end = 0;
+  std::uint32_t stones_removed = 0;  // stones taken off by this turn
+  Vertex prev_next = kNoVertex;      // stone-list link the point had before (for undo)
+  Player to_move_before = kEmpty;    // side to move before this turn
+  std::uint8_t out_before = 0;       // bit mask of players out before this turn
+};
+
+class Position {
+ public:
+  // Sets up the starting position. Throws tanbo::Error when the setup is refused: a stone off
+  // the board or of a player above setup.players, two seeds of one colour adjacent, a root
+  // that is already bounded (naming it), or a player with no seed.
+  Position(TopologyPtr topology, const Setup& setup);
+
+  // ---- the board
+  const Topology& topology() const { return *topo_; }       // the board
+  const TopologyPtr& topology_ptr() const { return topo_; }  // shared board
+  const Graph& graph() const { return topo_->graph; }        // its adjacency
+  const Setup& setup() const { return setup_; }              // how the game started
+  std::uint32_t num_vertices() const { return n_; }          // points on the board
+  int num_players() const { return players_; }               // 2..8
+  Player at(Vertex v) const { return color_[v]; }            // stone at v, kEmpty if none
+  // Number of neighbours of v with a stone of player p.
+  std::uint32_t neighbours_of(Vertex v, Player p) const { return slot(v, p).count; }
+
+  // ---- turn and result
+  Player to_move() const { return to_move_; }  // side to move (kEmpty once the game is over)
+  bool is_over() const { return to_move_ == kEmpty; }  // only one player has stones
+  Player winner() const { return winner_; }            // the winner, kEmpty while playing
+  bool is_out(Player p) const { return (out_ >> (p - 1)) & 1u; }  // no stones or resigned
+  std::uint32_t ply() const { return static_cast<std::uint32_t>(history_.size()); }  // turns played
+
+  // ---- moves
+  // Full legality check of player p putting a stone on v (including whose turn it is).
+  MoveStatus check_move(Player p, Vertex v) const;
+  // Whether v is a legal point for p on the board as it stands (ignores turn order).
+  bool is_legal_point(Player p, Vertex v) const {
+    return color_[v] == kEmpty && slot(v, p).count == 1;
+  }
+  // A user-facing sentence saying why p cannot play v (names the stones it touches), or ""
+  // when the move is legal.
+  std::string explain(Player p, Vertex v) const;
+
+  // Number of legal moves of p, and the i-th of them in an internal order (for uniform random
+  // choice: legal_move(p, rng() % legal_count(p))). The order changes as moves are played.
+  std::uint32_t legal_count(Player p) const { return legal_size_[p - 1]; }
+  Vertex legal_move(Player p, std::uint32_t i) const { return legal_[(p - 1) * std::size_t{n_} + i]; }
+  // Legal moves of p in increasing vertex order.
+  std::vector<Vertex> legal_moves(Player p) const;
+
+  // Plays v for the side to move. Precondition: check_move(to_move(), v) == kLegal.
+  // Returns the record of the turn (also available as last_move()).
+  const MoveRecord& play(Vertex v);
+  // Checks the move and plays it; throws tanbo::Error with explain()'s text when illegal.
+  const MoveRecord& play_checked(Player p, Vertex v);
+  // Player p resigns or leaves: all its roots are removed and play goes on without it.
+  // With two players the other player wins at once. Throws if p is out or the game is over.
+  const MoveRecord& resign(Player p);
+  // Takes back the last turn exactly (stones, roots, counts, turn). Throws when there is none.
+  void undo();
+
+  // ---- history
+  const std::vector<MoveRecord>& history() const { return history_; }  // every turn played
+  const MoveRecord& last_move() const { return history_.back(); }      // precondition: ply() > 0
+  // Removed root ids of a record: removed_roots()[rec.removed_begin .. rec.removed_end).
+  const std::vector<RootId>& removed_roots() const { return removed_; }
+
+  // ---- roots
+  std::uint32_t num_root_ids() const { return static_cast<std::uint32_t>(roots_.size()); }
+  RootId root_of(Vertex v) const { return color_[v] == kEmpty ? kNoRoot : root_[v]; }
+  bool root_alive(RootId r) const { return roots_[r].alive; }       // still on the board
+  Player root_owner(RootId r) const { return roots_[r].owner; }     // its colour
+  std::uint32_t root_size(RootId r) const { return roots_[r].size; }  // stones in it
+  std::uint32_t root_space(RootId r) const { return roots_[r].space; }  // root-space points
+  Vertex root_seed(RootId r) const { return roots_[r].seed; }       // its starting stone
+  std::vector<Vertex> root_stones(RootId r) const;       // its stones, sorted
+  std::vector<Vertex> root_space_points(RootId r) const;  // its root space, sorted
+  std::vector<RootId> live_roots() const;                 // alive roots by id
+
+  // ---- per player
+  std::uint32_t stones(Player p) const { return stones_[p - 1]; }      // stones on the board
+  std::uint32_t roots_alive(Player p) const { return root_count_[p - 1]; }  // live roots
+
+  // Zobrist-style hash of the stones and the side to move.
+  std::uint64_t hash() const;
+
+  // Recomputes every incremental quantity from scratch and compares. Returns "" when all is
+  // consistent, else a description of the first difference. Also checks the rule invariants:
+  // no bounded root, every root a tree holding its seed.
+  std::string check_consistency() const;
+
+ private:
+  struct Slot {
+    std::uint32_t count = 0;  // neighbours of this colour
+    std::uint32_t xr = 0;     // XOR of their vertex ids
+  };
+  struct Root {
+    Player owner = kEmpty;
+    bool alive = true;
+    std::uint32_t size = 0;
+    std::uint32_t space = 0;
+    Vertex head = kNoVertex;  // most recent stone; stones linked through next_
+    Vertex seed = kNoVertex;
+  };
+
+  Slot& slot(Vertex v, Player p) { return slots_[v * std::size_t(players_) + (p - 1)]; }
+  const Slot& slot(Vertex v, Player p) const {
+    return slots_[v * std::size_t(players_) + (p - 1)];
+  }
+  void legal_add(Player p, Vertex v);
+  void legal_remove(Player p, Vertex v);
+  void space_dec(RootId r);
+  void occupy(Vertex v, Player p);  // stone of p appears on v (root_[v] already set)
+  void vacate(Vertex v);            // stone on v disappears
+  void remove_root(RootId r);
+  void restore_root(RootId r);
+  void advance_turn(Player from);
+  std::uint8_t compute_out() const;
+
+  TopologyPtr topo_;
+  Setup setup_;
+  std::uint32_t n_ = 0;
+  int players_ = 2;
+  const std::uint32_t* off_ = nullptr;  // graph CSR, cached
+  const Vertex* nbr_ = nullptr;
+
+  std::vector<Player> color_;        // per vertex
+  std::vector<RootId> root_;         // per vertex (meaningful when occupied)
+  std::vector<Vertex> next_;         // per vertex: next stone of the same root
+  std::vector<Slot> slots_;          // per vertex and player
+  std::vector<Vertex> legal_;        // per player, n entries: the legal set, packed
+  std::vector<std::uint32_t> legal_pos_;  // per player, n entries: index in legal_ or ~0
+  std::vector<std::uint32_t> legal_size_;  // per player
+  std::vector<Root> roots_;          // per root id
+  std::vector<std::uint32_t> stones_;      // per player
+  std::vector<std::uint32_t> root_count_;  // per player
+  std::vector<RootId> zeroed_;       // roots whose space hit zero during the current move
+  bool track_zero_ = false;
+  std::uint64_t hash_ = 0;
+  Player to_move_ = kBlack;
+  Player winner_ = kEmpty;
+  std::uint8_t out_ = 0;
+  std::vector<MoveRecord> history_;
+  std::vector<RootId> removed_;
+};
+
+// Short text for a MoveStatus ("occupied", "not your turn", ...).
+const char* to_string(MoveStatus s);
+
+}  // namespace tanbo

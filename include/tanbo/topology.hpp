@@ -1,0 +1,99 @@
+// Boards: what a topology spec means, the generators, the DOT reader, and vertex naming.
+//
+// A topology is built once and then frozen: the rules engine (position.hpp) only sees the
+// Graph. The extra data kept here (lattice sizes, hex coordinates, DOT node ids and layout)
+// serves naming, rendering and the setups.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tanbo/graph.hpp"
+#include "tanbo/players.hpp"
+
+namespace tanbo {
+
+// What kind of board a topology is; naming and rendering depend on it.
+enum class BoardKind {
+  kLattice,  // `line N` and `grid AxBx...` (1 to any number of axes), optionally wrapped
+  kHex,      // `hex N`: a hexagon of hexagonal cells with N cells on each side
+  kFile,     // `file PATH` or DOT text: any graph
+};
+
+// A board. Create one with parse_topology() or the make_* functions; share it as
+// std::shared_ptr<const Topology> because positions keep a pointer to it.
+struct Topology {
+  BoardKind kind = BoardKind::kLattice;  // which family
+  std::string spec;                      // canonical spec, e.g. "grid 19x19", "line 31", "hex 5"
+  Graph graph;                           // the adjacency, frozen
+
+  // Lattices: sizes per axis (axis 0 = x = columns, axis 1 = y = rows, axis 2 = z, ...).
+  std::vector<std::uint32_t> dims;
+  bool wrap = false;  // every axis wraps around (a torus)
+
+  // Hex boards: side length and axial coordinates (q, r) per vertex, each in [-(N-1), N-1].
+  std::uint32_t hex_side = 0;
+  std::vector<std::array<int, 2>> hex_axial;
+
+  // DOT boards: node ids, optional positions (`pos` attribute), the starting stones given by
+  // the `stone` attribute (0 = none), the `players` graph attribute (0 = not given) and the
+  // DOT text itself (so that a game file can carry the board).
+  std::vector<std::string> node_ids;
+  std::vector<std::array<double, 3>> positions;  // empty unless every node has `pos`
+  std::vector<Player> file_stones;
+  int file_players = 0;
+  std::string dot_text;
+
+  std::uint32_t num_vertices() const { return graph.num_vertices(); }  // point count
+  std::size_t dimensions() const { return dims.size(); }              // lattice axes (0 if none)
+
+  // Lattice helpers (kind == kLattice). Coordinates are 0-based here; names are 1-based.
+  std::vector<std::uint32_t> coords(Vertex v) const;                       // vertex -> coords
+  Vertex vertex_at(const std::vector<std::uint32_t>& coords) const;       // coords -> vertex
+
+  // Naming (implemented per board kind in naming.cpp).
+  // The board's own notation for v: Go coordinates ("D4") on 2D boards up to 25 wide, pbmserv
+  // digits ("333") on 3D boards up to 9 wide, numbers on a line, "1,2,3,4" on other lattices,
+  // row letter + cell number on hex boards ("E5"), node ids on DOT boards.
+  std::string name(Vertex v) const;
+  // Reads a vertex name, case-insensitively. Comma coordinates ("3,3,3") are accepted on any
+  // lattice (and "row,cell" on hex boards). Returns nullopt when the text names no point.
+  std::optional<Vertex> parse_vertex(std::string_view text) const;
+  // Short description of the notation, for error messages ("Go coordinates A1..T19").
+  std::string notation_hint() const;
+};
+
+using TopologyPtr = std::shared_ptr<const Topology>;
+
+// Limits that keep a spec from asking for more than the machine has.
+struct TopologyLimits {
+  std::uint64_t max_vertices = 1ull << 31;  // hard ceiling of 32-bit vertex ids
+  std::uint64_t memory_bytes = 0;           // 0 = the machine's physical memory
+};
+
+// Parses a topology spec and builds the board:
+//   "line N"                 a path of N points
+//   "grid AxBx..." [wrap]    a lattice with any number of axes; "wrap" makes it a torus
+//   "AxB..."                 shorthand for grid
+//   "hex N"                  hexagonal board with side N (3N(N-1)+1 cells)
+//   "file PATH"              a Graphviz DOT file (read here: the only file the library reads)
+// Throws tanbo::Error with a specific message for anything malformed or too big for memory.
+TopologyPtr parse_topology(std::string_view spec, const TopologyLimits& limits = {});
+
+TopologyPtr make_lattice(const std::vector<std::uint32_t>& dims, bool wrap,
+                         const TopologyLimits& limits = {});
+TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits = {});
+// Reads DOT text. `origin` names it in messages and in the spec ("file origin").
+TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
+                          const TopologyLimits& limits = {});
+
+// Estimated bytes a game on a board of n vertices and e edges with k players needs
+// (graph, position, legal-move sets); used to refuse boards too big up front.
+std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players);
+
+}  // namespace tanbo

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tanbo needs to build, test and view (run as root).
+set -euo pipefail
+PKGS=(cmake g++ make libboost-graph-dev libboost-program-options-dev libgtest-dev
+      libbenchmark-dev libvtk9-dev xvfb xauth parallel clang libclang-rt-14-dev)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

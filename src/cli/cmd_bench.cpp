@@ -1,0 +1,56 @@
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "tanbo/error.hpp"
+#include "tanbo/random.hpp"
+
+namespace tanbo::cli {
+
+int cmd_bench(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+              std::ostream& err) {
+  BoardOptions board;
+  std::uint64_t games = 1000;
+  po::options_description desc("tanbo bench options");
+  add_board_options(desc, board);
+  desc.add_options()("games,n", po::value(&games)->default_value(games), "number of games");
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, desc, nullptr, vm,
+                  "usage: tanbo bench [--topology SPEC] [--games N] [--seed S]\n"
+                  "Plays N games choosing a legal move uniformly at random each turn, on one\n"
+                  "thread, and ends with one line:\n"
+                  "  games=N moves_per_game=X playouts_per_second=Y\n"
+                  "example: tanbo bench --topology \"grid 5x5x5\" --games 2000",
+                  out, err, code)) {
+    return code;
+  }
+  if (games == 0) {
+    err << "tanbo bench: --games must be at least 1\n";
+    return 2;
+  }
+  try {
+    const Position start = make_position(board);
+    Rng rng(board.seed);
+    std::uint64_t moves = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::uint64_t g = 0; g < games; ++g) {
+      Position pos = start;
+      moves += random_playout(pos, rng);
+    }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out << std::fixed << std::setprecision(1) << "games=" << games
+        << " moves_per_game=" << static_cast<double>(moves) / static_cast<double>(games)
+        << " playouts_per_second=" << std::setprecision(0)
+        << static_cast<double>(games) / std::max(secs, 1e-9) << "\n";
+  } catch (const Error& e) {
+    err << "tanbo bench: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace tanbo::cli

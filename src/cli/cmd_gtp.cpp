@@ -1,0 +1,35 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "gtp.hpp"
+#include "options.hpp"
+#include "tanbo/error.hpp"
+
+namespace tanbo::cli {
+
+int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+            std::ostream& err) {
+  BoardOptions board;
+  po::options_description desc("tanbo gtp options");
+  add_board_options(desc, board);
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, desc, nullptr, vm,
+                  "usage: tanbo gtp [options]\n"
+                  "Speaks the engine protocol (GTP version 2 framing) on stdin/stdout.\n"
+                  "Commands are listed in docs/protocol.md and by list_commands.\n"
+                  "example: printf 'topology grid 5x5x5\\nshowboard\\n' | tanbo gtp",
+                  out, err, code)) {
+    return code;
+  }
+  try {
+    GtpEngine engine(make_position(board), board.seed);
+    engine.run(in, out);
+  } catch (const Error& e) {
+    err << "tanbo gtp: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace tanbo::cli

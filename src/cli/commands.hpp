@@ -1,0 +1,31 @@
+// The `tanbo` program: one subcommand per front end. Each subcommand lives in its own file
+// (cmd_*.cpp) and is listed in the table in commands.cpp.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace tanbo::cli {
+
+// Entry point of the program.
+int run(int argc, char** argv);
+
+// A subcommand receives its own arguments (after the subcommand name) and the streams.
+// It returns the process exit code.
+using CommandFn = int (*)(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+                          std::ostream& err);
+
+struct Command {
+  const char* name;     // e.g. "gtp"
+  const char* summary;  // one line for `tanbo --help`
+  CommandFn fn;
+};
+
+// Every subcommand, in the order `tanbo --help` lists them.
+const std::vector<Command>& commands();
+
+int cmd_gtp(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_bench(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+
+}  // namespace tanbo::cli

@@ -1,0 +1,275 @@
+#include "gtp.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <sstream>
+
+#include "tanbo/error.hpp"
+#include "tanbo/render.hpp"
+
+namespace tanbo::cli {
+
+namespace {
+
+std::string join_names(const Topology& t, const std::vector<Vertex>& vs) {
+  std::string s;
+  for (Vertex v : vs) s += (s.empty() ? "" : " ") + t.name(v);
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string rest_of(const std::vector<std::string>& args, std::size_t from) {
+  std::string s;
+  for (std::size_t i = from; i < args.size(); ++i) s += (s.empty() ? "" : " ") + args[i];
+  return s;
+}
+
+void need_args(const std::vector<std::string>& args, std::size_t min, std::size_t max,
+               const char* usage) {
+  if (args.size() < min || args.size() > max) throw Error(std::string("usage: ") + usage);
+}
+
+}  // namespace
+
+GtpEngine::GtpEngine(std::uint64_t seed)
+    : GtpEngine(
+          [] {
+            auto t = parse_topology("grid 19x19");
+            return Position(t, make_setup(*t));
+          }(),
+          seed) {}
+
+GtpEngine::GtpEngine(Position start, std::uint64_t seed) : rng_(seed) {
+  pos_ = std::make_unique<Position>(std::move(start));
+  generator_ = [this](const Position& pos) { return random_move(pos, rng_); };
+  register_builtin();
+}
+
+void GtpEngine::reset(Position start) {
+  pos_ = std::make_unique<Position>(std::move(start));
+  if (new_game_hook_) new_game_hook_();
+}
+
+void GtpEngine::add_command(const std::string& name, Handler handler) {
+  commands_[name] = std::move(handler);
+}
+
+Player GtpEngine::need_player(const std::string& text) const {
+  auto p = parse_player(text, pos_->num_players());
+  if (!p) {
+    throw Error("unknown player \"" + text + "\"; this game has " +
+                std::to_string(pos_->num_players()) + " players: " + [&] {
+                  std::string s;
+                  for (int i = 1; i <= pos_->num_players(); ++i) {
+                    s += (i > 1 ? ", " : "") + std::string(player_name(static_cast<Player>(i)));
+                  }
+                  return s;
+                }() + " (or 1.." + std::to_string(pos_->num_players()) + ")");
+  }
+  return *p;
+}
+
+Vertex GtpEngine::need_vertex(const std::string& text) const {
+  if (lower(text) == "pass") throw Error("passing is not allowed in Tanbo");
+  if (lower(text) == "resign") throw Error("use the resign command to resign");
+  auto v = pos_->topology().parse_vertex(text);
+  if (!v) {
+    throw Error("\"" + text + "\" is not a point of this board (" +
+                pos_->topology().notation_hint() + ")");
+  }
+  return *v;
+}
+
+void GtpEngine::register_builtin() {
+  auto& c = commands_;
+  c["protocol_version"] = [](const auto&) { return Reply{true, "2"}; };
+  c["name"] = [](const auto&) { return Reply{true, "tanbo"}; };
+  c["version"] = [](const auto&) { return Reply{true, TANBO_VERSION}; };
+  c["known_command"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 1, 1, "known_command COMMAND");
+    return Reply{true, commands_.count(a[0]) ? "true" : "false"};
+  };
+  c["list_commands"] = [this](const auto&) {
+    std::string s;
+    for (const auto& [name, h] : commands_) s += (s.empty() ? "" : "\n") + name;
+    return Reply{true, s};
+  };
+  c["quit"] = [this](const auto&) {
+    quit_ = true;
+    return Reply{true, ""};
+  };
+  c["boardsize"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 1, 1, "boardsize N");
+    const std::string& s = a[0];
+    if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+      throw Error("unacceptable size: boardsize takes a whole number");
+    }
+    try {
+      auto t = parse_topology("grid " + s + "x" + s);
+      reset(Position(t, make_setup(*t)));
+    } catch (const Error& e) {
+      throw Error(std::string("unacceptable size: ") + e.what());
+    }
+    return Reply{true, ""};
+  };
+  c["clear_board"] = [this](const auto& a) {
+    need_args(a, 0, 0, "clear_board");
+    reset(Position(pos_->topology_ptr(), pos_->setup()));
+    return Reply{true, ""};
+  };
+  c["topology"] = [this](const std::vector<std::string>& a) {
+    if (a.empty()) return Reply{true, pos_->topology().spec};
+    auto t = parse_topology(rest_of(a, 0));
+    reset(Position(t, make_setup(*t)));
+    return Reply{true, ""};
+  };
+  c["setup"] = [this](const std::vector<std::string>& a) {
+    if (a.empty()) {
+      std::string s = pos_->setup().name;
+      for (const auto& n : setups_for(pos_->topology())) {
+        if (n != pos_->setup().name) s += " " + n;
+      }
+      return Reply{true, s};
+    }
+    need_args(a, 1, 2, "setup NAME [PLAYERS]");
+    int players = 0;
+    if (a.size() == 2) {
+      if (a[1].size() > 1 || a[1][0] < '2' || a[1][0] > '8') throw Error("PLAYERS must be 2 to 8");
+      players = a[1][0] - '0';
+    }
+    reset(Position(pos_->topology_ptr(), make_setup(pos_->topology(), a[0], players)));
+    return Reply{true, ""};
+  };
+  c["play"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 2, 2, "play PLAYER VERTEX");
+    const Player p = need_player(a[0]);
+    const Vertex v = need_vertex(a[1]);
+    const MoveStatus st = pos_->check_move(p, v);
+    if (st != MoveStatus::kLegal) throw Error("illegal move: " + pos_->explain(p, v));
+    pos_->play(v);
+    return Reply{true, ""};
+  };
+  c["undo"] = [this](const auto& a) {
+    need_args(a, 0, 0, "undo");
+    if (pos_->ply() == 0) throw Error("cannot undo: no move has been played");
+    pos_->undo();
+    return Reply{true, ""};
+  };
+  c["resign"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 1, 1, "resign PLAYER");
+    pos_->resign(need_player(a[0]));
+    return Reply{true, ""};
+  };
+  c["legal_moves"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 0, 1, "legal_moves [PLAYER]");
+    if (a.empty() && pos_->is_over()) return Reply{true, ""};
+    const Player p = a.empty() ? pos_->to_move() : need_player(a[0]);
+    if (pos_->is_over() || pos_->is_out(p)) return Reply{true, ""};
+    return Reply{true, join_names(pos_->topology(), pos_->legal_moves(p))};
+  };
+  c["list_stones"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 1, 1, "list_stones PLAYER");
+    const Player p = need_player(a[0]);
+    std::vector<Vertex> vs;
+    for (Vertex v = 0; v < pos_->num_vertices(); ++v) {
+      if (pos_->at(v) == p) vs.push_back(v);
+    }
+    return Reply{true, join_names(pos_->topology(), vs)};
+  };
+  c["side_to_move"] = [this](const auto&) {
+    return Reply{true, pos_->is_over() ? "none" : std::string(player_name(pos_->to_move()))};
+  };
+  c["winner"] = [this](const auto&) {
+    return Reply{true, pos_->is_over() ? std::string(player_name(pos_->winner())) : "none"};
+  };
+  c["roots"] = [this](const auto&) {
+    std::string s;
+    const Topology& t = pos_->topology();
+    for (RootId r : pos_->live_roots()) {
+      s += (s.empty() ? "" : "\n") + std::string(player_name(pos_->root_owner(r))) + " " +
+           std::to_string(pos_->root_size(r)) + " " + std::to_string(pos_->root_space(r)) + " " +
+           join_names(t, pos_->root_stones(r));
+    }
+    return Reply{true, s};
+  };
+  c["showboard"] = [this](const auto&) { return Reply{true, "\n" + render_board(*pos_)}; };
+  c["genmove"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 1, 1, "genmove PLAYER");
+    const Player p = need_player(a[0]);
+    if (pos_->is_over()) throw Error("the game is over: " + player_title(pos_->winner()) + " has won");
+    if (p != pos_->to_move()) {
+      throw Error("it is " + player_title(pos_->to_move()) + "'s turn, not " + player_title(p) + "'s");
+    }
+    const Vertex v = generator_(*pos_);
+    if (pos_->check_move(p, v) != MoveStatus::kLegal) throw Error("engine failure: generated an illegal move");
+    pos_->play(v);
+    return Reply{true, pos_->topology().name(v)};
+  };
+}
+
+std::string GtpEngine::handle_line(const std::string& raw) {
+  // GTP preprocessing: drop control characters except tab and newline, tabs become spaces,
+  // comments start at '#'.
+  std::string line;
+  for (char ch : raw) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '#') break;
+    if (ch == '\t') line += ' ';
+    else if (u >= 32 && u != 127) line += ch;
+  }
+  std::istringstream is(line);
+  std::vector<std::string> words;
+  for (std::string w; is >> w;) words.push_back(w);
+  if (words.empty()) return "";
+  std::string id;
+  if (std::all_of(words[0].begin(), words[0].end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+    id = words[0];
+    words.erase(words.begin());
+  }
+  Reply reply;
+  if (words.empty()) {
+    reply = {false, "missing command"};
+  } else {
+    const std::string name = words[0];
+    words.erase(words.begin());
+    auto it = commands_.find(name);
+    if (it == commands_.end()) {
+      reply = {false, "unknown command \"" + name + "\" (list_commands shows them)"};
+    } else {
+      try {
+        reply = it->second(words);
+      } catch (const Error& e) {
+        reply = {false, e.what()};
+      } catch (const std::bad_alloc&) {
+        reply = {false, "out of memory"};
+      } catch (const std::exception& e) {
+        reply = {false, std::string("internal error: ") + e.what()};
+      }
+    }
+  }
+  std::string out = (reply.ok ? "=" : "?") + id;
+  if (!reply.text.empty()) out += (reply.text.front() == '\n' ? "" : " ") + reply.text;
+  // A blank line inside a response would end it early for the controller.
+  std::string clean;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\n' && !clean.empty() && clean.back() == '\n') continue;
+    clean += out[i];
+  }
+  while (!clean.empty() && clean.back() == '\n') clean.pop_back();
+  return clean + "\n\n";
+}
+
+void GtpEngine::run(std::istream& in, std::ostream& out) {
+  std::string line;
+  while (!quit_ && std::getline(in, line)) {
+    const std::string reply = handle_line(line);
+    if (!reply.empty()) out << reply << std::flush;
+  }
+}
+
+}  // namespace tanbo::cli

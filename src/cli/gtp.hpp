@@ -1,0 +1,63 @@
+// The engine protocol: GTP version 2 framing over a Tanbo position (docs/protocol.md).
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tanbo/position.hpp"
+#include "tanbo/random.hpp"
+
+namespace tanbo::cli {
+
+class GtpEngine {
+ public:
+  // Answer of one command: success or failure, and the text after "=" or "?".
+  struct Reply {
+    bool ok = true;
+    std::string text;
+  };
+  using Handler = std::function<Reply(const std::vector<std::string>& args)>;
+  // Chooses a move for the side to move (the position is the engine's own; do not keep it).
+  using MoveGenerator = std::function<Vertex(const Position& pos)>;
+
+  // Starts on the 19x19 board with the steere1995 setup (or the given position).
+  explicit GtpEngine(std::uint64_t seed = 1);
+  explicit GtpEngine(Position start, std::uint64_t seed = 1);
+
+  // Handles one input line; returns the full response ("=id ...\n\n" or "?id ...\n\n"), or
+  // "" for a blank or comment line. Sets quit() after `quit`.
+  std::string handle_line(const std::string& line);
+  // Reads commands from `in` until `quit` or end of input, answering on `out`.
+  void run(std::istream& in, std::ostream& out);
+  bool quit() const { return quit_; }
+
+  // Registers (or replaces) a command; extensions use this.
+  void add_command(const std::string& name, Handler handler);
+  // Replaces the move generator used by genmove (default: a uniformly random legal move).
+  void set_move_generator(MoveGenerator gen) { generator_ = std::move(gen); }
+  // Called after the position is replaced (new board, setup or clear_board).
+  void on_new_game(std::function<void()> hook) { new_game_hook_ = std::move(hook); }
+
+  const Position& position() const { return *pos_; }
+  Position& position() { return *pos_; }
+
+ private:
+  void register_builtin();
+  void reset(Position start);
+  Player need_player(const std::string& text) const;  // throws Error
+  Vertex need_vertex(const std::string& text) const;  // throws Error
+
+  std::unique_ptr<Position> pos_;
+  std::map<std::string, Handler> commands_;
+  MoveGenerator generator_;
+  std::function<void()> new_game_hook_;
+  Rng rng_;
+  bool quit_ = false;
+};
+
+}  // namespace tanbo::cli

@@ -1,0 +1,80 @@
+#include "options.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "tanbo/error.hpp"
+
+namespace tanbo::cli {
+
+void add_board_options(po::options_description& desc, BoardOptions& b, bool with_seed) {
+  desc.add_options()
+      ("topology,t", po::value(&b.topology)->default_value(b.topology),
+       "board: \"line N\", \"grid AxBx... [wrap]\", \"hex N\" or \"file PATH\" (DOT)")
+      ("setup,s", po::value(&b.setup)->default_value(b.setup),
+       "starting setup (steere1995, pbmserv, steere2005, four, dense, hexbo, spaced, file)")
+      ("players,p", po::value(&b.players),
+       "number of players (2-8), or their names: --players alice,bob");
+  if (with_seed) {
+    desc.add_options()("seed", po::value(&b.seed)->default_value(b.seed), "random seed");
+  }
+}
+
+int player_count(const std::string& players) {
+  if (players.empty()) return 0;
+  if (std::all_of(players.begin(), players.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (players.size() > 2) throw Error("--players " + players + ": a game has 2 to 8 players");
+    const int n = std::stoi(players);
+    if (n < 2 || n > kMaxPlayers) throw Error("--players " + players + ": a game has 2 to 8 players");
+    return n;
+  }
+  const int n = static_cast<int>(std::count(players.begin(), players.end(), ',')) + 1;
+  if (n < 2 || n > kMaxPlayers) {
+    throw Error("--players " + players + ": give 2 to 8 names separated by commas");
+  }
+  return n;
+}
+
+std::vector<std::string> player_names(const std::string& players, int count) {
+  std::vector<std::string> names(static_cast<std::size_t>(count));
+  if (players.empty() || std::all_of(players.begin(), players.end(),
+                                     [](char c) { return c >= '0' && c <= '9'; })) {
+    return names;
+  }
+  std::stringstream ss(players);
+  std::string item;
+  for (int i = 0; i < count && std::getline(ss, item, ','); ++i) names[i] = item;
+  return names;
+}
+
+Position make_position(const BoardOptions& b) {
+  auto topo = parse_topology(b.topology);
+  return Position(topo, make_setup(*topo, b.setup, player_count(b.players)));
+}
+
+bool parse_args(const std::vector<std::string>& args, const po::options_description& desc,
+                const po::positional_options_description* positional, po::variables_map& vm,
+                const std::string& help_text, std::ostream& out, std::ostream& err,
+                int& exit_code) {
+  po::options_description all(desc);
+  all.add_options()("help,h", "show this help");
+  try {
+    auto parser = po::command_line_parser(args).options(all);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      out << help_text << "\n" << all << "\n";
+      exit_code = 0;
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    err << "tanbo: " << e.what() << " (see --help)\n";
+    exit_code = 2;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tanbo::cli

@@ -1,0 +1,47 @@
+// Options shared by every subcommand, spelled the same everywhere:
+//   --topology SPEC   the board (default "grid 19x19")
+//   --setup NAME      the starting setup (default: the board's own)
+//   --players N|LIST  number of players, or their names separated by commas
+//   --seed S          random seed (default 1)
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tanbo/position.hpp"
+
+namespace tanbo::cli {
+
+namespace po = boost::program_options;
+
+struct BoardOptions {
+  std::string topology = "grid 19x19";
+  std::string setup = "default";
+  std::string players;  // "" = the setup's own count
+  std::uint64_t seed = 1;
+};
+
+// Adds --topology, --setup, --players (and --seed when with_seed) bound to `b`.
+void add_board_options(po::options_description& desc, BoardOptions& b, bool with_seed = true);
+
+// Player count from --players ("3" or "alice,bob,carol"; "" = 0 = the setup's own).
+int player_count(const std::string& players);
+// Player names from --players when it is a list ("" entries when it is a number).
+std::vector<std::string> player_names(const std::string& players, int count);
+
+// Builds the starting position the options describe; throws tanbo::Error when refused.
+Position make_position(const BoardOptions& b);
+
+// Parses `args` against `desc` (positional names optional). On --help prints `help_text`
+// and the options to `out` and returns 0 through `exit_code`; on a bad option prints a
+// one-line reason to `err` and returns 2 through `exit_code`. Returns true to go on.
+bool parse_args(const std::vector<std::string>& args, const po::options_description& desc,
+                const po::positional_options_description* positional, po::variables_map& vm,
+                const std::string& help_text, std::ostream& out, std::ostream& err,
+                int& exit_code);
+
+}  // namespace tanbo::cli

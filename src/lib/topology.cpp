@@ -1,0 +1,431 @@
+#include "tanbo/topology.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/graphviz.hpp>
+#include <boost/property_map/dynamic_property_map.hpp>
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tanbo/error.hpp"
+
+namespace tanbo {
+
+namespace {
+
+std::vector<std::string> split_ws(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Parses a positive size; throws with `what` in the message.
+std::uint64_t parse_size(std::string_view text, std::string_view what) {
+  if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      })) {
+    throw Error(std::string(what) + " \"" + std::string(text) + "\" is not a whole number");
+  }
+  std::uint64_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || value > 0xFFFFFFFFull) {
+    throw Error(std::string(what) + " " + std::string(text) + " is too large");
+  }
+  if (value == 0) throw Error(std::string(what) + " must be at least 1");
+  return value;
+}
+
+std::string human_bytes(std::uint64_t b) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 6) v /= 1024, ++u;
+  std::ostringstream os;
+  os.precision(v < 10 ? 2 : 3);
+  os << v << " " << units[u];
+  return os.str();
+}
+
+std::uint64_t physical_memory() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 1ull << 34;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+}
+
+void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e, const TopologyLimits& lim) {
+  if (n > lim.max_vertices) {
+    throw Error("\"" + std::string(spec) + "\" has " + std::to_string(n) +
+                " points; at most " + std::to_string(lim.max_vertices) + " are supported");
+  }
+  const std::uint64_t need = estimated_memory(n, e, 2);
+  const std::uint64_t have = lim.memory_bytes ? lim.memory_bytes : physical_memory();
+  if (need > have / 10 * 8) {
+    throw Error("\"" + std::string(spec) + "\" has " + std::to_string(n) + " points and " +
+                std::to_string(e) + " edges and would need about " + human_bytes(need) +
+                " of memory; this machine has " + human_bytes(have));
+  }
+}
+
+}  // namespace
+
+std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players) {
+  const std::uint64_t k = static_cast<std::uint64_t>(std::max(players, 2));
+  // Per vertex: colour, root, next, CSR offset, lattice bookkeeping; per vertex and player:
+  // neighbour slot (8), legal set and position (8). Per edge while building: the edge list,
+  // both arcs, Boost's CSR and ours (about 40 bytes).
+  return n * (24 + 16 * k) + e * 40;
+}
+
+// ---------------------------------------------------------------- lattice helpers
+
+std::vector<std::uint32_t> Topology::coords(Vertex v) const {
+  std::vector<std::uint32_t> c(dims.size());
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    c[i] = v % dims[i];
+    v /= dims[i];
+  }
+  return c;
+}
+
+Vertex Topology::vertex_at(const std::vector<std::uint32_t>& c) const {
+  if (c.size() != dims.size()) return kNoVertex;
+  std::uint64_t v = 0;
+  for (std::size_t i = dims.size(); i-- > 0;) {
+    if (c[i] >= dims[i]) return kNoVertex;
+    v = v * dims[i] + c[i];
+  }
+  return static_cast<Vertex>(v);
+}
+
+// ---------------------------------------------------------------- generators
+
+TopologyPtr make_lattice(const std::vector<std::uint32_t>& dims, bool wrap,
+                         const TopologyLimits& limits) {
+  if (dims.empty()) throw Error("a grid needs at least one size");
+  std::string spec = dims.size() == 1 ? "line " : "grid ";
+  std::uint64_t n = 1;
+  std::uint64_t e = 0;
+  bool too_big = false;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == 0) throw Error("a board size must be at least 1");
+    spec += (i ? "x" : "") + std::to_string(dims[i]);
+    if (n > (1ull << 40) / dims[i]) too_big = true; else n *= dims[i];
+  }
+  if (wrap) spec += " wrap";
+  if (too_big) {
+    throw Error("\"" + spec + "\" has more than 2^40 points; at most " +
+                std::to_string(limits.max_vertices) + " are supported");
+  }
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    const std::uint64_t per_line = dims[i] == 1 ? 0 : (wrap && dims[i] > 2 ? dims[i] : dims[i] - 1);
+    e += n / dims[i] * per_line;
+  }
+  check_size(spec, n, e, limits);
+
+  auto topo = std::make_shared<Topology>();
+  topo->kind = BoardKind::kLattice;
+  topo->spec = spec;
+  topo->dims = dims;
+  topo->wrap = wrap;
+  std::vector<std::pair<Vertex, Vertex>> edges;
+  edges.reserve(e);
+  const std::size_t d = dims.size();
+  std::vector<std::uint64_t> stride(d, 1);
+  for (std::size_t i = 1; i < d; ++i) stride[i] = stride[i - 1] * dims[i - 1];
+  std::vector<std::uint32_t> c(d, 0);
+  for (std::uint64_t v = 0; v < n; ++v) {
+    for (std::size_t i = 0; i < d; ++i) {
+      if (c[i] + 1 < dims[i]) {
+        edges.emplace_back(static_cast<Vertex>(v), static_cast<Vertex>(v + stride[i]));
+      } else if (wrap && dims[i] > 2) {
+        edges.emplace_back(static_cast<Vertex>(v - (dims[i] - 1) * stride[i]), static_cast<Vertex>(v));
+      }
+    }
+    for (std::size_t i = 0; i < d; ++i) {  // odometer
+      if (++c[i] < dims[i]) break;
+      c[i] = 0;
+    }
+  }
+  topo->graph = Graph::from_edges(static_cast<std::uint32_t>(n), edges);
+  return topo;
+}
+
+TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits) {
+  if (side < 2) throw Error("a hex board needs a side of at least 2");
+  const std::string spec = "hex " + std::to_string(side);
+  const std::uint64_t s = side;
+  if (s > (1u << 20)) throw Error("\"" + spec + "\" is far too large");
+  const std::uint64_t n = 3 * s * (s - 1) + 1;
+  check_size(spec, n, 3 * n, limits);
+  auto topo = std::make_shared<Topology>();
+  topo->kind = BoardKind::kHex;
+  topo->spec = spec;
+  topo->hex_side = side;
+  const int m = static_cast<int>(side) - 1;
+  std::map<std::pair<int, int>, Vertex> index;
+  for (int r = -m; r <= m; ++r) {
+    for (int q = std::max(-m, -m - r); q <= std::min(m, m - r); ++q) {
+      index[{q, r}] = static_cast<Vertex>(topo->hex_axial.size());
+      topo->hex_axial.push_back({q, r});
+    }
+  }
+  std::vector<std::pair<Vertex, Vertex>> edges;
+  const int dirs[3][2] = {{1, 0}, {0, 1}, {-1, 1}};
+  for (Vertex v = 0; v < topo->hex_axial.size(); ++v) {
+    const auto [q, r] = topo->hex_axial[v];
+    for (const auto& dir : dirs) {
+      auto it = index.find({q + dir[0], r + dir[1]});
+      if (it != index.end()) edges.emplace_back(v, it->second);
+    }
+  }
+  topo->graph = Graph::from_edges(static_cast<std::uint32_t>(n), edges);
+  return topo;
+}
+
+// ---------------------------------------------------------------- DOT
+
+namespace {
+
+struct DotNode {
+  std::string id;
+  std::string stone;
+  std::string pos;
+};
+
+template <class G>
+void read_dot_into(G& g, std::string_view text, std::string& players_attr) {
+  boost::dynamic_properties dp(boost::ignore_other_properties);
+  dp.property("node_id", boost::get(&DotNode::id, g));
+  dp.property("stone", boost::get(&DotNode::stone, g));
+  dp.property("pos", boost::get(&DotNode::pos, g));
+  boost::ref_property_map<G*, std::string> players(players_attr);
+  dp.property("players", players);
+  std::string copy(text);
+  boost::read_graphviz(copy, g, dp, "node_id");
+}
+
+std::optional<std::array<double, 3>> parse_pos(std::string s) {
+  if (!s.empty() && s.back() == '!') s.pop_back();
+  std::array<double, 3> out{0, 0, 0};
+  std::size_t i = 0;
+  std::stringstream ss(s);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    if (i >= 3) return std::nullopt;
+    try {
+      std::size_t used = 0;
+      out[i++] = std::stod(part, &used);
+      if (used != part.size()) return std::nullopt;
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+  if (i < 2) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
+                          const TopologyLimits& limits) {
+  const std::string where = "DOT board " + std::string(origin);
+  if (dot_text.find('\0') != std::string_view::npos) {
+    throw Error(where + ": the file is binary, not Graphviz DOT text");
+  }
+  using UG = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, DotNode>;
+  using DG = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, DotNode>;
+  std::vector<DotNode> nodes;
+  std::vector<std::pair<Vertex, Vertex>> raw;
+  std::string players_attr;
+  bool directed = false;
+  auto collect = [&](auto& g) {
+    nodes.clear();
+    raw.clear();
+    for (auto v : boost::make_iterator_range(boost::vertices(g))) nodes.push_back(g[v]);
+    for (auto ed : boost::make_iterator_range(boost::edges(g))) {
+      raw.emplace_back(static_cast<Vertex>(boost::source(ed, g)),
+                       static_cast<Vertex>(boost::target(ed, g)));
+    }
+  };
+  try {
+    try {
+      UG g;
+      read_dot_into(g, dot_text, players_attr);
+      collect(g);
+    } catch (const boost::undirected_graph_error&) {
+      DG g;
+      players_attr.clear();
+      read_dot_into(g, dot_text, players_attr);
+      directed = true;
+      collect(g);
+    }
+  } catch (const boost::bad_graphviz_syntax& e) {
+    throw Error(where + ": not valid Graphviz DOT: " + std::string(e.what()));
+  } catch (const boost::graph_exception& e) {
+    throw Error(where + ": " + std::string(e.what()));
+  } catch (const std::exception& e) {
+    throw Error(where + ": cannot read it: " + std::string(e.what()));
+  }
+  if (nodes.empty()) throw Error(where + ": the graph has no nodes");
+  check_size("file " + std::string(origin), nodes.size(), raw.size(), limits);
+
+  auto topo = std::make_shared<Topology>();
+  topo->kind = BoardKind::kFile;
+  topo->spec = "file " + std::string(origin);
+  topo->dot_text = std::string(dot_text);
+  const auto n = static_cast<std::uint32_t>(nodes.size());
+  // Edges: refuse self-loops and, in an undirected graph, an edge written twice; in a digraph
+  // a->b and b->a are the same adjacency.
+  std::set<std::pair<Vertex, Vertex>> seen;
+  std::vector<std::pair<Vertex, Vertex>> edges;
+  for (auto [a, b] : raw) {
+    if (a == b) throw Error(where + ": self-loop at node " + nodes[a].id + " (a point cannot be its own neighbour)");
+    const auto key = std::minmax(a, b);
+    if (!seen.insert(key).second) {
+      if (directed) continue;
+      throw Error(where + ": duplicate edge " + nodes[a].id + " -- " + nodes[b].id);
+    }
+    edges.emplace_back(a, b);
+  }
+  topo->graph = Graph::from_edges(n, edges);
+
+  // Graph attribute `players`.
+  if (!players_attr.empty()) {
+    auto p = parse_player(players_attr, kMaxPlayers);
+    bool digits = std::all_of(players_attr.begin(), players_attr.end(),
+                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!digits || !p || *p < 2) {
+      throw Error(where + ": graph attribute players=\"" + players_attr +
+                  "\" must be a number from 2 to " + std::to_string(kMaxPlayers));
+    }
+    topo->file_players = *p;
+  }
+  // Node attributes.
+  topo->file_stones.assign(n, kEmpty);
+  bool all_pos = true;
+  std::map<std::string, Vertex> ids;
+  int max_stone = 0;
+  for (Vertex v = 0; v < n; ++v) {
+    topo->node_ids.push_back(nodes[v].id);
+    ids[nodes[v].id] = v;
+    if (!nodes[v].stone.empty()) {
+      auto p = parse_player(nodes[v].stone, kMaxPlayers);
+      if (!p) {
+        throw Error(where + ": node " + nodes[v].id + " has stone=\"" + nodes[v].stone +
+                    "\", which is not a player (a number 1.." + std::to_string(kMaxPlayers) +
+                    " or a colour name)");
+      }
+      if (topo->file_players && *p > topo->file_players) {
+        throw Error(where + ": node " + nodes[v].id + " has a stone of player " +
+                    std::to_string(*p) + " but the graph says players=" +
+                    std::to_string(topo->file_players));
+      }
+      topo->file_stones[v] = *p;
+      max_stone = std::max(max_stone, int(*p));
+    }
+    auto pos = parse_pos(nodes[v].pos);
+    if (pos) topo->positions.push_back(*pos); else all_pos = false;
+  }
+  if (!all_pos) topo->positions.clear();
+  if (!topo->file_players && max_stone) topo->file_players = std::max(2, max_stone);
+  return topo;
+}
+
+// ---------------------------------------------------------------- spec parser
+
+TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& limits) {
+  const std::string trimmed = [&] {
+    auto words = split_ws(spec_text);
+    std::string s;
+    for (auto& w : words) s += (s.empty() ? "" : " ") + w;
+    return s;
+  }();
+  auto words = split_ws(spec_text);
+  if (words.empty()) throw Error("empty topology spec (try \"grid 19x19\", \"line 31\", \"hex 5\" or \"file board.dot\")");
+  const std::string kind = lower(words[0]);
+  const char* usage =
+      "topology specs: \"line N\", \"grid AxBx... [wrap]\", \"hex N\", \"file PATH\"";
+  if (kind == "file") {
+    if (words.size() < 2) throw Error("\"file\" needs a path: file PATH");
+    // The path is everything after the keyword (it may contain spaces).
+    std::string_view rest = spec_text;
+    rest.remove_prefix(rest.find_first_not_of(" \t"));
+    rest.remove_prefix(4);
+    rest.remove_prefix(rest.find_first_not_of(" \t"));
+    while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.remove_suffix(1);
+    const std::string path(rest);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot open DOT file \"" + path + "\"");
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<std::uint64_t>(in.tellg());
+    if (size > (1ull << 30)) throw Error("DOT file \"" + path + "\" is larger than 1 GB");
+    in.seekg(0);
+    std::string text(size, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    if (!in) throw Error("cannot read DOT file \"" + path + "\"");
+    return make_from_dot(text, path, limits);
+  }
+  if (kind == "hex") {
+    if (words.size() != 2) throw Error("\"hex\" takes one size: hex N (e.g. hex 5)");
+    return make_hex(static_cast<std::uint32_t>(parse_size(words[1], "hex size")), limits);
+  }
+  std::size_t at = 0;
+  bool is_line = false;
+  if (kind == "grid" || kind == "lattice") {
+    at = 1;
+  } else if (kind == "line") {
+    at = 1;
+    is_line = true;
+  } else if (!kind.empty() && std::isdigit(static_cast<unsigned char>(kind[0]))) {
+    at = 0;
+  } else {
+    throw Error("unknown topology \"" + trimmed + "\"; " + usage);
+  }
+  if (words.size() <= at) throw Error("\"" + trimmed + "\" needs sizes; " + usage);
+  bool wrap = false;
+  for (std::size_t i = at + 1; i < words.size(); ++i) {
+    const std::string w = lower(words[i]);
+    if (w == "wrap" || w == "torus") {
+      wrap = true;
+    } else {
+      throw Error("unexpected \"" + words[i] + "\" in topology \"" + trimmed + "\"; " + usage);
+    }
+  }
+  std::vector<std::uint32_t> dims;
+  std::string sizes = lower(words[at]);
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t x = sizes.find('x', start);
+    dims.push_back(static_cast<std::uint32_t>(
+        parse_size(std::string_view(sizes).substr(start, x == std::string::npos ? std::string::npos : x - start),
+                   "board size")));
+    if (x == std::string::npos) break;
+    start = x + 1;
+  }
+  if (is_line && dims.size() != 1) throw Error("\"line\" takes one size: line N");
+  if (dims.size() > 64) throw Error("at most 64 axes are supported");
+  return make_lattice(dims, wrap, limits);
+}
+
+}  // namespace tanbo

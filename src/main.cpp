@@ -1,0 +1,3 @@
+#include "commands.hpp"
+
+int main(int argc, char** argv) { return tanbo::cli::run(argc, argv); }

@@ -1,0 +1,49 @@
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace tanbo::test {
+
+Position make(const std::string& spec, const std::string& setup, int players) {
+  auto t = parse_topology(spec);
+  return Position(t, make_setup(*t, setup.empty() ? "default" : setup, players));
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RunResult run_command(const std::string& command, const std::string& input) {
+  char in_name[] = "/tmp/tanbo_test_inXXXXXX";
+  char out_name[] = "/tmp/tanbo_test_outXXXXXX";
+  char err_name[] = "/tmp/tanbo_test_errXXXXXX";
+  int fi = mkstemp(in_name), fo = mkstemp(out_name), fe = mkstemp(err_name);
+  close(fo);
+  close(fe);
+  if (write(fi, input.data(), input.size()) != static_cast<ssize_t>(input.size())) {
+    ADD_FAILURE() << "cannot write test input";
+  }
+  close(fi);
+  const std::string full = "(" + command + ") <" + in_name + " >" + out_name + " 2>" + err_name;
+  const int raw = std::system(full.c_str());
+  RunResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = read_file(out_name);
+  r.err = read_file(err_name);
+  std::remove(in_name);
+  std::remove(out_name);
+  std::remove(err_name);
+  return r;
+}
+
+}  // namespace tanbo::test
