@@ -27,5 +27,7 @@ const std::vector<Command>& commands();
 
 int cmd_gtp(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
 int cmd_bench(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+// Further subcommands declare themselves here, one line each, and add a line to the table in
+// commands.cpp: play, new, move, show, undo, resign, export, match, study, view.
 
 }  // namespace tanbo::cli
