@@ -10,6 +10,7 @@ namespace tanbo {
 
 using Vertex = std::uint32_t;                   // a point of the board, 0..n-1
 inline constexpr Vertex kNoVertex = 0xFFFFFFFFu;  // "no vertex"
+inline constexpr std::uint32_t kMaxDegree = 65535;  // most neighbours a point may have
 
 // An undirected simple graph frozen into flat arrays. Neighbour lists are sorted.
 // Built once (by a topology generator or the DOT reader) and never changed afterwards.
@@ -21,7 +22,8 @@ class Graph {
   enum class Duplicates { kRefuse, kMerge };
 
   // Builds the graph on n vertices from undirected edges {a, b}. Throws tanbo::Error for an
-  // endpoint out of range, a self-loop, or (with kRefuse) an edge given twice; kMerge keeps one.
+  // endpoint out of range, a self-loop, a vertex with more than kMaxDegree neighbours, or
+  // (with kRefuse) an edge given twice; kMerge keeps one.
   // The freezing goes through Boost.Graph's compressed_sparse_row_graph.
   static Graph from_edges(std::uint32_t n, const std::vector<std::pair<Vertex, Vertex>>& edges,
                           Duplicates duplicates = Duplicates::kRefuse);

@@ -12,7 +12,8 @@
 // Cost: a move costs O(degree of the move + degrees of the removed stones). Per vertex and
 // colour the position keeps the number of neighbours of that colour and the XOR of their ids
 // (so the single neighbour is known when the count is one); per root its owner, size, stone
-// list and root-space count; per player the set of its legal moves (O(1) random choice).
+// list and root-space count; per player the set of its legal moves as a bitmap with counts per
+// block (fast uniform random choice). The per-vertex data is interleaved in one record.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +66,17 @@ class Position {
   // that is already bounded (naming it), or a player with no seed.
   Position(TopologyPtr topology, const Setup& setup);
 
+  // Loads an arbitrary position, e.g. a diagram of a game in progress (implemented in
+  // position_load.cpp). Each connected set of same-coloured stones becomes one root, whose seed
+  // is its lowest-numbered stone; roots are numbered by seed. Throws tanbo::Error when a stone
+  // is off the board, doubled or of a player above `players`, when a root is not a tree (a
+  // closed loop or clump), when a root is bounded, when no player has stones, or when
+  // `to_move` has no stones. Players without stones are out; with one player left the game is
+  // over. setup() of the result is named "position" and lists every loaded stone.
+  static Position from_stones(TopologyPtr topology, int players,
+                              const std::vector<std::pair<Vertex, Player>>& stones,
+                              Player to_move = kBlack);
+
   // ---- the board
   const Topology& topology() const { return *topo_; }       // the board
   const TopologyPtr& topology_ptr() const { return topo_; }  // shared board
@@ -72,7 +84,7 @@ class Position {
   const Setup& setup() const { return setup_; }              // how the game started
   std::uint32_t num_vertices() const { return n_; }          // points on the board
   int num_players() const { return players_; }               // 2..8
-  Player at(Vertex v) const { return color_[v]; }            // stone at v, kEmpty if none
+  Player at(Vertex v) const { return cell(v).color; }        // stone at v, kEmpty if none
   // Number of neighbours of v with a stone of player p.
   std::uint32_t neighbours_of(Vertex v, Player p) const { return slot(v, p).count; }
 
@@ -88,16 +100,17 @@ class Position {
   MoveStatus check_move(Player p, Vertex v) const;
   // Whether v is a legal point for p on the board as it stands (ignores turn order).
   bool is_legal_point(Player p, Vertex v) const {
-    return color_[v] == kEmpty && slot(v, p).count == 1;
+    return cell(v).color == kEmpty && slot(v, p).count == 1;
   }
   // A user-facing sentence saying why p cannot play v (names the stones it touches), or ""
   // when the move is legal.
   std::string explain(Player p, Vertex v) const;
 
-  // Number of legal moves of p, and the i-th of them in an internal order (for uniform random
-  // choice: legal_move(p, rng() % legal_count(p))). The order changes as moves are played.
+  // Number of legal moves of p, and the i-th of them in increasing vertex order (for uniform
+  // random choice: legal_move(p, rng.below(legal_count(p)))). legal_move costs a scan of the
+  // per-block counts (one per 4096 points) and of at most 64 words.
   std::uint32_t legal_count(Player p) const { return legal_size_[p - 1]; }
-  Vertex legal_move(Player p, std::uint32_t i) const { return legal_[(p - 1) * std::size_t{n_} + i]; }
+  Vertex legal_move(Player p, std::uint32_t i) const;
   // Legal moves of p in increasing vertex order.
   std::vector<Vertex> legal_moves(Player p) const;
 
@@ -120,7 +133,7 @@ class Position {
 
   // ---- roots
   std::uint32_t num_root_ids() const { return static_cast<std::uint32_t>(roots_.size()); }
-  RootId root_of(Vertex v) const { return color_[v] == kEmpty ? kNoRoot : root_[v]; }
+  RootId root_of(Vertex v) const { return cell(v).color == kEmpty ? kNoRoot : cell(v).root; }
   bool root_alive(RootId r) const { return roots_[r].alive; }       // still on the board
   Player root_owner(RootId r) const { return roots_[r].owner; }     // its colour
   std::uint32_t root_size(RootId r) const { return roots_[r].size; }  // stones in it
@@ -143,51 +156,72 @@ class Position {
   std::string check_consistency() const;
 
  private:
+  Position() = default;  // used by from_stones, which fills every member itself
+
+  // Per vertex, one record in a flat buffer: a Cell followed by one Slot per player, so that
+  // everything a move reads about a point shares a cache line (32 bytes with two players).
+  struct Cell {
+    RootId root;           // root of the stone here (meaningful when occupied)
+    Vertex next;           // next stone of the same root (stone lists are intrusive)
+    std::uint32_t first;   // where the neighbours start in the graph's CSR targets
+    std::uint16_t degree;  // number of neighbours (graphs cap degree at 65535)
+    Player color;          // kEmpty or the owner
+    std::uint8_t pad;
+  };
   struct Slot {
     std::uint32_t count = 0;  // neighbours of this colour
-    std::uint32_t xr = 0;     // XOR of their vertex ids
+    std::uint32_t xr = 0;     // XOR of their vertex ids (the neighbour itself when count == 1)
   };
   struct Root {
     Player owner = kEmpty;
     bool alive = true;
     std::uint32_t size = 0;
     std::uint32_t space = 0;
-    Vertex head = kNoVertex;  // most recent stone; stones linked through next_
+    Vertex head = kNoVertex;  // most recent stone; the list runs through Cell::next
     Vertex seed = kNoVertex;
   };
 
-  Slot& slot(Vertex v, Player p) { return slots_[v * std::size_t(players_) + (p - 1)]; }
-  const Slot& slot(Vertex v, Player p) const {
-    return slots_[v * std::size_t(players_) + (p - 1)];
+  Cell& cell(Vertex v) { return *reinterpret_cast<Cell*>(cells_.data() + v * stride_); }
+  const Cell& cell(Vertex v) const {
+    return *reinterpret_cast<const Cell*>(cells_.data() + v * stride_);
   }
+  Slot* slots(Vertex v) {
+    return reinterpret_cast<Slot*>(cells_.data() + v * stride_ + sizeof(Cell));
+  }
+  const Slot* slots(Vertex v) const {
+    return reinterpret_cast<const Slot*>(cells_.data() + v * stride_ + sizeof(Cell));
+  }
+  Slot& slot(Vertex v, Player p) { return slots(v)[p - 1]; }
+  const Slot& slot(Vertex v, Player p) const { return slots(v)[p - 1]; }
+
+  void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
   void legal_add(Player p, Vertex v);
   void legal_remove(Player p, Vertex v);
-  void space_dec(RootId r);
-  void occupy(Vertex v, Player p);  // stone of p appears on v (root_[v] already set)
+  void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
   void remove_root(RootId r);
   void restore_root(RootId r);
-  void advance_turn(Player from);
+  void advance_turn(Player from, bool removals);
   std::uint8_t compute_out() const;
 
   TopologyPtr topo_;
   Setup setup_;
   std::uint32_t n_ = 0;
   int players_ = 2;
+  std::size_t stride_ = 0;              // bytes per vertex record
   const std::uint32_t* off_ = nullptr;  // graph CSR, cached
   const Vertex* nbr_ = nullptr;
 
-  std::vector<Player> color_;        // per vertex
-  std::vector<RootId> root_;         // per vertex (meaningful when occupied)
-  std::vector<Vertex> next_;         // per vertex: next stone of the same root
-  std::vector<Slot> slots_;          // per vertex and player
-  std::vector<Vertex> legal_;        // per player, n entries: the legal set, packed
-  std::vector<std::uint32_t> legal_pos_;  // per player, n entries: index in legal_ or ~0
-  std::vector<std::uint32_t> legal_size_;  // per player
-  std::vector<Root> roots_;          // per root id
+  std::vector<std::byte> cells_;           // per vertex: Cell + players x Slot
+  std::uint32_t words_ = 0;                // 64-bit words per player bitmap
+  std::uint32_t blocks_ = 0;               // blocks of 64 words per player
+  std::vector<std::uint64_t> legal_bits_;  // per player: bitmap of legal points
+  std::vector<std::uint32_t> legal_block_;  // per player and block: legal points in it
+  std::vector<std::uint32_t> legal_size_;  // per player: legal points
+  std::vector<Root> roots_;                // per root id
   std::vector<std::uint32_t> stones_;      // per player
   std::vector<std::uint32_t> root_count_;  // per player
-  std::vector<RootId> zeroed_;       // roots whose space hit zero during the current move
+  std::vector<RootId> zeroed_;  // roots whose space hit zero while the current move was placed
   bool track_zero_ = false;
   std::uint64_t hash_ = 0;
   Player to_move_ = kBlack;

@@ -52,6 +52,10 @@ Graph Graph::from_edges(std::uint32_t n, const std::vector<std::pair<Vertex, Ver
       g.nbr_.erase(std::unique(row_begin, g.nbr_.end()), g.nbr_.end());
     }
     g.off_[v + 1] = static_cast<std::uint32_t>(g.nbr_.size());
+    if (g.off_[v + 1] - g.off_[v] > kMaxDegree) {
+      throw Error("vertex " + std::to_string(v) + " has " + std::to_string(g.off_[v + 1] - g.off_[v]) +
+                  " neighbours; at most " + std::to_string(kMaxDegree) + " are supported");
+    }
     g.max_degree_ = std::max(g.max_degree_, g.off_[v + 1] - g.off_[v]);
   }
   g.nbr_.shrink_to_fit();

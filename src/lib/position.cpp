@@ -1,6 +1,10 @@
 #include "tanbo/position.hpp"
 
 #include <algorithm>
+#include <bit>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <sstream>
 
 #include "tanbo/error.hpp"
@@ -8,8 +12,6 @@
 namespace tanbo {
 
 namespace {
-
-constexpr std::uint32_t kNotInSet = 0xFFFFFFFFu;
 
 // splitmix64 finaliser: the Zobrist key of (vertex, player) is computed, not stored.
 inline std::uint64_t mix(std::uint64_t x) {
@@ -45,17 +47,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
     throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
                 std::to_string(players_));
   }
-  off_ = topo_->graph.offsets().data();
-  nbr_ = topo_->graph.targets().data();
-  color_.assign(n_, kEmpty);
-  root_.assign(n_, kNoRoot);
-  next_.assign(n_, kNoVertex);
-  slots_.assign(std::size_t{n_} * players_, Slot{});
-  legal_.assign(std::size_t{n_} * players_, kNoVertex);
-  legal_pos_.assign(std::size_t{n_} * players_, kNotInSet);
-  legal_size_.assign(players_, 0);
-  stones_.assign(players_, 0);
-  root_count_.assign(players_, 0);
+  allocate(n_, players_);
 
   const Topology& t = *topo_;
   // Place the seeds: each is a root of its own.
@@ -65,9 +57,9 @@ Position::Position(TopologyPtr topology, const Setup& setup)
       throw Error("setup stone at " + t.name(v) + " belongs to player " + std::to_string(p) +
                   " but the game has " + std::to_string(players_) + " players");
     }
-    if (color_[v] != kEmpty) throw Error("setup places two stones on " + t.name(v));
+    if (at(v) != kEmpty) throw Error("setup places two stones on " + t.name(v));
     for (std::uint32_t i = off_[v]; i < off_[v + 1]; ++i) {
-      if (color_[nbr_[i]] == p) {
+      if (at(nbr_[i]) == p) {
         throw Error("setup seeds " + t.name(nbr_[i]) + " and " + t.name(v) + " of " +
                     player_title(p) + " are adjacent: every seed must be a root of its own");
       }
@@ -79,7 +71,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
     root.head = v;
     root.seed = v;
     roots_.push_back(root);
-    root_[v] = r;
+    cell(v).root = r;
     occupy(v, p);
     ++stones_[p - 1];
     ++root_count_[p - 1];
@@ -102,52 +94,122 @@ Position::Position(TopologyPtr topology, const Setup& setup)
   zeroed_.clear();
 }
 
-void Position::legal_add(Player p, Vertex v) {
-  std::size_t base = (p - 1) * std::size_t{n_};
-  std::uint32_t i = legal_size_[p - 1]++;
-  legal_[base + i] = v;
-  legal_pos_[base + v] = i;
+void Position::allocate(std::uint32_t n, int players) {
+  n_ = n;
+  players_ = players;
+  off_ = topo_->graph.offsets().data();
+  nbr_ = topo_->graph.targets().data();
+  stride_ = sizeof(Cell) + sizeof(Slot) * static_cast<std::size_t>(players);
+  cells_.assign(stride_ * n, std::byte{0});
+  for (Vertex v = 0; v < n; ++v) {
+    Cell& c = cell(v);
+    c.root = kNoRoot;
+    c.next = kNoVertex;
+    c.first = off_[v];
+    c.degree = static_cast<std::uint16_t>(off_[v + 1] - off_[v]);
+    c.color = kEmpty;
+  }
+  words_ = (n + 63) / 64;
+  blocks_ = (words_ + 63) / 64;
+  legal_bits_.assign(std::size_t{words_} * players, 0);
+  legal_block_.assign(std::size_t{blocks_} * players, 0);
+  legal_size_.assign(players, 0);
+  stones_.assign(players, 0);
+  root_count_.assign(players, 0);
 }
 
-void Position::legal_remove(Player p, Vertex v) {
-  std::size_t base = (p - 1) * std::size_t{n_};
-  std::uint32_t i = legal_pos_[base + v];
-  std::uint32_t last = --legal_size_[p - 1];
-  Vertex moved = legal_[base + last];
-  legal_[base + i] = moved;
-  legal_pos_[base + moved] = i;
-  legal_pos_[base + v] = kNotInSet;
+inline void Position::legal_add(Player p, Vertex v) {
+  const std::size_t q = p - 1u;
+  legal_bits_[q * words_ + (v >> 6)] |= std::uint64_t{1} << (v & 63);
+  ++legal_block_[q * blocks_ + (v >> 12)];
+  ++legal_size_[q];
 }
 
-inline void Position::space_dec(RootId r) {
-  if (--roots_[r].space == 0 && track_zero_) zeroed_.push_back(r);
+inline void Position::legal_remove(Player p, Vertex v) {
+  const std::size_t q = p - 1u;
+  legal_bits_[q * words_ + (v >> 6)] &= ~(std::uint64_t{1} << (v & 63));
+  --legal_block_[q * blocks_ + (v >> 12)];
+  --legal_size_[q];
 }
 
-// A stone of p appears on the empty vertex v; root_[v] is set by the caller.
+namespace {
+
+// Position of the i-th set bit of `word` (i < popcount(word)).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("bmi2"))) std::uint32_t select_bit_bmi2(std::uint64_t word, std::uint32_t i) {
+  return static_cast<std::uint32_t>(__builtin_ctzll(_pdep_u64(std::uint64_t{1} << i, word)));
+}
+const bool kHasBmi2 = __builtin_cpu_supports("bmi2");
+#endif
+
+std::uint32_t select_bit(std::uint64_t word, std::uint32_t i) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (kHasBmi2) return select_bit_bmi2(word, i);
+#endif
+  std::uint32_t base = 0;
+  for (;;) {  // skip whole bytes, then clear the lowest bits
+    const auto c = static_cast<std::uint32_t>(std::popcount(word & 0xFF));
+    if (i < c) break;
+    i -= c;
+    word >>= 8;
+    base += 8;
+  }
+  for (; i > 0; --i) word &= word - 1;
+  return base + static_cast<std::uint32_t>(std::countr_zero(word));
+}
+
+}  // namespace
+
+Vertex Position::legal_move(Player p, std::uint32_t i) const {
+  const std::size_t q = p - 1u;
+  const std::uint32_t* block = legal_block_.data() + q * blocks_;
+  std::uint32_t b = 0;
+  while (i >= block[b]) i -= block[b++];
+  const std::uint64_t* bits = legal_bits_.data() + q * words_;
+  std::uint32_t w = b * 64;
+  for (;; ++w) {
+    const auto c = static_cast<std::uint32_t>(std::popcount(bits[w]));
+    if (i < c) break;
+    i -= c;
+  }
+  return w * 64 + select_bit(bits[w], i);
+}
+
+// A stone of p appears on the empty vertex v; cell(v).root is set by the caller.
 void Position::occupy(Vertex v, Player p) {
-  // v stops being root space for every colour it was root space of.
-  for (int q = 1; q <= players_; ++q) {
-    const Slot& s = slot(v, static_cast<Player>(q));
-    if (s.count == 1) {
-      space_dec(root_[s.xr]);
-      legal_remove(static_cast<Player>(q), v);
+  Root* const roots = roots_.data();
+  {
+    // v stops being root space for every colour it was root space of.
+    const Slot* sv = slots(v);
+    for (int q = 0; q < players_; ++q) {
+      if (sv[q].count == 1) {
+        Root& owner = roots[cell(sv[q].xr).root];
+        if (--owner.space == 0 && track_zero_) zeroed_.push_back(cell(sv[q].xr).root);
+        legal_remove(static_cast<Player>(q + 1), v);
+      }
     }
   }
-  color_[v] = p;
+  Cell& cv = cell(v);
+  cv.color = p;
   hash_ ^= zobrist(v, p);
-  const RootId r = root_[v];
-  for (std::uint32_t i = off_[v]; i < off_[v + 1]; ++i) {
-    const Vertex u = nbr_[i];
-    Slot& s = slot(u, p);
+  const RootId r = cv.root;
+  const Vertex* const nb = nbr_ + cv.first;
+  const std::uint32_t deg = cv.degree;
+  for (std::uint32_t i = 0; i < deg; ++i) __builtin_prefetch(cells_.data() + nb[i] * stride_, 1);
+  for (std::uint32_t i = 0; i < deg; ++i) {
+    const Vertex u = nb[i];
+    std::byte* rec = cells_.data() + u * stride_;
+    Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[p - 1];
     const std::uint32_t old = s.count++;
     const Vertex single = s.xr;
     s.xr ^= v;
-    if (color_[u] != kEmpty) continue;
+    if (reinterpret_cast<Cell*>(rec)->color != kEmpty) continue;
     if (old == 0) {
-      ++roots_[r].space;
+      ++roots[r].space;
       legal_add(p, u);
     } else if (old == 1) {
-      space_dec(root_[single]);
+      const RootId lost = cell(single).root;
+      if (--roots[lost].space == 0 && track_zero_) zeroed_.push_back(lost);
       legal_remove(p, u);
     }
   }
@@ -155,36 +217,42 @@ void Position::occupy(Vertex v, Player p) {
 
 // The stone on v disappears (its root bookkeeping is the caller's).
 void Position::vacate(Vertex v) {
-  const Player p = color_[v];
-  color_[v] = kEmpty;
+  Root* const roots = roots_.data();
+  Cell& cv = cell(v);
+  const Player p = cv.color;
+  const RootId r = cv.root;
+  cv.color = kEmpty;
   hash_ ^= zobrist(v, p);
-  for (std::uint32_t i = off_[v]; i < off_[v + 1]; ++i) {
-    const Vertex u = nbr_[i];
-    Slot& s = slot(u, p);
+  const Vertex* const nb = nbr_ + cv.first;
+  const std::uint32_t deg = cv.degree;
+  for (std::uint32_t i = 0; i < deg; ++i) {
+    const Vertex u = nb[i];
+    std::byte* rec = cells_.data() + u * stride_;
+    Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[p - 1];
     const std::uint32_t old = s.count--;
     s.xr ^= v;
-    if (color_[u] != kEmpty) continue;
+    if (reinterpret_cast<Cell*>(rec)->color != kEmpty) continue;
     if (old == 1) {
-      --roots_[root_[v]].space;
+      --roots[r].space;
       legal_remove(p, u);
     } else if (old == 2) {
-      ++roots_[root_[s.xr]].space;
+      ++roots[cell(s.xr).root].space;
       legal_add(p, u);
     }
   }
   // v becomes root space for every colour with exactly one stone next to it.
-  for (int q = 1; q <= players_; ++q) {
-    const Slot& s = slot(v, static_cast<Player>(q));
-    if (s.count == 1) {
-      ++roots_[root_[s.xr]].space;
-      legal_add(static_cast<Player>(q), v);
+  const Slot* sv = slots(v);
+  for (int q = 0; q < players_; ++q) {
+    if (sv[q].count == 1) {
+      ++roots[cell(sv[q].xr).root].space;
+      legal_add(static_cast<Player>(q + 1), v);
     }
   }
 }
 
 void Position::remove_root(RootId r) {
   Root& root = roots_[r];
-  for (Vertex s = root.head; s != kNoVertex; s = next_[s]) vacate(s);
+  for (Vertex s = root.head; s != kNoVertex; s = cell(s).next) vacate(s);
   root.alive = false;
   stones_[root.owner - 1] -= root.size;
   --root_count_[root.owner - 1];
@@ -192,8 +260,8 @@ void Position::remove_root(RootId r) {
 
 void Position::restore_root(RootId r) {
   Root& root = roots_[r];
-  for (Vertex s = root.head; s != kNoVertex; s = next_[s]) {
-    root_[s] = r;  // another root may have used the point while this one was off the board
+  for (Vertex s = root.head; s != kNoVertex; s = cell(s).next) {
+    cell(s).root = r;  // another root may have used the point while this one was off the board
     occupy(s, root.owner);
   }
   root.alive = true;
@@ -209,26 +277,23 @@ std::uint8_t Position::compute_out() const {
   return out;
 }
 
-// Chooses the next side to move after `from` moved, or ends the game.
-void Position::advance_turn(Player from) {
-  out_ = compute_out();
-  int in = 0;
-  Player last_in = kEmpty;
-  for (int p = 1; p <= players_; ++p) {
-    if (!is_out(static_cast<Player>(p))) {
-      ++in;
-      last_in = static_cast<Player>(p);
+// Chooses the next side to move after `from` moved, or ends the game. Players can only drop
+// out when stones were removed, so the out mask is recomputed only then.
+void Position::advance_turn(Player from, bool removals) {
+  if (removals) {
+    out_ = compute_out();
+    const std::uint8_t all = static_cast<std::uint8_t>((1u << players_) - 1u);
+    const std::uint8_t in = static_cast<std::uint8_t>(all & ~out_);
+    if ((in & (in - 1)) == 0) {  // at most one player left
+      to_move_ = kEmpty;
+      winner_ = in ? static_cast<Player>(std::countr_zero(static_cast<unsigned>(in)) + 1) : kEmpty;
+      return;
     }
-  }
-  if (in <= 1) {
-    to_move_ = kEmpty;
-    winner_ = last_in;
-    return;
   }
   Player p = from;
   do {
-    p = static_cast<Player>(p % players_ + 1);
-  } while (is_out(p));
+    p = static_cast<Player>(p == players_ ? 1 : p + 1);
+  } while ((out_ >> (p - 1)) & 1u);
   to_move_ = p;
 }
 
@@ -237,7 +302,7 @@ MoveStatus Position::check_move(Player p, Vertex v) const {
   if (p < 1 || p > players_ || is_out(p)) return MoveStatus::kPlayerOut;
   if (p != to_move_) return MoveStatus::kNotYourTurn;
   if (v >= n_) return MoveStatus::kOffBoard;
-  if (color_[v] != kEmpty) return MoveStatus::kOccupied;
+  if (at(v) != kEmpty) return MoveStatus::kOccupied;
   const std::uint32_t c = slot(v, p).count;
   if (c == 0) return MoveStatus::kNoConnection;
   if (c > 1) return MoveStatus::kTooMany;
@@ -261,14 +326,14 @@ std::string Position::explain(Player p, Vertex v) const {
       return "it is " + player_title(to_move_) + "'s turn, not " + player_title(p) + "'s";
     case MoveStatus::kOffBoard: return "not on this board";
     case MoveStatus::kOccupied:
-      return t.name(v) + " is occupied by " + player_title(color_[v]);
+      return t.name(v) + " is occupied by " + player_title(at(v));
     case MoveStatus::kNoConnection:
       return "no " + player_title(p) + " stone touches " + t.name(v);
     case MoveStatus::kTooMany: {
       std::string list;
       std::uint32_t count = 0;
       for (Vertex u : t.graph.neighbours(v)) {
-        if (color_[u] == p) {
+        if (at(u) == p) {
           list += (count++ ? ", " : "") + t.name(u);
         }
       }
@@ -280,29 +345,35 @@ std::string Position::explain(Player p, Vertex v) const {
 }
 
 std::vector<Vertex> Position::legal_moves(Player p) const {
-  std::vector<Vertex> out(legal_.begin() + (p - 1) * std::size_t{n_},
-                          legal_.begin() + (p - 1) * std::size_t{n_} + legal_size_[p - 1]);
-  std::sort(out.begin(), out.end());
+  std::vector<Vertex> out;
+  out.reserve(legal_size_[p - 1]);
+  const std::uint64_t* bits = legal_bits_.data() + (p - 1u) * std::size_t{words_};
+  for (std::uint32_t w = 0; w < words_; ++w) {
+    for (std::uint64_t word = bits[w]; word; word &= word - 1) {
+      out.push_back(w * 64 + static_cast<Vertex>(std::countr_zero(word)));
+    }
+  }
   return out;
 }
 
 const MoveRecord& Position::play(Vertex v) {
   const Player p = to_move_;
-  MoveRecord rec;
+  MoveRecord& rec = history_.emplace_back();
   rec.kind = MoveRecord::Kind::kPlace;
   rec.player = p;
   rec.vertex = v;
   rec.to_move_before = p;
   rec.out_before = out_;
-  const RootId e = root_[slot(v, p).xr];
+  Cell& cv = cell(v);
+  const RootId e = cell(slot(v, p).xr).root;
   rec.expanded = e;
   rec.removed_begin = rec.removed_end = static_cast<std::uint32_t>(removed_.size());
 
   // Place the stone and grow the expanded root.
-  root_[v] = e;
+  cv.root = e;
   Root& er = roots_[e];
-  rec.prev_next = next_[v];  // the point may sit in the list of a removed root
-  next_[v] = er.head;
+  rec.prev_next = cv.next;  // the point may sit in the list of a removed root
+  cv.next = er.head;
   er.head = v;
   ++er.size;
   ++stones_[p - 1];
@@ -312,12 +383,12 @@ const MoveRecord& Position::play(Vertex v) {
   track_zero_ = false;
 
   // Remove bounded roots.
-  if (roots_[e].space == 0) {
+  if (er.space == 0) {
     rec.expanded_removed = true;
-    rec.stones_removed = roots_[e].size;
+    rec.stones_removed = er.size;
     removed_.push_back(e);
     remove_root(e);
-  } else {
+  } else if (!zeroed_.empty()) {
     for (RootId r : zeroed_) {
       // A root other than the expanded one only loses space during placement, so it hits
       // zero at most once; the alive check guards against listing it twice anyway.
@@ -333,9 +404,8 @@ const MoveRecord& Position::play(Vertex v) {
     }
   }
   rec.removed_end = static_cast<std::uint32_t>(removed_.size());
-  history_.push_back(rec);
-  advance_turn(p);
-  return history_.back();
+  advance_turn(p, rec.removed_end != rec.removed_begin);
+  return rec;
 }
 
 const MoveRecord& Position::play_checked(Player p, Vertex v) {
@@ -365,10 +435,10 @@ const MoveRecord& Position::resign(Player p) {
   history_.push_back(rec);
   // The turn passes on only when the resigning player was the one to move.
   if (p == to_move_) {
-    advance_turn(p);
+    advance_turn(p, true);
   } else {
     const Player keep = to_move_;
-    advance_turn(p);
+    advance_turn(p, true);
     if (!is_over()) to_move_ = keep;
   }
   return history_.back();
@@ -385,8 +455,8 @@ void Position::undo() {
     const Vertex v = rec.vertex;
     Root& er = roots_[rec.expanded];
     vacate(v);
-    er.head = next_[v];
-    next_[v] = rec.prev_next;
+    er.head = cell(v).next;
+    cell(v).next = rec.prev_next;
     --er.size;
     --stones_[rec.player - 1];
   }
@@ -398,7 +468,7 @@ void Position::undo() {
 std::vector<Vertex> Position::root_stones(RootId r) const {
   std::vector<Vertex> out;
   if (!roots_[r].alive) return out;
-  for (Vertex s = roots_[r].head; s != kNoVertex; s = next_[s]) out.push_back(s);
+  for (Vertex s = roots_[r].head; s != kNoVertex; s = cell(s).next) out.push_back(s);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -407,12 +477,9 @@ std::vector<Vertex> Position::root_space_points(RootId r) const {
   std::vector<Vertex> out;
   if (!roots_[r].alive) return out;
   const Player p = roots_[r].owner;
-  const std::size_t base = (p - 1) * std::size_t{n_};
-  for (std::uint32_t i = 0; i < legal_size_[p - 1]; ++i) {
-    const Vertex u = legal_[base + i];
-    if (root_[slot(u, p).xr] == r) out.push_back(u);
+  for (Vertex u : legal_moves(p)) {
+    if (cell(slot(u, p).xr).root == r) out.push_back(u);
   }
-  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -431,14 +498,14 @@ std::string Position::check_consistency() const {
   const Topology& t = *topo_;
   // Neighbour counts and XORs.
   for (Vertex v = 0; v < n_; ++v) {
-    if (color_[v] > players_) {
-      err << "vertex " << t.name(v) << " holds player " << int(color_[v]);
+    if (at(v) > players_) {
+      err << "vertex " << t.name(v) << " holds player " << int(at(v));
       return err.str();
     }
     for (int q = 1; q <= players_; ++q) {
-      Slot want;
+      Slot want{};
       for (Vertex u : t.graph.neighbours(v)) {
-        if (color_[u] == q) {
+        if (at(u) == q) {
           ++want.count;
           want.xr ^= u;
         }
@@ -456,22 +523,38 @@ std::string Position::check_consistency() const {
   std::vector<std::uint8_t> seen(n_, 0);
   std::uint64_t h = 0;
   for (Vertex v = 0; v < n_; ++v) {
-    if (color_[v] != kEmpty) {
-      h ^= zobrist(v, color_[v]);
-      ++stones[color_[v] - 1];
-      const RootId r = root_[v];
-      if (r >= roots_.size() || !roots_[r].alive || roots_[r].owner != color_[v]) {
+    if (at(v) != kEmpty) {
+      h ^= zobrist(v, at(v));
+      ++stones[at(v) - 1];
+      const RootId r = cell(v).root;
+      if (r >= roots_.size() || !roots_[r].alive || roots_[r].owner != at(v)) {
         err << "stone at " << t.name(v) << " belongs to no live root of its colour";
         return err.str();
       }
     }
   }
   if (h != hash_) return "hash differs from the stones on the board";
+  // Root space of every root in one pass over the empty points (O(n * degree), not per root).
+  std::vector<std::uint32_t> space_of(roots_.size(), 0);
+  for (Vertex u = 0; u < n_; ++u) {
+    if (at(u) != kEmpty) continue;
+    for (int q = 1; q <= players_; ++q) {
+      std::uint32_t c = 0;
+      Vertex only = kNoVertex;
+      for (Vertex w : t.graph.neighbours(u)) {
+        if (at(w) == q) {
+          ++c;
+          only = w;
+        }
+      }
+      if (c == 1 && cell(only).root < space_of.size()) ++space_of[cell(only).root];
+    }
+  }
   for (RootId r = 0; r < roots_.size(); ++r) {
     const Root& root = roots_[r];
     if (!root.alive) continue;
     ++rcount[root.owner - 1];
-    if (color_[root.seed] != root.owner || root_[root.seed] != r) {
+    if (at(root.seed) != root.owner || cell(root.seed).root != r) {
       err << "root " << r << " has lost its seed " << t.name(root.seed);
       return err.str();
     }
@@ -481,7 +564,7 @@ std::string Position::check_consistency() const {
     std::uint64_t inner_edges = 0;
     for (std::size_t i = 0; i < comp.size(); ++i) {
       for (Vertex u : t.graph.neighbours(comp[i])) {
-        if (color_[u] != root.owner) continue;
+        if (at(u) != root.owner) continue;
         ++inner_edges;
         if (!seen[u]) {
           seen[u] = 1;
@@ -490,8 +573,8 @@ std::string Position::check_consistency() const {
       }
     }
     for (Vertex u : comp) {
-      if (root_[u] != r) {
-        err << "stone " << t.name(u) << " touches root " << r << " but is in root " << root_[u]
+      if (cell(u).root != r) {
+        err << "stone " << t.name(u) << " touches root " << r << " but is in root " << cell(u).root
             << " (roots of one colour joined)";
         return err.str();
       }
@@ -501,8 +584,8 @@ std::string Position::check_consistency() const {
       return err.str();
     }
     std::uint32_t listed = 0;
-    for (Vertex s = root.head; s != kNoVertex; s = next_[s]) {
-      if (++listed > n_ || root_[s] != r || color_[s] != root.owner) {
+    for (Vertex s = root.head; s != kNoVertex; s = cell(s).next) {
+      if (++listed > n_ || cell(s).root != r || at(s) != root.owner) {
         return "stone list of root " + std::to_string(r) + " is broken";
       }
     }
@@ -511,19 +594,7 @@ std::string Position::check_consistency() const {
           << " and list " << listed;
       return err.str();
     }
-    std::uint32_t space = 0;
-    for (Vertex u = 0; u < n_; ++u) {
-      if (color_[u] != kEmpty) continue;
-      std::uint32_t c = 0;
-      Vertex only = kNoVertex;
-      for (Vertex w : t.graph.neighbours(u)) {
-        if (color_[w] == root.owner) {
-          ++c;
-          only = w;
-        }
-      }
-      if (c == 1 && root_[only] == r) ++space;
-    }
+    const std::uint32_t space = space_of[r];
     if (space != root.space) {
       err << "root " << r << " has root space " << space << ", recorded " << root.space;
       return err.str();
@@ -541,23 +612,30 @@ std::string Position::check_consistency() const {
     }
     // Legal sets.
     std::uint32_t want = 0;
+    std::vector<std::uint32_t> per_block(blocks_, 0);
     for (Vertex v = 0; v < n_; ++v) {
-      const bool legal = color_[v] == kEmpty && slot(v, static_cast<Player>(q + 1)).count == 1;
-      const std::uint32_t pos = legal_pos_[q * std::size_t{n_} + v];
+      const bool legal = at(v) == kEmpty && slot(v, static_cast<Player>(q + 1)).count == 1;
+      const bool in_set = (legal_bits_[q * std::size_t{words_} + (v >> 6)] >> (v & 63)) & 1u;
+      if (legal != in_set) {
+        err << t.name(v) << (legal ? " is legal for " : " is illegal for ")
+            << player_name(static_cast<Player>(q + 1))
+            << (legal ? " but missing from its legal set" : " but in its legal set");
+        return err.str();
+      }
       if (legal) {
         ++want;
-        if (pos >= legal_size_[q] || legal_[q * std::size_t{n_} + pos] != v) {
-          err << t.name(v) << " is legal for " << player_name(static_cast<Player>(q + 1))
-              << " but missing from its legal set";
-          return err.str();
-        }
-      } else if (pos != kNotInSet) {
-        err << t.name(v) << " is in the legal set of "
-            << player_name(static_cast<Player>(q + 1)) << " but illegal";
-        return err.str();
+        ++per_block[v >> 12];
+      }
+    }
+    for (std::uint32_t w = n_; w < words_ * 64u; ++w) {
+      if ((legal_bits_[q * std::size_t{words_} + (w >> 6)] >> (w & 63)) & 1u) {
+        return "legal set has a bit beyond the board";
       }
     }
     if (want != legal_size_[q]) return "legal set size is wrong";
+    for (std::uint32_t b = 0; b < blocks_; ++b) {
+      if (per_block[b] != legal_block_[q * std::size_t{blocks_} + b]) return "legal block count is wrong";
+    }
   }
   // Turn order.
   std::uint8_t out = out_;

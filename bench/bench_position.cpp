@@ -1,0 +1,93 @@
+// Google Benchmark targets for the hot paths: play, undo, legal-move queries, playouts.
+// Run: build/bench/bench_position (see docs/performance.md).
+#include <benchmark/benchmark.h>
+
+#include "tanbo/position.hpp"
+#include "tanbo/random.hpp"
+
+using namespace tanbo;
+
+namespace {
+
+Position start(const char* spec) {
+  auto t = parse_topology(spec);
+  return Position(t, make_setup(*t));
+}
+
+// A position some way into a random game, so that moves meet real neighbourhoods.
+Position midgame(const char* spec, std::uint32_t plies, std::uint64_t seed) {
+  Position pos = start(spec);
+  Rng rng(seed);
+  for (std::uint32_t i = 0; i < plies && !pos.is_over(); ++i) pos.play(random_move(pos, rng));
+  return pos;
+}
+
+// One random playout from the start, copy of the start position included.
+void BM_Playout(benchmark::State& state, const char* spec) {
+  const Position s = start(spec);
+  Rng rng(1);
+  std::uint64_t moves = 0;
+  for (auto _ : state) {
+    Position pos = s;
+    moves += random_playout(pos, rng);
+  }
+  state.counters["moves/game"] = static_cast<double>(moves) / static_cast<double>(state.iterations());
+  state.counters["playouts/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// play + undo of a random legal move in a mid-game position (cost of one move and its undo).
+void BM_PlayUndo(benchmark::State& state, const char* spec, std::uint32_t plies) {
+  Position pos = midgame(spec, plies, 3);
+  Rng rng(2);
+  for (auto _ : state) {
+    pos.play(random_move(pos, rng));
+    pos.undo();
+  }
+}
+
+// Only the play half: a random game is played and restarted from a copy when it ends.
+void BM_Play(benchmark::State& state, const char* spec) {
+  const Position s = start(spec);
+  Position pos = s;
+  Rng rng(4);
+  for (auto _ : state) {
+    if (pos.is_over()) {
+      state.PauseTiming();
+      pos = s;
+      state.ResumeTiming();
+    }
+    pos.play(random_move(pos, rng));
+  }
+}
+
+void BM_LegalMovesSorted(benchmark::State& state, const char* spec, std::uint32_t plies) {
+  const Position pos = midgame(spec, plies, 5);
+  for (auto _ : state) benchmark::DoNotOptimize(pos.legal_moves(pos.to_move()));
+}
+
+void BM_IsLegalAllPoints(benchmark::State& state, const char* spec, std::uint32_t plies) {
+  const Position pos = midgame(spec, plies, 5);
+  const Player p = pos.to_move();
+  for (auto _ : state) {
+    std::uint32_t n = 0;
+    for (Vertex v = 0; v < pos.num_vertices(); ++v) n += pos.is_legal_point(p, v);
+    benchmark::DoNotOptimize(n);
+  }
+  state.SetItemsProcessed(state.iterations() * pos.num_vertices());
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(BM_Playout, line31, "line 31");
+BENCHMARK_CAPTURE(BM_Playout, g9x9, "grid 9x9");
+BENCHMARK_CAPTURE(BM_Playout, g19x19, "grid 19x19");
+BENCHMARK_CAPTURE(BM_Playout, g5x5x5, "grid 5x5x5");
+BENCHMARK_CAPTURE(BM_Playout, g5x5x5x5, "grid 5x5x5x5");
+BENCHMARK_CAPTURE(BM_Playout, hex5, "hex 5");
+BENCHMARK_CAPTURE(BM_PlayUndo, g19x19, "grid 19x19", 150);
+BENCHMARK_CAPTURE(BM_PlayUndo, g1000x1000, "grid 1000x1000", 20000);
+BENCHMARK_CAPTURE(BM_Play, g19x19, "grid 19x19");
+BENCHMARK_CAPTURE(BM_Play, g5x5x5, "grid 5x5x5");
+BENCHMARK_CAPTURE(BM_Play, g1000x1000, "grid 1000x1000");
+BENCHMARK_CAPTURE(BM_LegalMovesSorted, g19x19, "grid 19x19", 150);
+BENCHMARK_CAPTURE(BM_IsLegalAllPoints, g19x19, "grid 19x19", 150);

@@ -1,0 +1,122 @@
+// Position::from_stones: loading an arbitrary position (a figure, a game in progress).
+//
+// A position reached by legal play has one root per seed, each a tree. A diagram does not say
+// which stone was the seed, so each connected set of same-coloured stones becomes a root whose
+// seed is its lowest-numbered stone. The incremental data is built with the same occupy() the
+// moves use: adding stones in any order gives the same counts as adding them in game order.
+#include <string>
+
+#include "tanbo/error.hpp"
+#include "tanbo/position.hpp"
+
+namespace tanbo {
+
+Position Position::from_stones(TopologyPtr topology, int players,
+                               const std::vector<std::pair<Vertex, Player>>& stones,
+                               Player to_move) {
+  if (!topology) throw Error("no topology");
+  if (players < 2 || players > kMaxPlayers) {
+    throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
+                std::to_string(players));
+  }
+  Position pos;
+  pos.topo_ = std::move(topology);
+  const Topology& t = *pos.topo_;
+  pos.setup_ = Setup{"position", players, stones};
+  const std::uint32_t n = t.graph.num_vertices();
+  pos.allocate(n, players);
+
+  std::vector<Player> colour(n, kEmpty);
+  for (const auto& [v, p] : stones) {
+    if (v >= n) throw Error("stone on vertex " + std::to_string(v) + " is off the board");
+    if (p < 1 || p > players) {
+      throw Error("the stone at " + t.name(v) + " belongs to player " + std::to_string(p) +
+                  " but the game has " + std::to_string(players) + " players");
+    }
+    if (colour[v] != kEmpty) throw Error("two stones on " + t.name(v));
+    colour[v] = p;
+  }
+
+  // Roots: connected components of one colour, found from their lowest-numbered stone.
+  std::vector<RootId> root_of(n, kNoRoot);
+  std::vector<Vertex> comp;
+  for (Vertex s = 0; s < n; ++s) {
+    const Player p = colour[s];
+    if (p == kEmpty || root_of[s] != kNoRoot) continue;
+    const RootId r = static_cast<RootId>(pos.roots_.size());
+    comp.assign(1, s);
+    root_of[s] = r;
+    std::uint64_t inner = 0;  // each edge inside the component counted twice
+    for (std::size_t i = 0; i < comp.size(); ++i) {
+      for (Vertex u : t.graph.neighbours(comp[i])) {
+        if (colour[u] != p) continue;
+        ++inner;
+        if (root_of[u] == kNoRoot) {
+          root_of[u] = r;
+          comp.push_back(u);
+        }
+      }
+    }
+    if (inner / 2 != comp.size() - 1) {
+      throw Error("the " + player_title(p) + " stones connected to " + t.name(s) +
+                  " form a closed loop or clump (" + std::to_string(comp.size()) + " stones, " +
+                  std::to_string(inner / 2) +
+                  " adjacencies); a root must be a tree, so no game can reach this position");
+    }
+    Root root;
+    root.owner = p;
+    root.size = static_cast<std::uint32_t>(comp.size());
+    root.seed = s;
+    for (Vertex u : comp) {  // stone list: the seed ends up last, as in play
+      pos.cell(u).next = root.head;
+      root.head = u;
+    }
+    pos.roots_.push_back(root);
+    pos.stones_[p - 1] += root.size;
+    ++pos.root_count_[p - 1];
+  }
+  // Neighbour counts, legal sets, root space and the hash: occupy() adds one stone to a
+  // consistent position, so the stones go onto the empty board one by one.
+  for (Vertex v = 0; v < n; ++v) {
+    if (colour[v] == kEmpty) continue;
+    pos.cell(v).root = root_of[v];
+    pos.occupy(v, colour[v]);
+  }
+  for (RootId r = 0; r < pos.roots_.size(); ++r) {
+    const Root& root = pos.roots_[r];
+    if (root.space == 0) {
+      throw Error("the position has a bounded root: the " + player_title(root.owner) + " root of " +
+                  std::to_string(root.size) + (root.size == 1 ? " stone" : " stones") + " at " +
+                  t.name(root.seed) + " has no root space");
+    }
+  }
+  pos.out_ = pos.compute_out();
+  int in = 0;
+  Player last_in = kEmpty;
+  for (int p = 1; p <= players; ++p) {
+    if (!pos.is_out(static_cast<Player>(p))) {
+      ++in;
+      last_in = static_cast<Player>(p);
+    }
+  }
+  if (in == 0) throw Error("the position has no stones");
+  if (in == 1) {
+    pos.to_move_ = kEmpty;
+    pos.winner_ = last_in;
+  } else {
+    if (to_move < 1 || to_move > players) {
+      throw Error("there is no player " + std::to_string(to_move) + " to move in this " +
+                  std::to_string(players) + "-player game");
+    }
+    if (pos.is_out(to_move)) {
+      throw Error(player_title(to_move) + " is to move but has no stones on the board");
+    }
+    pos.to_move_ = to_move;
+    pos.winner_ = kEmpty;
+  }
+  pos.zeroed_.clear();
+  pos.track_zero_ = false;
+  return pos;
+}
+
+}  // namespace tanbo
