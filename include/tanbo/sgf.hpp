@@ -1,0 +1,27 @@
+// SGF (Smart Game Format, FF[4]) export and import of games on 2D boards.
+//
+// Written so that a standard (Go) SGF viewer shows the right position after every move:
+// GM[1], SZ[n] or SZ[w:h], the starting stones as AB[]/AW[], one node per move with B[]/W[]
+// and, on the same node, AE[] listing every stone the move removed (the moved stone itself
+// too when its own root was bounded), PB/PW, DT, RE (B+ / W+ for a win by elimination, B+R /
+// W+R for a resignation). See docs/game-format.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tanbo/gamefile.hpp"
+
+namespace tanbo {
+
+// SGF text of a two-player game on a 2D board at most 52 points wide and high.
+// Throws tanbo::Error saying why for any other game.
+std::string write_sgf(const Game& game);
+
+// Reads SGF text (its main line): the board from SZ, the starting stones from the root's
+// AB/AW (a named setup when they match one), the moves replayed through the rules (AE is
+// checked against the rules' removals when present), a resignation from RE[..+R].
+// Throws tanbo::Error "ORIGIN: ..." for malformed text or an illegal move (naming the move).
+Game read_sgf(std::string_view text, std::string_view origin = "sgf");
+
+}  // namespace tanbo

@@ -1,0 +1,369 @@
+// Game files for play by file, mail or chat: tanbo new / move / show / undo / resign /
+// export / import. Every command that changes a file writes it atomically.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "tanbo/error.hpp"
+#include "tanbo/gamefile.hpp"
+#include "tanbo/render.hpp"
+#include "tanbo/sgf.hpp"
+
+namespace tanbo::cli {
+
+namespace {
+
+bool is_sgf_name(const std::string& path) {
+  return path.size() >= 4 &&
+         (path.substr(path.size() - 4) == ".sgf" || path.substr(path.size() - 4) == ".SGF");
+}
+
+bool is_sgf_text(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '(';
+}
+
+// Saves in the format the file already has (SGF stays SGF).
+void save_like(const Game& game, const std::string& path, bool sgf) {
+  write_file_atomic(path, sgf ? write_sgf(game) : write_game(game));
+}
+
+bool colour_wanted(const std::string& colour, std::ostream& out) {
+  return colour == "always" || (colour == "auto" && &out == &std::cout && ::isatty(STDOUT_FILENO) &&
+                                !std::getenv("NO_COLOR"));
+}
+
+void add_colour(po::options_description& desc, std::string& colour) {
+  desc.add_options()("colour", po::value(&colour)->default_value("auto"),
+                     "auto (colour when writing to a terminal), always or never")(
+      "color", po::value(&colour), "same as --colour");
+}
+
+bool check_colour(const std::string& colour, const char* cmd, std::ostream& err) {
+  if (colour == "auto" || colour == "always" || colour == "never") return true;
+  err << "tanbo " << cmd << ": --colour must be auto, always or never, not \"" << colour << "\"\n";
+  return false;
+}
+
+void print_game(const Game& game, std::ostream& out, bool colour) {
+  RenderOptions o;
+  o.colour = colour;
+  out << render_board(game.position, o) << render_status(game.position, game.names) << "\n";
+}
+
+// Shared shape of the commands that take GAME first.
+struct GameArgs {
+  std::string file;
+  po::options_description desc;
+  po::positional_options_description positional;
+  explicit GameArgs(const char* title) : desc(title) {
+    desc.add_options()("game", po::value(&file)->required(), "the game file (or SGF)");
+    positional.add("game", 1);
+  }
+};
+
+}  // namespace
+
+int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+            std::ostream& err) {
+  BoardOptions board;
+  std::string file, event, colour;
+  bool force = false;
+  po::options_description desc("tanbo new options");
+  desc.add_options()("game", po::value(&file)->required(), "the game file to create");
+  add_board_options(desc, board, false);
+  desc.add_options()("event", po::value(&event), "free text stored in the header")(
+      "force", po::bool_switch(&force), "overwrite an existing file");
+  add_colour(desc, colour);
+  po::positional_options_description pos;
+  pos.add("game", 1);
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, desc, &pos, vm,
+                  "usage: tanbo new GAME [--topology SPEC] [--setup NAME] [--players N|NAMES]\n"
+                  "Creates a game file at its starting position; then players take turns with\n"
+                  "tanbo move GAME POINT, passing the file along (mail, chat, a shared folder).\n"
+                  "A name ending in .sgf writes SGF instead (2D boards, two players).\n"
+                  "example: tanbo new cube.tanbo --topology \"grid 5x5x5\" --players alice,bob",
+                  out, err, code)) {
+    return code;
+  }
+  if (!check_colour(colour, "new", err)) return 2;
+  try {
+    if (!force && ::access(file.c_str(), F_OK) == 0) {
+      throw Error(file + " exists already (use --force to overwrite it)");
+    }
+    const int count = player_count(board.players);
+    Game game = new_game(board.topology, board.setup, count, player_names(board.players, count));
+    game.event = event;
+    save_like(game, file, is_sgf_name(file));
+    out << "created " << file << ": " << game.position.topology().spec << ", setup "
+        << game.position.setup().name << ", " << game.position.num_players() << " players\n";
+    print_game(game, out, colour_wanted(colour, out));
+  } catch (const Error& e) {
+    err << "tanbo new: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+             std::ostream& err) {
+  GameArgs g("tanbo move options");
+  std::string point, as, colour;
+  g.desc.add_options()("point", po::value(&point)->required(), "where to play")(
+      "as", po::value(&as), "refuse the move unless it is this player's turn (colour or number)");
+  add_colour(g.desc, colour);
+  g.positional.add("point", 1);
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, g.desc, &g.positional, vm,
+                  "usage: tanbo move GAME POINT [--as PLAYER]\n"
+                  "Plays POINT for the side to move, if legal, and saves the file (atomically).\n"
+                  "example: tanbo move cube.tanbo 125 --as black",
+                  out, err, code)) {
+    return code;
+  }
+  if (!check_colour(colour, "move", err)) return 2;
+  try {
+    const std::string text = read_text_file(g.file);
+    const bool sgf = is_sgf_text(text);
+    Game game = sgf ? read_sgf(text, g.file) : read_game(text, g.file);
+    Position& pos = game.position;
+    if (pos.is_over()) throw Error("the game is over: " + result_text(game));
+    const Player p = pos.to_move();
+    if (!as.empty()) {
+      const auto who = parse_player(as, pos.num_players());
+      if (!who) throw Error("--as " + as + ": not a player of this game");
+      if (*who != p) {
+        throw Error("it is " + player_label(p, game.names) + "'s turn, not " + player_title(*who) +
+                    "'s");
+      }
+    }
+    const auto v = pos.topology().parse_vertex(point);
+    if (!v) {
+      throw Error("\"" + point + "\" is not a point of this board (" +
+                  pos.topology().notation_hint() + ")");
+    }
+    const std::string why = pos.explain(p, *v);
+    if (!why.empty())
+      throw Error("illegal move " + pos.topology().name(*v) + " for " + player_title(p) + ": " +
+                  why);
+    const MoveRecord& rec = pos.play(*v);
+    save_like(game, g.file, sgf);
+    out << describe_move(pos, rec) << "\n";
+    print_game(game, out, colour_wanted(colour, out));
+    if (pos.is_over()) out << "Game over: " << result_text(game) << ".\n";
+  } catch (const Error& e) {
+    err << "tanbo move: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int cmd_show(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+             std::ostream& err) {
+  GameArgs g("tanbo show options");
+  std::string colour;
+  long long move = -1;
+  bool roots = false, moves = false, full = false;
+  g.desc.add_options()("move,m", po::value(&move), "show the position after move N (0 = start)")(
+      "roots", po::bool_switch(&roots), "also list every root")("moves", po::bool_switch(&moves),
+                                                                "also list the moves played")(
+      "full", po::bool_switch(&full), "draw every point even on a huge board");
+  add_colour(g.desc, colour);
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, g.desc, &g.positional, vm,
+                  "usage: tanbo show GAME [--move N] [--roots] [--moves]\n"
+                  "Draws a game file or SGF record, at its end or after move N.\n"
+                  "example: tanbo show cube.tanbo --move 4",
+                  out, err, code)) {
+    return code;
+  }
+  if (!check_colour(colour, "show", err)) return 2;
+  try {
+    Game game = load_game(g.file);
+    Position& pos = game.position;
+    const auto total = static_cast<long long>(pos.ply());
+    if (vm.count("move") && (move < 0 || move > total)) {
+      throw Error("--move " + std::to_string(move) + ": the game has moves 0 to " +
+                  std::to_string(total));
+    }
+    std::vector<std::string> played;
+    for (const auto& rec : pos.history()) {
+      played.push_back(player_title(rec.player) + " " +
+                       (rec.kind == MoveRecord::Kind::kResign ? std::string("resigns")
+                                                              : pos.topology().name(rec.vertex)));
+    }
+    if (move >= 0) {
+      while (static_cast<long long>(pos.ply()) > move) pos.undo();
+    }
+    RenderOptions o;
+    o.colour = colour_wanted(colour, out);
+    o.full = full;
+    out << g.file << ": " << pos.topology().spec << ", setup " << pos.setup().name;
+    for (Player p = 1; p <= pos.num_players(); ++p) {
+      if (p <= game.names.size() && !game.names[p - 1].empty()) {
+        out << ", " << player_title(p) << " " << game.names[p - 1];
+      }
+    }
+    if (!game.date.empty()) out << ", " << game.date;
+    out << "\n";
+    if (pos.ply() > 0)
+      out << "move " << pos.ply() << ": " << describe_move(pos, pos.last_move()) << "\n";
+    out << render_board(pos, o) << render_status(pos, game.names) << "\n";
+    if (roots) out << render_roots(pos);
+    if (moves) {
+      for (std::size_t i = 0; i < played.size(); ++i) out << i + 1 << ". " << played[i] << "\n";
+    }
+  } catch (const Error& e) {
+    err << "tanbo show: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int cmd_undo(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+             std::ostream& err) {
+  GameArgs g("tanbo undo options");
+  std::string colour;
+  add_colour(g.desc, colour);
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, g.desc, &g.positional, vm,
+                  "usage: tanbo undo GAME\n"
+                  "Takes back the last turn (a move or a resignation) and saves the file.\n"
+                  "example: tanbo undo cube.tanbo",
+                  out, err, code)) {
+    return code;
+  }
+  if (!check_colour(colour, "undo", err)) return 2;
+  try {
+    const std::string text = read_text_file(g.file);
+    const bool sgf = is_sgf_text(text);
+    Game game = sgf ? read_sgf(text, g.file) : read_game(text, g.file);
+    if (game.position.ply() == 0) throw Error("no move to take back: the game is at its start");
+    const std::string what = describe_move(game.position, game.position.last_move());
+    game.position.undo();
+    save_like(game, g.file, sgf);
+    out << "took back: " << what << "\n";
+    print_game(game, out, colour_wanted(colour, out));
+  } catch (const Error& e) {
+    err << "tanbo undo: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int cmd_resign(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+               std::ostream& err) {
+  GameArgs g("tanbo resign options");
+  std::string player;
+  g.desc.add_options()("player", po::value(&player)->required(),
+                       "who resigns: colour name, letter or number");
+  g.positional.add("player", 1);
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, g.desc, &g.positional, vm,
+                  "usage: tanbo resign GAME PLAYER\n"
+                  "PLAYER resigns (with more than two players their roots are removed and the\n"
+                  "game goes on) and the file is saved.\n"
+                  "example: tanbo resign cube.tanbo white",
+                  out, err, code)) {
+    return code;
+  }
+  try {
+    const std::string text = read_text_file(g.file);
+    const bool sgf = is_sgf_text(text);
+    Game game = sgf ? read_sgf(text, g.file) : read_game(text, g.file);
+    Position& pos = game.position;
+    const auto p = parse_player(player, pos.num_players());
+    if (!p) {
+      throw Error("\"" + player + "\" is not a player of this " +
+                  std::to_string(pos.num_players()) + "-player game");
+    }
+    const MoveRecord& rec = pos.resign(*p);
+    save_like(game, g.file, sgf);
+    out << describe_move(pos, rec) << "\n";
+    out << render_status(pos, game.names) << "\n";
+    if (pos.is_over()) out << "Game over: " << result_text(game) << ".\n";
+  } catch (const Error& e) {
+    err << "tanbo resign: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int cmd_export(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+               std::ostream& err) {
+  GameArgs g("tanbo export options");
+  std::string output;
+  bool sgf = false;
+  g.desc.add_options()("sgf", po::bool_switch(&sgf), "write SGF (the only export format)")(
+      "output,o", po::value(&output), "write to this file (atomically) instead of stdout");
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, g.desc, &g.positional, vm,
+                  "usage: tanbo export GAME --sgf [-o FILE]\n"
+                  "Writes the game as SGF (2D boards, two players): SZ, PB/PW, the starting\n"
+                  "stones, every move with the stones it removed (AE), RE.\n"
+                  "example: tanbo export game.tanbo --sgf -o game.sgf",
+                  out, err, code)) {
+    return code;
+  }
+  if (!sgf) {
+    err << "tanbo export: say which format: --sgf (the only one so far)\n";
+    return 2;
+  }
+  try {
+    const std::string text = write_sgf(load_game(g.file));
+    if (output.empty() || output == "-") {
+      out << text;
+    } else {
+      write_file_atomic(output, text);
+      err << "wrote " << output << "\n";
+    }
+  } catch (const Error& e) {
+    err << "tanbo export: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+               std::ostream& err) {
+  GameArgs g("tanbo import options");
+  std::string output;
+  g.desc.add_options()("output,o", po::value(&output),
+                       "write the game file here (atomically) instead of stdout");
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, g.desc, &g.positional, vm,
+                  "usage: tanbo import FILE.sgf [-o GAME]\n"
+                  "Reads an SGF record (replaying every move through the rules) and writes it\n"
+                  "as a game file.\n"
+                  "example: tanbo import game.sgf -o game.tanbo",
+                  out, err, code)) {
+    return code;
+  }
+  try {
+    const std::string text = write_game(load_game(g.file));
+    if (output.empty() || output == "-") {
+      out << text;
+    } else {
+      write_file_atomic(output, text);
+      err << "wrote " << output << "\n";
+    }
+  } catch (const Error& e) {
+    err << "tanbo import: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tanbo::cli

@@ -1,0 +1,369 @@
+// `tanbo play`: an interactive game in the terminal, any mix of humans and engine players.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "tanbo/agent.hpp"
+#include "tanbo/error.hpp"
+#include "tanbo/gamefile.hpp"
+#include "tanbo/render.hpp"
+#include "tanbo/sgf.hpp"
+
+namespace tanbo::cli {
+
+namespace {
+
+// What "engine" means when --engine is not given: the first of these make_agent accepts.
+const char* const kEngineDefaults[] = {"mcts:time=2", "greedy", "random"};
+
+const char* const kPlayHelp =
+    "usage: tanbo play [--topology SPEC] [--setup NAME] [--players N|NAMES]\n"
+    "                  [--black WHO] [--white WHO] [--red WHO] ... [--seat N=WHO]\n"
+    "                  [--engine SPEC] [--load FILE] [--seed S] [--colour auto|always|never]\n"
+    "Plays a game in the terminal. WHO is \"human\" (the default), \"engine\" (the strongest\n"
+    "engine player available, or --engine SPEC) or an engine spec such as \"random\",\n"
+    "\"greedy\" or \"mcts:time=2\". Moves are typed in the board's own notation (D4 on 2D\n"
+    "boards, 235 on 5x5x5, node ids on DOT boards). At the prompt: undo, hint, roots, board,\n"
+    "moves, save FILE, load FILE, resign, help, quit.\n"
+    "examples:\n"
+    "  tanbo play --topology \"grid 5x5x5\" --white engine\n"
+    "  tanbo play --topology \"grid 9x9\" --players alice,bob\n"
+    "  tanbo play --load game.tanbo --black random --seed 7";
+
+const char* const kPrompts =
+    "commands:\n"
+    "  POINT          play there (D4, 235, 1,2,3,4, a node id; \"play POINT\" also works)\n"
+    "  undo           take back the last turn (and the engines' replies)\n"
+    "  hint           show every legal move of the side to move ('*')\n"
+    "  moves          list those legal moves\n"
+    "  roots          list every root with its size and root space\n"
+    "  board          draw the board again\n"
+    "  save FILE      save the game (game-file format; .sgf gives SGF on 2D boards)\n"
+    "  load FILE      load a game file or SGF and go on playing it\n"
+    "  resign         the side to move resigns\n"
+    "  help           this list\n"
+    "  quit           leave the game\n";
+
+struct Seat {
+  std::string spec = "human";    // as given
+  std::unique_ptr<Agent> agent;  // null for a human
+};
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && lower(s.substr(s.size() - suffix.size())) == suffix;
+}
+
+// Builds the agent for a seat; throws tanbo::Error with make_agent's reason.
+std::unique_ptr<Agent> resolve(const std::string& who, const std::string& engine,
+                               std::uint64_t seed, std::string& resolved) {
+  if (who == "human") return nullptr;
+  if (who == "engine") {
+    if (!engine.empty()) {
+      resolved = engine;
+      return make_agent(engine, seed);
+    }
+    std::string last;
+    for (const char* spec : kEngineDefaults) {
+      try {
+        auto a = make_agent(spec, seed);
+        resolved = spec;
+        return a;
+      } catch (const Error& e) {
+        last = e.what();
+      }
+    }
+    throw Error("no engine player is available: " + last);
+  }
+  resolved = who;
+  return make_agent(who, seed);
+}
+
+class Session {
+ public:
+  Session(Game game, std::istream& in, std::ostream& out, bool colour)
+      : game_(std::move(game)), in_(in), out_(out), colour_(colour) {}
+
+  std::vector<Seat> seats;  // index p-1
+  bool echo = false;        // repeat input lines (when they do not come from a terminal)
+
+  int run() {
+    draw();
+    while (!pos().is_over()) {
+      const Player p = pos().to_move();
+      Seat& seat = seats[p - 1];
+      if (seat.agent) {
+        engine_turn(p, seat);
+        continue;
+      }
+      out_ << player_label(p, game_.names) << "> " << std::flush;
+      std::string line;
+      if (!std::getline(in_, line)) {
+        out_ << "\ninput ended; the game is not finished (next time: save FILE)\n";
+        return 0;
+      }
+      if (echo) out_ << line << "\n";      // piped input: keep the transcript readable
+      if (!command(trim(line))) return 0;  // quit
+    }
+    out_ << "Game over: " << result_text(game_) << ".\n";
+    return 0;
+  }
+
+ private:
+  Position& pos() { return game_.position; }
+
+  RenderOptions options() const {
+    RenderOptions o;
+    o.colour = colour_;
+    return o;
+  }
+
+  void draw(const std::vector<Vertex>* highlight = nullptr) {
+    RenderOptions o = options();
+    o.highlight = highlight;
+    out_ << render_board(pos(), o) << render_status(pos(), game_.names) << "\n";
+  }
+
+  void engine_turn(Player p, Seat& seat) {
+    const Vertex v = seat.agent->choose(pos());
+    const std::string why = pos().explain(p, v);
+    if (!why.empty()) {
+      throw Error("engine player " + seat.spec + " chose an illegal move " +
+                  pos().topology().name(v) + ": " + why);
+    }
+    const MoveRecord& rec = pos().play(v);
+    out_ << player_label(p, game_.names) << " [" << seat.agent->spec()
+         << "]: " << describe_move(pos(), rec) << "\n";
+    draw();
+  }
+
+  // Handles one input line; returns false to quit.
+  bool command(const std::string& line) {
+    if (line.empty()) return true;
+    std::istringstream words(line);
+    std::string word;
+    words >> word;
+    std::string rest;
+    std::getline(words, rest);
+    rest = trim(rest);
+    const std::string cmd = lower(word);
+    const Player p = pos().to_move();
+    if (cmd == "quit" || cmd == "exit") {
+      out_ << "Leaving the game unfinished.\n";
+      return false;
+    }
+    if (cmd == "help" || cmd == "?") {
+      out_ << kPrompts;
+    } else if (cmd == "board" || cmd == "show") {
+      draw();
+    } else if (cmd == "hint" || cmd == "hints") {
+      const auto moves = pos().legal_moves(p);
+      draw(&moves);
+      out_ << moves.size() << " legal move" << (moves.size() == 1 ? "" : "s") << " for "
+           << player_title(p) << " (shown as *)\n";
+    } else if (cmd == "moves") {
+      const auto moves = pos().legal_moves(p);
+      out_ << moves.size() << " legal move" << (moves.size() == 1 ? "" : "s") << " for "
+           << player_title(p) << ":";
+      for (Vertex v : moves) out_ << ' ' << pos().topology().name(v);
+      out_ << "\n";
+    } else if (cmd == "roots") {
+      out_ << render_roots(pos());
+    } else if (cmd == "undo") {
+      undo();
+    } else if (cmd == "resign") {
+      const MoveRecord& rec = pos().resign(p);
+      out_ << describe_move(pos(), rec) << "\n";
+      if (!pos().is_over()) draw();
+    } else if (cmd == "save") {
+      if (rest.empty()) {
+        out_ << "save needs a file name: save game.tanbo\n";
+      } else {
+        try {
+          write_file_atomic(rest, ends_with(rest, ".sgf") ? write_sgf(game_) : write_game(game_));
+          out_ << "saved to " << rest << "\n";
+        } catch (const Error& e) {
+          out_ << "not saved: " << e.what() << "\n";
+        }
+      }
+    } else if (cmd == "load") {
+      if (rest.empty()) {
+        out_ << "load needs a file name: load game.tanbo\n";
+      } else {
+        try {
+          Game g = load_game(rest);
+          const int before = game_.position.num_players();
+          game_ = std::move(g);
+          seats.resize(static_cast<std::size_t>(game_.position.num_players()));
+          if (game_.position.num_players() != before) {
+            out_ << "(the loaded game has " << game_.position.num_players()
+                 << " players; new seats are human)\n";
+          }
+          out_ << "loaded " << rest << ": " << game_.position.topology().spec << ", "
+               << game_.position.ply() << " turns\n";
+          draw();
+        } catch (const Error& e) {
+          out_ << "not loaded: " << e.what() << "\n";
+        }
+      }
+    } else {
+      const std::string point = cmd == "play" ? rest : line;
+      play(p, point);
+    }
+    return true;
+  }
+
+  void play(Player p, const std::string& text) {
+    const Topology& t = pos().topology();
+    const auto v = t.parse_vertex(text);
+    if (!v) {
+      out_ << "\"" << text << "\" is not a point of this board (" << t.notation_hint()
+           << "); type help for the commands\n";
+      return;
+    }
+    const std::string why = pos().explain(p, *v);
+    if (!why.empty()) {
+      out_ << "Illegal move " << t.name(*v) << ": " << why << ". " << player_title(p)
+           << " to play again.\n";
+      return;
+    }
+    const MoveRecord& rec = pos().play(*v);
+    out_ << describe_move(pos(), rec) << "\n";
+    draw();
+  }
+
+  void undo() {
+    if (pos().ply() == 0) {
+      out_ << "nothing to undo\n";
+      return;
+    }
+    int undone = 0;
+    do {
+      pos().undo();
+      ++undone;
+    } while (pos().ply() > 0 && seats[pos().to_move() - 1].agent);
+    out_ << "took back " << undone << " turn" << (undone == 1 ? "" : "s") << "\n";
+    draw();
+  }
+
+  Game game_;
+  std::istream& in_;
+  std::ostream& out_;
+  bool colour_;
+};
+
+}  // namespace
+
+int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+             std::ostream& err) {
+  BoardOptions board;
+  std::string engine, load, colour = "auto";
+  std::vector<std::string> seat_args;
+  std::vector<std::string> by_colour(kMaxPlayers);
+  po::options_description desc("tanbo play options");
+  add_board_options(desc, board);
+  for (Player p = 1; p <= kMaxPlayers; ++p) {
+    const std::string name(player_name(p));
+    desc.add_options()(name.c_str(), po::value(&by_colour[p - 1]),
+                       p == 1 ? "who plays Black: human, engine or an engine spec"
+                              : ("who plays " + player_title(p)).c_str());
+  }
+  desc.add_options()("seat", po::value(&seat_args)->composing(),
+                     "N=WHO: who plays player N (a number or colour name), e.g. --seat 3=random")(
+      "engine", po::value(&engine),
+      "engine spec that \"engine\" stands for (default: the strongest available, mcts:time=2)")(
+      "load", po::value(&load), "go on with a saved game file or SGF")(
+      "colour", po::value(&colour)->default_value(colour),
+      "auto (colour when writing to a terminal), always or never")("color", po::value(&colour),
+                                                                   "same as --colour");
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, desc, nullptr, vm, kPlayHelp, out, err, code)) return code;
+  if (colour != "auto" && colour != "always" && colour != "never") {
+    err << "tanbo play: --colour must be auto, always or never, not \"" << colour << "\"\n";
+    return 2;
+  }
+  try {
+    std::optional<Game> game;
+    if (!load.empty()) {
+      if (!vm["topology"].defaulted() || !vm["setup"].defaulted() || vm.count("players")) {
+        throw Error(
+            "--load takes the board and players from the file; drop --topology, "
+            "--setup and --players");
+      }
+      game.emplace(load_game(load));
+    } else {
+      const int count = player_count(board.players);
+      game.emplace(
+          new_game(board.topology, board.setup, count, player_names(board.players, count)));
+    }
+    const int players = game->position.num_players();
+    std::vector<std::string> who(static_cast<std::size_t>(players), "human");
+    for (Player p = 1; p <= kMaxPlayers; ++p) {
+      if (by_colour[p - 1].empty()) continue;
+      if (p > players) {
+        throw Error("--" + std::string(player_name(p)) + ": this game has only " +
+                    std::to_string(players) + " players");
+      }
+      who[p - 1] = by_colour[p - 1];
+    }
+    for (const auto& s : seat_args) {
+      const auto eq = s.find('=');
+      if (eq == std::string::npos)
+        throw Error("--seat " + s + ": write N=WHO, e.g. --seat 2=engine");
+      const auto p = parse_player(s.substr(0, eq), players);
+      if (!p) {
+        throw Error("--seat " + s + ": \"" + s.substr(0, eq) + "\" is not a player of this " +
+                    std::to_string(players) + "-player game");
+      }
+      who[*p - 1] = s.substr(eq + 1);
+    }
+    const bool use_colour =
+        colour == "always" || (colour == "auto" && &out == &std::cout && ::isatty(STDOUT_FILENO) &&
+                               !std::getenv("NO_COLOR"));
+    const std::string spec = game->position.topology().spec;
+    Session session(std::move(*game), in, out, use_colour);
+    session.seats.resize(static_cast<std::size_t>(players));
+    session.echo = &in != &std::cin || !::isatty(STDIN_FILENO);
+    for (int i = 0; i < players; ++i) {
+      std::string resolved;
+      try {
+        session.seats[i].agent = resolve(lower(trim(who[i])) == "human" ? "human" : who[i], engine,
+                                         board.seed + static_cast<std::uint64_t>(i), resolved);
+      } catch (const Error& e) {
+        throw Error("--" + std::string(player_name(static_cast<Player>(i + 1))) + " " + who[i] +
+                    ": " + e.what());
+      }
+      session.seats[i].spec = session.seats[i].agent ? resolved : "human";
+    }
+    out << "Tanbo on " << spec << ":";
+    for (int i = 0; i < players; ++i) {
+      out << (i ? ", " : " ") << player_title(static_cast<Player>(i + 1)) << " "
+          << session.seats[i].spec;
+    }
+    out << ". Type help for the commands.\n";
+    return session.run();
+  } catch (const Error& e) {
+    err << "tanbo play: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace tanbo::cli

@@ -1,0 +1,384 @@
+#include "tanbo/gamefile.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "tanbo/error.hpp"
+#include "tanbo/sgf.hpp"
+
+namespace tanbo {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Splits "key rest of line" at the first blank.
+std::pair<std::string, std::string> split_key(const std::string& line) {
+  const auto sp = line.find_first_of(" \t");
+  if (sp == std::string::npos) return {line, ""};
+  return {line.substr(0, sp), trim(line.substr(sp + 1))};
+}
+
+bool is_named_setup(const Topology& topo, const Setup& setup) {
+  try {
+    const Setup named = make_setup(topo, setup.name, setup.players);
+    auto a = named.stones, b = setup.stones;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    return a == b;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Game new_game(std::string_view topology, std::string_view setup, int players,
+              const std::vector<std::string>& names, std::string date) {
+  auto topo = parse_topology(topology);
+  Game g(Position(topo, make_setup(*topo, setup, players)));
+  g.names = names;
+  g.names.resize(static_cast<std::size_t>(g.position.num_players()));
+  g.date = date.empty() ? utc_now() : std::move(date);
+  return g;
+}
+
+std::string result_text(const Game& game) {
+  const Position& pos = game.position;
+  if (!pos.is_over()) return "";
+  std::string s = player_title(pos.winner()) + " wins";
+  std::string resigned;
+  for (const auto& rec : pos.history()) {
+    if (rec.kind == MoveRecord::Kind::kResign) {
+      resigned += (resigned.empty() ? "" : ", ") + player_title(rec.player);
+    }
+  }
+  if (!resigned.empty()) s += " (" + resigned + " resigned)";
+  return s;
+}
+
+std::string write_game(const Game& game) {
+  const Position& pos = game.position;
+  const Topology& topo = pos.topology();
+  std::ostringstream os;
+  os << "# Tanbo game file (format: docs/game-format.md)\n";
+  os << "tanbo-game " << kGameFormatVersion << "\n";
+  os << "topology " << topo.spec << "\n";
+  if (topo.kind == BoardKind::kFile) {
+    std::istringstream dot(topo.dot_text);
+    for (std::string line; std::getline(dot, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      os << "dot " << line << "\n";
+    }
+  }
+  const Setup& setup = pos.setup();
+  const bool named = is_named_setup(topo, setup);
+  os << "setup " << (named ? setup.name : std::string("custom")) << "\n";
+  os << "players " << pos.num_players() << "\n";
+  if (!named) {
+    for (const auto& [v, p] : setup.stones) {
+      os << "seed " << player_name(p) << " " << topo.name(v) << "\n";
+    }
+  }
+  for (Player p = 1; p <= pos.num_players(); ++p) {
+    if (p <= game.names.size() && !game.names[p - 1].empty()) {
+      os << "player " << player_name(p) << " " << game.names[p - 1] << "\n";
+    }
+  }
+  if (!game.date.empty()) os << "date " << game.date << "\n";
+  if (!game.event.empty()) os << "event " << game.event << "\n";
+  os << "moves\n";
+  for (const auto& rec : pos.history()) {
+    if (rec.kind == MoveRecord::Kind::kResign) {
+      os << player_name(rec.player) << " resigns\n";
+    } else {
+      os << player_name(rec.player) << " " << topo.name(rec.vertex) << "\n";
+    }
+  }
+  if (pos.is_over()) os << "result " << player_name(pos.winner()) << "\n";
+  return os.str();
+}
+
+Game read_game(std::string_view text, std::string_view origin) {
+  const std::string where(origin);
+  std::istringstream in{std::string(text)};
+  int line_no = 0;
+  auto fail = [&](const std::string& why) -> Error {
+    return Error(where + ":" + std::to_string(line_no) + ": " + why);
+  };
+  // Header.
+  bool have_version = false;
+  std::string topology, dot, setup_name = "default", date, event;
+  int players = 0, players_line = 0, topology_line = 0;
+  std::vector<std::pair<std::string, std::string>> seeds;  // (player text, vertex text)
+  std::vector<int> seed_lines;
+  std::vector<std::pair<std::string, std::string>> name_lines;
+  std::vector<int> name_line_nos;
+  std::string line;
+  bool in_moves = false;
+  while (!in_moves && std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.rfind("dot", 0) == 0 && (line.size() == 3 || line[3] == ' ')) {
+      if (topology.rfind("file", 0) != 0)
+        throw fail("a \"dot\" line belongs after \"topology file NAME\"");
+      dot += (line.size() > 4 ? line.substr(4) : "") + "\n";
+      continue;
+    }
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    auto [key, rest] = split_key(t);
+    key = lower(key);
+    if (!have_version) {
+      if (key != "tanbo-game") {
+        throw fail("not a Tanbo game file: the first line must be \"tanbo-game " +
+                   std::to_string(kGameFormatVersion) + "\"");
+      }
+      if (rest != std::to_string(kGameFormatVersion)) {
+        throw fail("format version \"" + rest + "\" is not supported (this program reads version " +
+                   std::to_string(kGameFormatVersion) + ")");
+      }
+      have_version = true;
+    } else if (key == "topology") {
+      if (rest.empty()) throw fail("\"topology\" needs a board spec");
+      topology = rest;
+      topology_line = line_no;
+    } else if (key == "setup") {
+      if (rest.empty()) throw fail("\"setup\" needs a setup name");
+      setup_name = rest;
+    } else if (key == "players") {
+      if (rest.empty() || rest.size() > 1 || rest[0] < '2' || rest[0] > '8') {
+        throw fail("\"players\" must be a number from 2 to 8, not \"" + rest + "\"");
+      }
+      players = rest[0] - '0';
+      players_line = line_no;
+    } else if (key == "seed") {
+      auto [p, v] = split_key(rest);
+      if (v.empty()) throw fail("\"seed\" needs a colour and a point: seed black B2");
+      seeds.emplace_back(p, v);
+      seed_lines.push_back(line_no);
+    } else if (key == "player") {
+      auto [p, name] = split_key(rest);
+      if (name.empty()) throw fail("\"player\" needs a colour and a name: player black alice");
+      name_lines.emplace_back(p, name);
+      name_line_nos.push_back(line_no);
+    } else if (key == "date") {
+      date = rest;
+    } else if (key == "event") {
+      event = rest;
+    } else if (key == "moves") {
+      in_moves = true;
+    } else {
+      throw fail("unknown header line \"" + t +
+                 "\" (expected topology, setup, players, seed, "
+                 "player, date, event or moves)");
+    }
+  }
+  if (!have_version) throw fail("empty file: not a Tanbo game file");
+  if (!in_moves) throw fail("the file ends before its \"moves\" line (truncated?)");
+  if (topology.empty()) throw fail("no \"topology\" line in the header");
+  const int moves_line = line_no;
+
+  // The board and the starting position.
+  TopologyPtr topo;
+  try {
+    if (lower(topology.substr(0, 4)) == "file") {  // any case: never read a local file
+      if (dot.empty()) {
+        line_no = topology_line;
+        throw fail("a DOT board must be carried in the file (\"dot\" lines after the topology)");
+      }
+      topo = make_from_dot(dot, trim(topology.substr(4)));
+    } else {
+      topo = parse_topology(topology);
+    }
+  } catch (const Error& e) {
+    if (std::string(e.what()).rfind(where + ":", 0) == 0) throw;
+    line_no = topology_line;
+    throw fail(e.what());
+  }
+  std::optional<Position> start;
+  try {
+    if (lower(setup_name) == "custom") {
+      Setup s;
+      s.name = "custom";
+      s.players = players ? players : 2;
+      for (std::size_t i = 0; i < seeds.size(); ++i) {
+        line_no = seed_lines[i];
+        auto p = parse_player(seeds[i].first, s.players);
+        if (!p) throw fail("\"" + seeds[i].first + "\" is not a player of this game");
+        auto v = topo->parse_vertex(seeds[i].second);
+        if (!v) throw fail("\"" + seeds[i].second + "\" is not a point of this board");
+        s.stones.emplace_back(*v, *p);
+      }
+      if (s.stones.empty()) throw fail("setup custom needs \"seed\" lines");
+      line_no = moves_line;
+      start.emplace(topo, s);
+    } else {
+      if (!seeds.empty()) {
+        line_no = seed_lines[0];
+        throw fail("\"seed\" lines only go with \"setup custom\"");
+      }
+      line_no = players_line ? players_line : moves_line;
+      start.emplace(topo, make_setup(*topo, setup_name, players));
+    }
+  } catch (const Error& e) {
+    if (std::string(e.what()).rfind(where + ":", 0) == 0) throw;
+    throw fail(e.what());
+  }
+  Game game(std::move(*start));
+  Position& pos = game.position;
+  game.names.assign(static_cast<std::size_t>(pos.num_players()), "");
+  for (std::size_t i = 0; i < name_lines.size(); ++i) {
+    line_no = name_line_nos[i];
+    auto p = parse_player(name_lines[i].first, pos.num_players());
+    if (!p) throw fail("\"" + name_lines[i].first + "\" is not a player of this game");
+    game.names[*p - 1] = name_lines[i].second;
+  }
+  game.date = date;
+  game.event = event;
+
+  // Moves, then the result.
+  line_no = moves_line;
+  bool have_result = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    auto [first, rest] = split_key(t);
+    if (have_result) throw fail("nothing may follow the \"result\" line");
+    if (lower(first) == "result") {
+      auto w = parse_player(rest, pos.num_players());
+      if (!w) throw fail("\"" + rest + "\" is not a player of this game");
+      if (!pos.is_over()) {
+        throw fail("the result says " + player_title(*w) +
+                   " won but after these moves the game is not over");
+      }
+      if (*w != pos.winner()) {
+        throw fail("the result says " + player_title(*w) + " won but the moves give " +
+                   player_title(pos.winner()));
+      }
+      have_result = true;
+      continue;
+    }
+    auto p = parse_player(first, pos.num_players());
+    if (!p) {
+      throw fail("\"" + t +
+                 "\" is not a move: expected a colour and a point (black D4), "
+                 "\"COLOUR resigns\" or \"result COLOUR\"");
+    }
+    if (rest.empty()) throw fail("\"" + t + "\": the point is missing");
+    if (pos.is_over())
+      throw fail("the game is already over: " + player_title(pos.winner()) + " has won");
+    if (lower(rest) == "resigns") {
+      if (pos.is_out(*p)) throw fail(player_title(*p) + " is already out of the game");
+      pos.resign(*p);
+      continue;
+    }
+    auto v = topo->parse_vertex(rest);
+    if (!v) {
+      throw fail("\"" + rest + "\" is not a point of this board (" + topo->notation_hint() + ")");
+    }
+    const std::string why = pos.explain(*p, *v);
+    if (!why.empty()) throw fail(player_title(*p) + " " + topo->name(*v) + ": " + why);
+    pos.play(*v);
+  }
+  return game;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw Error(path + ": read error");
+  return ss.str();
+}
+
+Game load_game(const std::string& path) {
+  const std::string text = read_text_file(path);
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '(') return read_sgf(text, path);
+  return read_game(text, path);
+}
+
+void save_game(const Game& game, const std::string& path) {
+  write_file_atomic(path, write_game(game));
+}
+
+void write_file_atomic(const std::string& path, std::string_view contents) {
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (base.empty()) throw Error(path + ": not a file name");
+  std::string tmpl =
+      (dir == "." && slash == std::string::npos ? "" : dir + "/") + "." + base + ".tmp.XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0) {
+    throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
+  }
+  const std::string tmp(name.data());
+  auto give_up = [&](const char* step) {
+    const int e = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return Error(path + ": cannot write, " + step + " failed (" + std::strerror(e) +
+                 "); the file was not changed");
+  };
+  // Keep the old file's permissions when there is one, else the usual 0644 (umask applies).
+  struct stat st {};
+  const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+  ::fchmod(fd, mode);
+  std::size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw give_up("writing");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) throw give_up("flushing");
+  if (::close(fd) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    throw Error(path + ": cannot write (" + std::strerror(e) + "); the file was not changed");
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    throw Error(path + ": cannot write, renaming failed (" + std::strerror(e) +
+                "); the file was not changed");
+  }
+}
+
+}  // namespace tanbo
