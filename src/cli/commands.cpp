@@ -7,6 +7,14 @@ namespace tanbo::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
+      {"play", "play a game in the terminal: humans and engine players, any board", cmd_play},
+      {"new", "start a game file for play by file or mail", cmd_new},
+      {"move", "play a move in a game file", cmd_move},
+      {"show", "draw a game file or SGF (at any move)", cmd_show},
+      {"undo", "take back the last turn of a game file", cmd_undo},
+      {"resign", "a player resigns in a game file", cmd_resign},
+      {"export", "write a game file as SGF (2D boards)", cmd_export},
+      {"import", "turn an SGF record into a game file", cmd_import},
       {"gtp", "speak the engine protocol (GTP 2 framing) on stdin/stdout", cmd_gtp},
       {"bench", "play uniformly random games and report playouts per second", cmd_bench},
   };

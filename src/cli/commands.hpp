@@ -27,6 +27,14 @@ const std::vector<Command>& commands();
 
 int cmd_gtp(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
 int cmd_bench(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_play(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_new(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_move(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_show(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_undo(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_resign(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_export(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_import(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
 // Further subcommands declare themselves here, one line each, and add a line to the table in
 // commands.cpp: play, new, move, show, undo, resign, export, match, study, view.
 
