@@ -1,12 +1,21 @@
 // Engine players ("agents"): anything that chooses a move for the side to move.
 //
 // Spec strings name agents everywhere (tanbo play --white, tanbo match --players, tanbo gtp
-// --engine): "random", "greedy", "mcts:playouts=N", "mcts:time=S" (see docs/strength.md).
+// --engine, tanbo study --players):
+//   random                     a uniformly random legal move
+//   greedy                     one-ply heuristic: bound other roots, keep own roots' space
+//   mcts                       Monte Carlo tree search, 1000 playouts a move
+//   mcts:KEY=VALUE[,KEY=VALUE] with keys playouts, time, gametime, threads, parallel, rave,
+//                              policy, explore, ravek, expand (see mcts.hpp, docs/strength.md)
+// A list of agents (split_agent_list) separates agents by commas; a comma followed by an
+// agent name (random, greedy, mcts) starts a new agent, any other comma continues the
+// options of the agent before it: "mcts:playouts=2000,threads=2,random" is two agents.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tanbo/position.hpp"
 
@@ -21,10 +30,24 @@ class Agent {
   virtual std::string spec() const = 0;
   // Called when a new game starts (agents that keep state between moves reset it).
   virtual void new_game() {}
+  // Search counters of agents that search (0 for the others): playouts run and seconds spent
+  // since construction.
+  virtual std::uint64_t playouts_run() const { return 0; }
+  virtual double seconds_spent() const { return 0; }
 };
 
 // Builds an agent from its spec; throws tanbo::Error naming the known agents when the spec is
 // unknown or malformed. `seed` makes the agent's choices reproducible.
 std::unique_ptr<Agent> make_agent(const std::string& spec, std::uint64_t seed = 1);
+
+// The names of the agents make_agent knows: random, greedy, mcts.
+const std::vector<std::string>& agent_names();
+
+// Splits a comma-separated list of agent specs (grammar above). Throws tanbo::Error when the
+// list is empty, an item is empty, or the list does not start with an agent name.
+std::vector<std::string> split_agent_list(const std::string& list);
+
+// The spec of the engine `tanbo gtp` and `tanbo play` use when none is given.
+inline constexpr const char* kDefaultEngine = "mcts:playouts=3000,time=10";
 
 }  // namespace tanbo

@@ -1,5 +1,8 @@
+#include <cmath>
+
 #include "tanbo/agent.hpp"
 #include "tanbo/error.hpp"
+#include "tanbo/mcts.hpp"
 #include "tanbo/random.hpp"
 
 namespace tanbo {
@@ -17,11 +20,156 @@ class RandomAgent : public Agent {
   Rng rng_;
 };
 
+// One-ply heuristic: tries every legal move and scores the position it leads to. Stones of
+// other players removed count for, own stones removed against; then the root space of the
+// own roots (room to grow) for and the other players' root space against. Ties are broken at
+// random.
+class GreedyAgent : public Agent {
+ public:
+  explicit GreedyAgent(std::uint64_t seed) : rng_(seed) {}
+
+  Vertex choose(const Position& pos) override {
+    const Player me = pos.to_move();
+    const std::vector<Vertex> moves = pos.legal_moves(me);
+    if (moves.size() == 1) return moves[0];
+    if (!scratch_ || &scratch_->topology() != &pos.topology()) {
+      scratch_ = std::make_unique<Position>(pos);
+    } else {
+      *scratch_ = pos;
+    }
+    Position& s = *scratch_;
+    const int k = pos.num_players();
+    std::uint32_t before[kMaxPlayers + 1] = {};
+    for (Player q = 1; q <= k; ++q) before[q] = pos.stones(q);
+    double best = -1e300;
+    Vertex best_v = moves[0];
+    for (Vertex v : moves) {
+      s.play(v);
+      double score;
+      if (s.is_over()) {
+        score = s.winner() == me ? 1e9 : -1e9;
+      } else {
+        double gained = 0;
+        for (Player q = 1; q <= k; ++q) {
+          if (q != me) gained += static_cast<double>(before[q]) - s.stones(q);
+        }
+        const double lost = static_cast<double>(before[me]) + 1.0 - s.stones(me);
+        double own_space = 0, other_space = 0;
+        for (RootId r = 0; r < s.num_root_ids(); ++r) {
+          if (!s.root_alive(r)) continue;
+          const double sp = std::sqrt(static_cast<double>(s.root_space(r)));
+          if (s.root_owner(r) == me) {
+            own_space += sp;
+          } else {
+            other_space += sp;
+          }
+        }
+        score = 10.0 * gained - 12.0 * lost + own_space - 0.5 * other_space;
+      }
+      score += 1e-3 * rng_.uniform();
+      if (score > best) {
+        best = score;
+        best_v = v;
+      }
+      s.undo();
+    }
+    return best_v;
+  }
+  std::string spec() const override { return "greedy"; }
+
+ private:
+  Rng rng_;
+  std::unique_ptr<Position> scratch_;
+};
+
+// Monte Carlo tree search (mcts.hpp). With a game-time budget it keeps track of the time it
+// has used in the current game and spreads the rest over the moves it expects to play.
+class MctsAgent : public Agent {
+ public:
+  MctsAgent(const MctsConfig& config, std::uint64_t seed) : mcts_(config, seed) {}
+
+  Vertex choose(const Position& pos) override {
+    double budget = 0;
+    const MctsConfig& c = mcts_.config();
+    if (c.game_time > 0) {
+      const double left = std::max(c.game_time - used_, 0.0);
+      // Expected plies left: the mean playout length of the last search, else the board size.
+      double plies = static_cast<double>(pos.num_vertices());
+      const SearchStats& last = mcts_.last_stats();
+      if (last.playouts > 0) plies = static_cast<double>(last.playout_moves) / last.playouts;
+      int alive = 0;
+      for (Player q = 1; q <= pos.num_players(); ++q) alive += pos.is_out(q) ? 0 : 1;
+      const double mine = std::max(plies / std::max(alive, 1), 1.0);
+      budget = std::max(left / (mine + 2.0), 0.001);
+    }
+    const Vertex v = mcts_.search(pos, budget);
+    used_ += mcts_.last_stats().seconds;
+    return v;
+  }
+  std::string spec() const override { return mcts_spec(mcts_.config()); }
+  void new_game() override { used_ = 0; }
+  std::uint64_t playouts_run() const override { return mcts_.total_stats().playouts; }
+  double seconds_spent() const override { return mcts_.total_stats().seconds; }
+
+ private:
+  Mcts mcts_;
+  double used_ = 0;  // seconds used in the current game
+};
+
+std::string known_list() {
+  return "random, greedy, mcts, mcts:playouts=N, mcts:time=S";
+}
+
 }  // namespace
+
+const std::vector<std::string>& agent_names() {
+  static const std::vector<std::string> names = {"random", "greedy", "mcts"};
+  return names;
+}
 
 std::unique_ptr<Agent> make_agent(const std::string& spec, std::uint64_t seed) {
   if (spec == "random") return std::make_unique<RandomAgent>(seed);
-  throw Error("unknown player \"" + spec + "\"; engine players: random");
+  if (spec == "greedy") return std::make_unique<GreedyAgent>(seed);
+  if (spec == "mcts") return std::make_unique<MctsAgent>(MctsConfig{}, seed);
+  if (spec.rfind("mcts:", 0) == 0) {
+    const std::string options = spec.substr(5);
+    if (options.empty()) throw Error("player \"" + spec + "\": no options after \"mcts:\"");
+    try {
+      return std::make_unique<MctsAgent>(parse_mcts_options(options), seed);
+    } catch (const Error& e) {
+      throw Error("player \"" + spec + "\": " + e.what());
+    }
+  }
+  throw Error("unknown player \"" + spec + "\"; engine players: " + known_list());
+}
+
+std::vector<std::string> split_agent_list(const std::string& list) {
+  auto starts_agent = [](const std::string& item) {
+    for (const auto& name : agent_names()) {
+      if (item == name || item.rfind(name + ":", 0) == 0) return true;
+    }
+    return false;
+  };
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  if (list.empty()) throw Error("no players given; engine players: " + known_list());
+  while (pos <= list.size()) {
+    std::size_t end = list.find(',', pos);
+    if (end == std::string::npos) end = list.size();
+    const std::string item = list.substr(pos, end - pos);
+    if (item.empty()) throw Error("players \"" + list + "\": empty item between commas");
+    if (starts_agent(item)) {
+      out.push_back(item);
+    } else if (!out.empty() && item.find('=') != std::string::npos &&
+               out.back().find(':') != std::string::npos) {
+      out.back() += "," + item;  // an option of the agent before
+    } else {
+      throw Error("players \"" + list + "\": \"" + item + "\" is not an engine player (" +
+                  known_list() + ")");
+    }
+    pos = end + 1;
+  }
+  return out;
 }
 
 }  // namespace tanbo

@@ -1,0 +1,87 @@
+// Monte Carlo tree search over any board graph, for 2 to 8 players.
+//
+// UCT with AMAF/RAVE, max-n values (a node holds the win rate of the player who moved into
+// it, so each player maximises its own win), light playout knowledge, and two ways of using
+// several threads (one shared tree with virtual loss, or independent trees merged at the
+// root). See docs/strength.md for the spec grammar and the measurements behind the defaults.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tanbo/position.hpp"
+#include "tanbo/random.hpp"
+
+namespace tanbo {
+
+// Everything that configures a search. Limits combine: the search stops at the first one
+// reached. With no limit at all it runs 1000 playouts.
+struct MctsConfig {
+  std::uint64_t playouts = 0;  // playouts per move (0 = no playout limit)
+  double time = 0;             // seconds per move (0 = no time limit)
+  double game_time = 0;        // seconds for the whole game, spread over the moves (0 = none)
+  int threads = 1;             // search threads
+  bool tree_parallel = true;   // several threads: one shared tree (true) or one tree each
+  bool rave = true;            // AMAF/RAVE values in the tree policy
+  bool light = true;           // light playout knowledge (false = uniform random playouts)
+  int tries = 2;               // light policy: random draws searched for a bounding move
+  double explore = 0.2;        // UCT exploration constant
+  double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
+  std::uint32_t expand = 2;    // a leaf gets children once it has this many visits
+};
+
+// Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
+// playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
+// tries, explore, ravek, expand. Throws tanbo::Error naming the bad key or value.
+MctsConfig parse_mcts_options(std::string_view options);
+// The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
+// differ from the defaults are written.
+std::string mcts_spec(const MctsConfig& config);
+
+// What the last search did.
+struct SearchStats {
+  std::uint64_t playouts = 0;       // playouts run (all threads)
+  std::uint64_t playout_moves = 0;  // moves played inside playouts (after the tree)
+  std::uint64_t nodes = 0;          // tree nodes allocated
+  double seconds = 0;               // wall time of the search
+  double best_value = 0;            // win rate of the chosen move for the side to move
+  std::uint32_t best_visits = 0;    // visits of the chosen move
+};
+
+// ---- playout knowledge, shared by the playout policy and the greedy player
+
+// Whether player p putting a stone on v (a legal point for p) would leave the root it joins
+// with no root space, so that this root is removed at once ("self-bounding").
+bool move_bounds_own_root(const Position& pos, Player p, Vertex v);
+// Whether player p putting a stone on v takes the last root-space point of some other
+// player's root (which is then removed unless p's own root is bounded by the move).
+bool move_bounds_other_root(const Position& pos, Player p, Vertex v);
+
+// The light playout policy: draws `tries` legal moves at random and plays the first that
+// bounds another player's root without bounding its own; else the first draw, unless that
+// one bounds its own root (then one other draw).
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 2);
+
+// A search engine; keeps its random state between searches.
+class Mcts {
+ public:
+  explicit Mcts(MctsConfig config, std::uint64_t seed = 1);
+  // Chooses a move for pos.to_move() (precondition: the game is not over). `budget_seconds`
+  // (> 0) caps this search's time in addition to the configured limits.
+  Vertex search(const Position& pos, double budget_seconds = 0);
+  const SearchStats& last_stats() const { return stats_; }
+  // Totals over every search since construction (for playouts-per-second figures).
+  const SearchStats& total_stats() const { return total_; }
+  const MctsConfig& config() const { return config_; }
+  void reseed(std::uint64_t seed) { rng_.reseed(seed); }
+
+ private:
+  MctsConfig config_;
+  Rng rng_;
+  SearchStats stats_;
+  SearchStats total_;
+};
+
+}  // namespace tanbo

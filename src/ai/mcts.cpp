@@ -1,0 +1,553 @@
+#include "tanbo/mcts.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "tanbo/error.hpp"
+
+namespace tanbo {
+
+// ---------------------------------------------------------------- playout knowledge
+
+namespace {
+
+// The self-bounding test once the joined root is known.
+bool bounds_joined_root(const Position& pos, Player p, Vertex v, RootId joined) {
+  const Graph& g = pos.graph();
+  // Each neighbour changes the root space by at most one: a large root space needs no scan.
+  if (pos.root_space(joined) > g.degree(v) + 1) return false;
+  // v leaves the root space; each empty neighbour with no stone of p joins it; each empty
+  // neighbour whose single stone of p belongs to the same root leaves it (it gets two).
+  std::int64_t space = static_cast<std::int64_t>(pos.root_space(joined)) - 1;
+  for (Vertex w : g.neighbours(v)) {
+    if (pos.at(w) != kEmpty) continue;
+    const std::uint32_t c = pos.neighbours_of(w, p);
+    if (c == 0) {
+      ++space;
+    } else if (c == 1) {
+      for (Vertex x : g.neighbours(w)) {
+        if (pos.at(x) == p) {
+          if (pos.root_of(x) == joined) --space;
+          break;
+        }
+      }
+    }
+  }
+  return space <= 0;
+}
+
+}  // namespace
+
+bool move_bounds_own_root(const Position& pos, Player p, Vertex v) {
+  for (Vertex u : pos.graph().neighbours(v)) {
+    if (pos.at(u) == p) return bounds_joined_root(pos, p, v, pos.root_of(u));
+  }
+  return false;
+}
+
+bool move_bounds_other_root(const Position& pos, Player p, Vertex v) {
+  for (Vertex u : pos.graph().neighbours(v)) {
+    const Player q = pos.at(u);
+    if (q != kEmpty && q != p && pos.neighbours_of(v, q) == 1 &&
+        pos.root_space(pos.root_of(u)) == 1) {
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// One scan of v's neighbours: the root p's stone would join, and whether the move takes the
+// last root-space point of another player's root.
+struct MoveFacts {
+  RootId joined = kNoRoot;
+  bool bounds_other = false;
+};
+
+MoveFacts scan_move(const Position& pos, Player p, Vertex v) {
+  MoveFacts f;
+  for (Vertex u : pos.graph().neighbours(v)) {
+    const Player q = pos.at(u);
+    if (q == p) {
+      f.joined = pos.root_of(u);
+    } else if (q != kEmpty && !f.bounds_other && pos.neighbours_of(v, q) == 1 &&
+               pos.root_space(pos.root_of(u)) == 1) {
+      f.bounds_other = true;
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
+  const Player p = pos.to_move();
+  const std::uint32_t count = pos.legal_count(p);
+  const Vertex first = pos.legal_move(p, rng.below(count));
+  if (count == 1) return first;
+  // A move that bounds another player's root, among `tries` drawn at random.
+  Vertex v = first;
+  RootId first_root = kNoRoot;
+  for (int t = 0;;) {
+    const MoveFacts f = scan_move(pos, p, v);
+    if (t == 0) first_root = f.joined;
+    if (f.bounds_other && !bounds_joined_root(pos, p, v, f.joined)) return v;
+    if (++t >= tries) break;
+    v = pos.legal_move(p, rng.below(count));
+  }
+  // Else the first draw, unless it bounds its own root: then one more draw.
+  if (!bounds_joined_root(pos, p, first, first_root)) return first;
+  return v != first ? v : pos.legal_move(p, rng.below(count));
+}
+
+// ---------------------------------------------------------------- options
+
+namespace {
+
+double parse_number(std::string_view key, std::string_view value, double lo, double hi) {
+  std::string s(value);
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != s.size() || !(x >= lo && x <= hi)) {
+    std::ostringstream os;
+    os << "mcts option " << key << "=" << value << ": expected a number from " << lo << " to "
+       << hi;
+    throw Error(os.str());
+  }
+  return x;
+}
+
+std::uint64_t parse_count(std::string_view key, std::string_view value, std::uint64_t lo,
+                          std::uint64_t hi) {
+  if (value.empty() ||
+      !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      value.size() > 15) {
+    throw Error("mcts option " + std::string(key) + "=" + std::string(value) +
+                ": expected a whole number from " + std::to_string(lo) + " to " +
+                std::to_string(hi));
+  }
+  const std::uint64_t x = std::stoull(std::string(value));
+  if (x < lo || x > hi) {
+    throw Error("mcts option " + std::string(key) + "=" + std::string(value) +
+                ": expected a whole number from " + std::to_string(lo) + " to " +
+                std::to_string(hi));
+  }
+  return x;
+}
+
+bool parse_flag(std::string_view key, std::string_view value) {
+  if (value == "1" || value == "on" || value == "yes" || value == "true") return true;
+  if (value == "0" || value == "off" || value == "no" || value == "false") return false;
+  throw Error("mcts option " + std::string(key) + "=" + std::string(value) +
+              ": expected 1 or 0 (on/off)");
+}
+
+std::string format_number(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+}  // namespace
+
+MctsConfig parse_mcts_options(std::string_view options) {
+  MctsConfig c;
+  std::size_t pos = 0;
+  while (pos <= options.size() && !options.empty()) {
+    std::size_t end = options.find(',', pos);
+    if (end == std::string_view::npos) end = options.size();
+    const std::string_view item = options.substr(pos, end - pos);
+    const std::size_t eq = item.find('=');
+    if (item.empty() || eq == std::string_view::npos || eq == 0) {
+      throw Error("mcts option \"" + std::string(item) +
+                  "\": expected key=value (keys: playouts, time, gametime, threads, parallel, "
+                  "rave, policy, tries, explore, ravek, expand)");
+    }
+    const std::string_view key = item.substr(0, eq);
+    const std::string_view value = item.substr(eq + 1);
+    if (key == "playouts") {
+      c.playouts = parse_count(key, value, 1, 1000000000000ull);
+    } else if (key == "time") {
+      c.time = parse_number(key, value, 0.001, 1e6);
+    } else if (key == "gametime") {
+      c.game_time = parse_number(key, value, 0.01, 1e7);
+    } else if (key == "threads") {
+      c.threads = static_cast<int>(parse_count(key, value, 1, 256));
+    } else if (key == "parallel") {
+      if (value == "tree") {
+        c.tree_parallel = true;
+      } else if (value == "root") {
+        c.tree_parallel = false;
+      } else {
+        throw Error("mcts option parallel=" + std::string(value) + ": expected tree or root");
+      }
+    } else if (key == "rave") {
+      c.rave = parse_flag(key, value);
+    } else if (key == "policy") {
+      if (value == "light") {
+        c.light = true;
+      } else if (value == "random") {
+        c.light = false;
+      } else {
+        throw Error("mcts option policy=" + std::string(value) + ": expected light or random");
+      }
+    } else if (key == "tries") {
+      c.tries = static_cast<int>(parse_count(key, value, 1, 64));
+    } else if (key == "explore") {
+      c.explore = parse_number(key, value, 0, 100);
+    } else if (key == "ravek") {
+      c.rave_k = parse_number(key, value, 1, 1e9);
+    } else if (key == "expand") {
+      c.expand = static_cast<std::uint32_t>(parse_count(key, value, 1, 1000000));
+    } else {
+      throw Error("unknown mcts option \"" + std::string(key) +
+                  "\" (keys: playouts, time, gametime, threads, parallel, rave, policy, "
+                  "tries, explore, ravek, expand)");
+    }
+    pos = end + 1;
+  }
+  return c;
+}
+
+std::string mcts_spec(const MctsConfig& c) {
+  const MctsConfig d;
+  std::vector<std::string> parts;
+  if (c.playouts) parts.push_back("playouts=" + std::to_string(c.playouts));
+  if (c.time > 0) parts.push_back("time=" + format_number(c.time));
+  if (c.game_time > 0) parts.push_back("gametime=" + format_number(c.game_time));
+  if (c.threads != 1) parts.push_back("threads=" + std::to_string(c.threads));
+  if (c.tree_parallel != d.tree_parallel) parts.push_back("parallel=root");
+  if (c.rave != d.rave) parts.push_back(c.rave ? "rave=1" : "rave=0");
+  if (c.light != d.light) parts.push_back(c.light ? "policy=light" : "policy=random");
+  if (c.tries != d.tries) parts.push_back("tries=" + std::to_string(c.tries));
+  if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
+  if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
+  if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));
+  std::string s = "mcts";
+  for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : ":") + parts[i];
+  return s;
+}
+
+// ---------------------------------------------------------------- the search
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kMaxNodes = std::size_t{1} << 22;  // ~4M nodes (~128 MB) per tree
+
+struct Node {
+  Vertex move = kNoVertex;  // the move that leads here
+  std::uint32_t first = 0;  // children: nodes[first, first + count)
+  std::uint32_t count = 0;  // 0 = not expanded
+  std::uint32_t n = 0;      // visits (including virtual losses of running playouts)
+  std::uint32_t an = 0;     // AMAF visits
+  float w = 0;              // wins of `player`
+  float aw = 0;             // AMAF wins of `player`
+  Player player = kEmpty;   // who moved into this node
+  bool expanded = false;
+};
+
+struct Tree {
+  std::vector<Node> nodes;
+  std::mutex mu;  // used only when threads share the tree
+};
+
+// Shared limits of one search.
+struct Limits {
+  std::uint64_t playouts = 0;  // 0 = none
+  bool has_deadline = false;
+  Clock::time_point deadline;
+  std::atomic<std::uint64_t> started{0};
+
+  // Claims the right to run one more playout.
+  bool claim() {
+    if (has_deadline && Clock::now() >= deadline) return false;
+    if (playouts == 0) return true;
+    return started.fetch_add(1, std::memory_order_relaxed) < playouts;
+  }
+};
+
+struct Step {
+  Player player;
+  Vertex vertex;
+};
+
+// One search thread: its own scratch position, random numbers and AMAF marks.
+class Worker {
+ public:
+  Worker(const MctsConfig& config, const Position& root, std::uint64_t seed)
+      : config_(config),
+        root_(root),
+        scratch_(root),
+        rng_(seed),
+        n_(root.num_vertices()),
+        marks_(static_cast<std::size_t>(root.num_players()) * root.num_vertices(), 0) {
+    explore_ = config.explore;
+  }
+
+  void run(Tree& tree, Limits& limits, bool shared) {
+    while (limits.claim()) iterate(tree, shared);
+  }
+
+  std::uint64_t playouts = 0;
+  std::uint64_t playout_moves = 0;
+
+ private:
+  std::uint32_t select(const Tree& tree, const Node& parent) const {
+    const double log_n = std::log(static_cast<double>(std::max<std::uint32_t>(parent.n, 1)));
+    double best = -1e300;
+    std::uint32_t best_i = parent.first;
+    for (std::uint32_t i = parent.first; i < parent.first + parent.count; ++i) {
+      const Node& c = tree.nodes[i];
+      double value;
+      const double explore = explore_ * std::sqrt(log_n / (c.n + 1.0));
+      if (config_.rave && c.an > 0) {
+        const double beta = std::sqrt(config_.rave_k / (3.0 * c.n + config_.rave_k));
+        const double qa = c.aw / c.an;
+        const double q = c.n > 0 ? c.w / c.n : qa;
+        value = (1.0 - beta) * q + beta * qa + explore;
+      } else if (c.n > 0) {
+        value = c.w / c.n + explore;
+      } else {
+        value = 1.0 + explore;  // first-play urgency: try unvisited moves
+      }
+      if (value > best) {
+        best = value;
+        best_i = i;
+      }
+    }
+    return best_i;
+  }
+
+  void expand(Tree& tree, std::uint32_t index) {
+    const Player p = scratch_.to_move();
+    const std::uint32_t count = scratch_.legal_count(p);
+    if (tree.nodes.size() + count > kMaxNodes) return;
+    const std::uint32_t first = static_cast<std::uint32_t>(tree.nodes.size());
+    const std::vector<Vertex> moves = scratch_.legal_moves(p);  // vertex order: deterministic
+    for (Vertex v : moves) {
+      Node c;
+      c.move = v;
+      c.player = p;
+      tree.nodes.push_back(c);
+    }
+    Node& node = tree.nodes[index];
+    node.first = first;
+    node.count = count;
+    node.expanded = true;
+  }
+
+  void iterate(Tree& tree, bool shared) {
+    scratch_ = root_;
+    path_.clear();
+    steps_.clear();
+    {
+      std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
+      if (shared) lock.lock();
+      std::uint32_t index = 0;
+      path_.push_back(0);
+      ++tree.nodes[0].n;
+      for (;;) {
+        if (scratch_.is_over()) break;
+        if (!tree.nodes[index].expanded) {
+          if (index != 0 && tree.nodes[index].n < config_.expand) break;
+          expand(tree, index);
+          if (!tree.nodes[index].expanded) break;
+        }
+        const std::uint32_t child = select(tree, tree.nodes[index]);
+        Node& c = tree.nodes[child];
+        ++c.n;  // counts as a loss until the playout returns (virtual loss)
+        steps_.push_back({c.player, c.move});
+        scratch_.play(c.move);
+        path_.push_back(child);
+        index = child;
+      }
+    }
+    // The playout.
+    std::uint64_t moves = 0;
+    const std::uint64_t cap = 50ull * n_ + 1000;  // never reached by the rules; a safety net
+    while (!scratch_.is_over() && moves < cap) {
+      const Player p = scratch_.to_move();
+      const Vertex v = config_.light ? light_playout_move(scratch_, rng_, config_.tries)
+                                     : random_move(scratch_, rng_);
+      scratch_.play(v);
+      if (config_.rave) steps_.push_back({p, v});
+      ++moves;
+    }
+    ++playouts;
+    playout_moves += moves;
+    Player winner = scratch_.winner();
+    if (winner == kEmpty) {  // cut off: the player with most stones counts as the winner
+      std::uint32_t most = 0;
+      for (Player q = 1; q <= scratch_.num_players(); ++q) {
+        if (scratch_.stones(q) > most) most = scratch_.stones(q), winner = q;
+      }
+    }
+
+    std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
+    if (shared) lock.lock();
+    for (std::uint32_t idx : path_) {
+      Node& node = tree.nodes[idx];
+      if (node.player == winner) node.w += 1.0f;
+    }
+    if (!config_.rave) return;
+    // AMAF: a child of the node at depth d gets the result when its player played its move
+    // at any step from d on. Walk the steps backwards, marking (player, vertex) pairs.
+    ++stamp_;
+    if (stamp_ == 0) {
+      std::fill(marks_.begin(), marks_.end(), 0);
+      stamp_ = 1;
+    }
+    std::size_t j = steps_.size();
+    for (std::size_t d = path_.size(); d-- > 0;) {
+      while (j > d) {
+        --j;
+        marks_[(steps_[j].player - 1u) * std::size_t{n_} + steps_[j].vertex] = stamp_;
+      }
+      const Node& node = tree.nodes[path_[d]];
+      if (!node.expanded) continue;
+      for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
+        Node& c = tree.nodes[i];
+        if (marks_[(c.player - 1u) * std::size_t{n_} + c.move] == stamp_) {
+          ++c.an;
+          if (c.player == winner) c.aw += 1.0f;
+        }
+      }
+    }
+  }
+
+  const MctsConfig& config_;
+  const Position& root_;
+  Position scratch_;
+  Rng rng_;
+  std::uint32_t n_;
+  double explore_;
+  std::vector<std::uint32_t> marks_;
+  std::uint32_t stamp_ = 0;
+  std::vector<std::uint32_t> path_;
+  std::vector<Step> steps_;
+};
+
+void init_root(Tree& tree) {
+  tree.nodes.clear();
+  tree.nodes.reserve(1024);
+  tree.nodes.emplace_back();
+}
+
+}  // namespace
+
+Mcts::Mcts(MctsConfig config, std::uint64_t seed) : config_(config), rng_(seed) {
+  if (config_.threads < 1) config_.threads = 1;
+}
+
+Vertex Mcts::search(const Position& pos, double budget_seconds) {
+  const auto t0 = Clock::now();
+  stats_ = SearchStats{};
+  const Player me = pos.to_move();
+  if (pos.legal_count(me) == 1) {
+    // One legal move: nothing to think about.
+    stats_.best_visits = 0;
+    return pos.legal_move(me, 0);
+  }
+  Limits limits;
+  limits.playouts = config_.playouts;
+  double seconds = config_.time;
+  if (budget_seconds > 0)
+    seconds = seconds > 0 ? std::min(seconds, budget_seconds) : budget_seconds;
+  if (seconds > 0) {
+    limits.has_deadline = true;
+    limits.deadline =
+        t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+  if (limits.playouts == 0 && !limits.has_deadline) limits.playouts = 1000;
+
+  const int threads = std::max(1, config_.threads);
+  // Seeds for the workers come from the engine's own generator: reproducible per seed.
+  std::vector<std::uint64_t> seeds(static_cast<std::size_t>(threads));
+  for (auto& s : seeds) s = rng_.next();
+
+  // Visit counts and wins per root move, gathered from one tree or from several.
+  std::vector<Vertex> moves = pos.legal_moves(me);
+  std::vector<double> visits(moves.size(), 0.0), wins(moves.size(), 0.0);
+  auto gather = [&](const Tree& tree) {
+    const Node& root = tree.nodes[0];
+    if (!root.expanded) return;
+    for (std::uint32_t i = 0; i < root.count; ++i) {
+      // Children are created in the order of legal_moves(): the same as `moves`.
+      visits[i] += tree.nodes[root.first + i].n;
+      wins[i] += tree.nodes[root.first + i].w;
+    }
+  };
+
+  std::uint64_t total_nodes = 0;
+  if (threads == 1 || config_.tree_parallel) {
+    Tree tree;
+    init_root(tree);
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int t = 0; t < threads; ++t) {
+      workers.push_back(std::make_unique<Worker>(config_, pos, seeds[t]));
+    }
+    if (threads == 1) {
+      workers[0]->run(tree, limits, false);
+    } else {
+      std::vector<std::thread> pool;
+      for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] { workers[t]->run(tree, limits, true); });
+      }
+      for (auto& th : pool) th.join();
+    }
+    for (auto& w : workers) {
+      stats_.playouts += w->playouts;
+      stats_.playout_moves += w->playout_moves;
+    }
+    gather(tree);
+    total_nodes = tree.nodes.size();
+  } else {
+    // Root parallelism: independent trees, merged at the root.
+    std::vector<Tree> trees(static_cast<std::size_t>(threads));
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int t = 0; t < threads; ++t) {
+      init_root(trees[t]);
+      workers.push_back(std::make_unique<Worker>(config_, pos, seeds[t]));
+    }
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] { workers[t]->run(trees[t], limits, false); });
+    }
+    for (auto& th : pool) th.join();
+    for (int t = 0; t < threads; ++t) {
+      stats_.playouts += workers[t]->playouts;
+      stats_.playout_moves += workers[t]->playout_moves;
+      gather(trees[t]);
+      total_nodes += trees[t].nodes.size();
+    }
+  }
+
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < moves.size(); ++i) {
+    if (visits[i] > visits[best] || (visits[i] == visits[best] && wins[i] > wins[best])) best = i;
+  }
+  stats_.nodes = total_nodes;
+  stats_.best_visits = static_cast<std::uint32_t>(visits[best]);
+  stats_.best_value = visits[best] > 0 ? wins[best] / visits[best] : 0.0;
+  stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  total_.playouts += stats_.playouts;
+  total_.playout_moves += stats_.playout_moves;
+  total_.nodes += stats_.nodes;
+  total_.seconds += stats_.seconds;
+  return moves[best];
+}
+
+}  // namespace tanbo
