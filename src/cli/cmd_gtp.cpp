@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "gtp.hpp"
 #include "options.hpp"
+#include "tanbo/agent.hpp"
 #include "tanbo/error.hpp"
 
 namespace tanbo::cli {
@@ -12,6 +13,10 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
   BoardOptions board;
   po::options_description desc("tanbo gtp options");
   add_board_options(desc, board);
+  std::string engine_spec = kDefaultEngine;
+  desc.add_options()("engine", po::value(&engine_spec)->default_value(engine_spec),
+                     "engine player for genmove: random, greedy, mcts:playouts=N, mcts:time=S, "
+                     "... (docs/strength.md)");
   po::variables_map vm;
   int code = 0;
   if (!parse_args(args, desc, nullptr, vm,
@@ -23,7 +28,10 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
     return code;
   }
   try {
+    std::shared_ptr<Agent> agent = make_agent(engine_spec, board.seed);
     GtpEngine engine(make_position(board), board.seed);
+    engine.set_move_generator([agent](const Position& pos) { return agent->choose(pos); });
+    engine.on_new_game([agent] { agent->new_game(); });
     engine.run(in, out);
   } catch (const Error& e) {
     err << "tanbo gtp: " << e.what() << "\n";

@@ -17,6 +17,8 @@ const std::vector<Command>& commands() {
       {"import", "turn an SGF record into a game file", cmd_import},
       {"gtp", "speak the engine protocol (GTP 2 framing) on stdin/stdout", cmd_gtp},
       {"bench", "play uniformly random games and report playouts per second", cmd_bench},
+      {"match", "play engine players against each other and score them", cmd_match},
+      {"study", "measure fairness and game length of many topologies", cmd_study},
   };
   return table;
 }
