@@ -1,0 +1,293 @@
+#include "layout.hpp"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/fruchterman_reingold.hpp>
+#include <boost/graph/random_layout.hpp>
+#include <boost/graph/topology.hpp>
+#include <boost/random/linear_congruential.hpp>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include "tanbo/error.hpp"
+
+namespace tanbo::viz {
+
+namespace {
+
+constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t at = s.find(sep, start);
+    out.push_back(trim(s.substr(start, at == std::string_view::npos ? s.npos : at - start)));
+    if (at == std::string_view::npos) break;
+    start = at + 1;
+  }
+  return out;
+}
+
+std::string valid_axes(std::size_t dims) {
+  std::string s;
+  for (std::size_t i = 0; i < dims; ++i) s += (i ? ", " : "") + axis_name(static_cast<int>(i));
+  return s;
+}
+
+void require_lattice(const Topology& topo, const char* what) {
+  if (topo.kind != BoardKind::kLattice) {
+    throw Error(std::string(what) + " applies to lattices only; \"" + topo.spec +
+                "\" is drawn as a whole");
+  }
+}
+
+// Scales points so that the median edge is one unit long and centres them on the origin.
+void normalise_scale(const Graph& g, std::vector<std::array<double, 3>>& pts) {
+  if (pts.empty()) return;
+  std::vector<double> lengths;
+  for (Vertex v = 0; v < g.num_vertices(); ++v) {
+    for (Vertex w : g.neighbours(v)) {
+      if (w <= v) continue;
+      double d2 = 0;
+      for (int k = 0; k < 3; ++k) d2 += (pts[v][k] - pts[w][k]) * (pts[v][k] - pts[w][k]);
+      if (d2 > 0) lengths.push_back(std::sqrt(d2));
+    }
+  }
+  double scale = 1;
+  if (!lengths.empty()) {
+    std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+    scale = 1.0 / lengths[lengths.size() / 2];
+  }
+  std::array<double, 3> centre{0, 0, 0};
+  for (const auto& p : pts)
+    for (int k = 0; k < 3; ++k) centre[k] += p[k] / static_cast<double>(pts.size());
+  for (auto& p : pts)
+    for (int k = 0; k < 3; ++k) p[k] = (p[k] - centre[k]) * scale;
+}
+
+}  // namespace
+
+std::string axis_name(int axis) {
+  static const char* kNames[] = {"x", "y", "z", "w"};
+  if (axis >= 0 && axis < 4) return kNames[axis];
+  return "a" + std::to_string(axis + 1);
+}
+
+int parse_axis(std::string_view text, std::size_t dims) {
+  const std::string t = lower(trim(text));
+  int axis = -1;
+  if (t.size() == 1 && std::string_view("xyzw").find(t[0]) != std::string_view::npos) {
+    axis = static_cast<int>(std::string_view("xyzw").find(t[0]));
+  } else {
+    std::string digits = t;
+    if (!digits.empty() && digits[0] == 'a') digits.erase(0, 1);
+    if (!digits.empty() && digits.size() < 6 &&
+        std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(c); })) {
+      axis = std::stoi(digits) - 1;
+    }
+  }
+  if (axis < 0 || static_cast<std::size_t>(axis) >= dims) {
+    throw Error("unknown axis \"" + std::string(text) + "\"; this board has the axes " +
+                valid_axes(dims));
+  }
+  return axis;
+}
+
+void parse_axes(std::string_view text, const Topology& topo, ViewSpec& view) {
+  require_lattice(topo, "--axes");
+  const auto parts = split(text, ',');
+  if (parts.size() != 3) {
+    throw Error("--axes needs three axes separated by commas, e.g. x,y,w (this board has " +
+                valid_axes(topo.dimensions()) + ")");
+  }
+  for (int i = 0; i < 3; ++i) view.axes[i] = parse_axis(parts[i], topo.dimensions());
+}
+
+void parse_slices(std::string_view text, const Topology& topo, ViewSpec& view) {
+  require_lattice(topo, "--slice");
+  const std::size_t d = topo.dimensions();
+  if (view.slice.size() != d) view.slice.assign(d, kUnset);
+  for (const auto& part : split(text, ',')) {
+    const auto eq = part.find('=');
+    if (eq == std::string::npos) {
+      throw Error("--slice takes AXIS=VALUE pairs such as w=3, not \"" + part + "\"");
+    }
+    const int axis = parse_axis(part.substr(0, eq), d);
+    const std::string value = trim(part.substr(eq + 1));
+    const std::uint32_t size = topo.dims[axis];
+    if (value.empty() || value.size() > 9 ||
+        !std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(c); }) ||
+        std::stoul(value) < 1 || std::stoul(value) > size) {
+      throw Error("--slice " + axis_name(axis) + "=" + value + ": the value must be 1.." +
+                  std::to_string(size));
+    }
+    view.slice[axis] = static_cast<std::uint32_t>(std::stoul(value)) - 1;
+  }
+}
+
+std::vector<int> hidden_axes(const Topology& topo, const ViewSpec& view) {
+  std::vector<int> hidden;
+  if (topo.kind != BoardKind::kLattice || topo.dimensions() <= 3) return hidden;
+  for (int a = 0; a < static_cast<int>(topo.dimensions()); ++a) {
+    if (std::find(view.axes.begin(), view.axes.end(), a) == view.axes.end()) hidden.push_back(a);
+  }
+  return hidden;
+}
+
+void normalise_view(const Topology& topo, ViewSpec& view) {
+  const std::size_t d = topo.kind == BoardKind::kLattice ? topo.dimensions() : 0;
+  if (d <= 3) {
+    view.axes = {0, 1, 2};
+    view.slice.assign(d, 0);
+    view.multiples_axis = -1;
+    return;
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (view.axes[i] < 0 || static_cast<std::size_t>(view.axes[i]) >= d) {
+      throw Error("unknown axis; this board has the axes " + valid_axes(d));
+    }
+    for (int j = 0; j < i; ++j) {
+      if (view.axes[i] == view.axes[j]) {
+        throw Error("--axes names " + axis_name(view.axes[i]) +
+                    " twice; give three different axes");
+      }
+    }
+  }
+  if (view.slice.size() != d) view.slice.assign(d, kUnset);
+  for (int i = 0; i < 3; ++i) {
+    auto& s = view.slice[view.axes[i]];
+    if (s != kUnset && s != 0) {
+      // A slice given on a drawn axis is a contradiction: say so rather than ignore it.
+      throw Error("--slice " + axis_name(view.axes[i]) + "=" + std::to_string(s + 1) +
+                  ": that axis is drawn (see --axes); slices apply to hidden axes");
+    }
+    s = 0;
+  }
+  for (std::size_t a = 0; a < d; ++a) {
+    if (view.slice[a] == kUnset) view.slice[a] = (topo.dims[a] - 1) / 2;
+    if (view.slice[a] >= topo.dims[a]) view.slice[a] = topo.dims[a] - 1;
+  }
+  if (view.multiples_axis >= 0) {
+    const auto hidden = hidden_axes(topo, view);
+    if (std::find(hidden.begin(), hidden.end(), view.multiples_axis) == hidden.end()) {
+      throw Error("small multiples need a hidden axis; " + axis_name(view.multiples_axis) +
+                  " is drawn");
+    }
+  }
+}
+
+bool short_edge(const Topology& topo, Vertex a, Vertex b) {
+  if (topo.kind != BoardKind::kLattice || !topo.wrap) return true;
+  const auto ca = topo.coords(a);
+  const auto cb = topo.coords(b);
+  for (std::size_t i = 0; i < ca.size(); ++i) {
+    const auto diff = ca[i] > cb[i] ? ca[i] - cb[i] : cb[i] - ca[i];
+    if (diff > 1) return false;
+  }
+  return true;
+}
+
+std::vector<std::array<double, 3>> force_layout_3d(const Graph& g, unsigned seed) {
+  using BGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+  using Cube = boost::cube_topology<boost::minstd_rand>;
+  const std::uint32_t n = g.num_vertices();
+  BGraph bg(n);
+  for (Vertex v = 0; v < n; ++v)
+    for (Vertex w : g.neighbours(v))
+      if (w > v) boost::add_edge(v, w, bg);
+  boost::minstd_rand gen(seed);
+  const double side = std::max(1.0, std::cbrt(static_cast<double>(n)) * 2.0);
+  Cube cube(gen, side);
+  std::vector<Cube::point_type> pts(n);
+  auto pmap = boost::make_iterator_property_map(pts.begin(), boost::get(boost::vertex_index, bg));
+  boost::random_graph_layout(bg, pmap, cube);
+  if (n > 1) {
+    // All pairs repel (Boost's grid approximation is 2D only): O(n^2) per iteration, so big
+    // graphs get fewer iterations.
+    const int iterations = n <= 400 ? 300 : n <= 2000 ? 80 : 20;
+    std::vector<Cube::point_difference_type> displacement(n);
+    boost::fruchterman_reingold_force_directed_layout(
+        bg, pmap, cube, boost::square_distance_attractive_force(),
+        boost::square_distance_repulsive_force(), boost::all_force_pairs(),
+        boost::linear_cooling<double>(iterations),
+        boost::make_iterator_property_map(displacement.begin(),
+                                          boost::get(boost::vertex_index, bg)));
+  }
+  std::vector<std::array<double, 3>> out(n);
+  for (Vertex v = 0; v < n; ++v) out[v] = {pts[v][0], pts[v][1], pts[v][2]};
+  normalise_scale(g, out);
+  return out;
+}
+
+Layout compute_layout(const Topology& topo, const ViewSpec& view_in) {
+  ViewSpec view = view_in;
+  normalise_view(topo, view);
+  const std::uint32_t n = topo.num_vertices();
+  Layout L;
+  L.point.assign(n, {0, 0, 0});
+  L.visible.assign(n, 1);
+  switch (topo.kind) {
+    case BoardKind::kLattice: {
+      const std::size_t d = topo.dimensions();
+      L.space_dims = static_cast<int>(std::min<std::size_t>(d, 3));
+      const auto hidden = hidden_axes(topo, view);
+      if (view.multiples_axis >= 0) L.panels = static_cast<int>(topo.dims[view.multiples_axis]);
+      const double panel_step = d > 3 ? static_cast<double>(topo.dims[view.axes[0]]) + 1.5 : 0.0;
+      for (Vertex v = 0; v < n; ++v) {
+        const auto c = topo.coords(v);
+        for (int a : hidden) {
+          if (a != view.multiples_axis && c[a] != view.slice[a]) L.visible[v] = 0;
+        }
+        if (d <= 3) {
+          for (std::size_t i = 0; i < d; ++i) L.point[v][i] = c[i];
+        } else {
+          for (int i = 0; i < 3; ++i) L.point[v][i] = c[view.axes[i]];
+          if (view.multiples_axis >= 0) {
+            for (int k = 0; k < 3; ++k) {
+              L.point[v][k] += panel_step * c[view.multiples_axis] * kPanelDirection[k];
+            }
+          }
+        }
+      }
+      break;
+    }
+    case BoardKind::kHex: {
+      L.space_dims = 2;
+      for (Vertex v = 0; v < n; ++v) {
+        const auto [q, r] = topo.hex_axial[v];
+        L.point[v] = {q + 0.5 * r, r * std::sqrt(3.0) / 2.0, 0.0};
+      }
+      break;
+    }
+    case BoardKind::kFile: {
+      if (topo.positions.size() == n && n > 0) {
+        L.point = topo.positions;
+        normalise_scale(topo.graph, L.point);
+        bool flat = true;
+        for (const auto& p : L.point) flat = flat && std::abs(p[2]) < 1e-9;
+        L.space_dims = flat ? 2 : 3;
+      } else {
+        L.point = force_layout_3d(topo.graph);
+        L.space_dims = 3;
+      }
+      break;
+    }
+  }
+  return L;
+}
+
+}  // namespace tanbo::viz
