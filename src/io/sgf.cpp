@@ -72,6 +72,8 @@ class Parser {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
   }
   void tree(std::vector<Props>& nodes, bool keep) {
+    // Variations nest by recursion: bound the depth so that no text can overflow the stack.
+    if (++depth_ > kMaxDepth) throw err("variations nested more than 1000 deep");
     ++i_;  // '('
     skip_ws();
     bool any = false;
@@ -92,6 +94,7 @@ class Parser {
     if (i_ >= s_.size()) throw err("unexpected end of the SGF text (a ')' is missing)");
     if (s_[i_] != ')') throw err(std::string("unexpected '") + s_[i_] + "'");
     ++i_;
+    --depth_;
   }
   Props node() {
     Props props;
@@ -122,9 +125,11 @@ class Parser {
     return props;
   }
 
+  static constexpr int kMaxDepth = 1000;
   std::string_view s_;
   std::string origin_;
   std::size_t i_ = 0;
+  int depth_ = 0;
 };
 
 const std::vector<std::string>* find(const Props& p, const std::string& id) {
@@ -151,7 +156,7 @@ std::string write_sgf(const Game& game) {
     os << "SZ[" << t.dims[0] << ":" << t.dims[1] << "]";
   }
   os << "\nGN[Tanbo]C[Tanbo on " << escape(t.spec) << ", setup " << escape(end.setup().name)
-     << ". Rules: a stone must touch exactly one stone of its colour; bounded roots are removed "
+     << ". Rules: a stone must touch exactly one stone of its colour, bounded roots are removed "
         "(AE).]\n";
   if (!game.names.empty() && !game.names[0].empty()) os << "PB[" << escape(game.names[0]) << "]";
   if (game.names.size() > 1 && !game.names[1].empty()) os << "PW[" << escape(game.names[1]) << "]";
@@ -178,8 +183,27 @@ std::string write_sgf(const Game& game) {
     for (Vertex v = 0; v < pos.num_vertices(); ++v) {
       if (pos.at(v) != kEmpty) before.push_back(v);
     }
+    // A Go viewer captures every opposing group left without liberties by the stone. Tanbo
+    // removes such a root too, except when the expanded root is bounded (then only that root
+    // goes): those roots are put back with AB/AW on the move node.
+    std::vector<RootId> go_captured;
+    for (Vertex u : t.graph.neighbours(rec.vertex)) {
+      if (pos.at(u) == kEmpty || pos.at(u) == rec.player) continue;
+      const RootId r = pos.root_of(u);
+      if (std::find(go_captured.begin(), go_captured.end(), r) != go_captured.end()) continue;
+      bool liberty = false;
+      for (Vertex s : pos.root_stones(r)) {
+        for (Vertex n : t.graph.neighbours(s)) liberty |= n != rec.vertex && pos.at(n) == kEmpty;
+      }
+      if (!liberty) go_captured.push_back(r);
+    }
     pos.play(rec.vertex);
     os << "\n;" << (rec.player == kBlack ? 'B' : 'W') << "[" << point(t, rec.vertex) << "]";
+    for (RootId r : go_captured) {
+      if (!pos.root_alive(r)) continue;
+      os << (pos.root_owner(r) == kBlack ? "AB" : "AW");
+      for (Vertex s : pos.root_stones(r)) os << "[" << point(t, s) << "]";
+    }
     std::string ae;
     before.push_back(rec.vertex);
     for (Vertex v : before) {
@@ -290,7 +314,7 @@ Game read_sgf(std::string_view text, std::string_view origin) {
     const Props& n = nodes[i];
     const auto* b = find(n, "B");
     const auto* wv = find(n, "W");
-    if (i > 0 && (find(n, "AB") || find(n, "AW"))) {
+    if (i > 0 && !b && !wv && (find(n, "AB") || find(n, "AW"))) {
       throw fail(i, "stones added in the middle of the game (AB/AW) are not Tanbo moves");
     }
     if (!b && !wv) {
@@ -311,6 +335,21 @@ Game read_sgf(std::string_view text, std::string_view origin) {
     }
     before.push_back(v);
     pos.play(v);
+    // AB/AW on a move node only put back stones a Go viewer would have captured: each must
+    // stand on the board after the move.
+    for (const char* id : {"AB", "AW"}) {
+      if (const auto* put = find(n, id)) {
+        const Player owner = id[1] == 'B' ? kBlack : kWhite;
+        for (Vertex u : points(i, *put)) {
+          if (pos.at(u) != owner) {
+            throw fail(i, std::string(id) + " puts a stone on " + topo->name(u) +
+                              " where the rules leave " +
+                              (pos.at(u) == kEmpty ? std::string("none")
+                                                   : "a " + player_title(pos.at(u)) + " stone"));
+          }
+        }
+      }
+    }
     if (const auto* ae = find(n, "AE")) {
       std::vector<Vertex> removed;
       for (Vertex u : before) {

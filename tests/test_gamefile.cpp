@@ -1,0 +1,263 @@
+// Game files: round trips on every kind of board, refusal of illegal, garbled and truncated
+// files (with the line number), and atomic writes.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "tanbo/error.hpp"
+#include "tanbo/gamefile.hpp"
+#include "tanbo/random.hpp"
+#include "test_support.hpp"
+
+namespace tanbo {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Plays `turns` random turns (or to the end when 0) on a new game.
+Game random_game(const std::string& spec, std::uint64_t seed, std::uint32_t turns = 0,
+                 const std::string& setup = "default", int players = 0) {
+  Game g = new_game(spec, setup, players, {"alice", "bob"}, "2026-11-21T08:00:00Z");
+  Rng rng(seed);
+  for (std::uint32_t i = 0; !g.position.is_over() && (turns == 0 || i < turns); ++i) {
+    g.position.play(random_move(g.position, rng));
+  }
+  return g;
+}
+
+void expect_same(const Game& a, const Game& b) {
+  const Position &pa = a.position, &pb = b.position;
+  ASSERT_EQ(pa.ply(), pb.ply());
+  for (std::size_t i = 0; i < pa.history().size(); ++i) {
+    EXPECT_EQ(pa.history()[i].kind, pb.history()[i].kind) << "turn " << i + 1;
+    EXPECT_EQ(pa.history()[i].player, pb.history()[i].player) << "turn " << i + 1;
+    EXPECT_EQ(pa.history()[i].vertex, pb.history()[i].vertex) << "turn " << i + 1;
+  }
+  EXPECT_EQ(pa.hash(), pb.hash());
+  EXPECT_EQ(pa.winner(), pb.winner());
+  EXPECT_EQ(pa.to_move(), pb.to_move());
+  EXPECT_EQ(a.names, b.names);
+  EXPECT_EQ(a.date, b.date);
+  EXPECT_EQ(pa.topology().spec, pb.topology().spec);
+}
+
+void round_trip(const Game& g) {
+  const std::string text = write_game(g);
+  const Game back = read_game(text, "t");
+  expect_same(g, back);
+  EXPECT_EQ(write_game(back), text);
+}
+
+TEST(GameFile, RoundTripFinished9x9) {
+  const Game g = random_game("grid 9x9", 11);
+  ASSERT_TRUE(g.position.is_over());
+  const std::string text = write_game(g);
+  EXPECT_NE(text.find("\nresult "), std::string::npos);
+  round_trip(g);
+}
+
+TEST(GameFile, RoundTripOtherBoards) {
+  round_trip(random_game("grid 5x5x5", 2));
+  round_trip(random_game("grid 3x3x3x3", 3, 20));
+  round_trip(random_game("hex 4", 4));
+  round_trip(random_game("line 31", 5));
+  round_trip(random_game("grid 7x7 wrap", 6, 30));
+  round_trip(random_game("grid 19x19", 7, 40, "four"));
+}
+
+TEST(GameFile, RoundTripDotBoardCarriesTheGraph) {
+  Game g = new_game("file " + std::string(TANBO_TEST_DATA) + "/render/wheel.dot", "default", 0, {});
+  Rng rng(9);
+  while (!g.position.is_over()) g.position.play(random_move(g.position, rng));
+  const std::string text = write_game(g);
+  EXPECT_NE(text.find("\ndot graph wheel {"), std::string::npos) << text;
+  round_trip(g);
+}
+
+TEST(GameFile, ResignationsWithFourPlayers) {
+  Game g = random_game("grid 19x19", 8, 12, "four", 4);
+  g.position.resign(3);  // Red leaves: its roots go, play goes on
+  ASSERT_FALSE(g.position.is_over());
+  Rng rng(1);
+  for (int i = 0; i < 10; ++i) g.position.play(random_move(g.position, rng));
+  const std::string text = write_game(g);
+  EXPECT_NE(text.find("\nred resigns\n"), std::string::npos);
+  round_trip(g);
+}
+
+TEST(GameFile, TwoPlayerResignationEndsTheGame) {
+  Game g = random_game("grid 9x9", 3, 6);
+  g.position.resign(kWhite);
+  EXPECT_EQ(result_text(g), "Black wins (White resigned)");
+  const std::string text = write_game(g);
+  EXPECT_NE(text.find("white resigns\nresult black\n"), std::string::npos) << text;
+  round_trip(g);
+}
+
+// Returns the error message read_game gives for `text`, or "" when it is accepted.
+std::string refusal(const std::string& text) {
+  try {
+    read_game(text, "g.tanbo");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kHeader =
+    "tanbo-game 1\n"       // 1
+    "topology grid 9x9\n"  // 2
+    "setup steere1995\n"   // 3
+    "players 2\n"          // 4
+    "moves\n";             // 5
+
+TEST(GameFile, IllegalMoveRefusedWithLineNumber) {
+  EXPECT_EQ(refusal(kHeader + "black C2\nwhite G2\n"), "");
+  EXPECT_EQ(refusal(kHeader + "black C2\nwhite C3\n"),
+            "g.tanbo:7: White C3: no White stone touches C3");
+  EXPECT_EQ(refusal(kHeader + "black C2\n# a comment\nwhite B8\n"),
+            "g.tanbo:8: White B8: B8 is occupied by White");
+  EXPECT_EQ(refusal(kHeader + "white G2\n"),
+            "g.tanbo:6: White G2: it is Black's turn, not White's");
+  EXPECT_EQ(
+      refusal(kHeader + "black Z9\n").rfind("g.tanbo:6: \"Z9\" is not a point of this board", 0),
+      0u);
+}
+
+TEST(GameFile, GarbledAndTruncatedRefused) {
+  EXPECT_EQ(refusal(kHeader + "black C2\nwhite\n"), "g.tanbo:7: \"white\": the point is missing");
+  EXPECT_NE(refusal(kHeader + "black C2\nbla%%\n").find("g.tanbo:7: \"bla%%\" is not a move"),
+            std::string::npos);
+  EXPECT_EQ(refusal("tanbo-game 1\ntopology grid 9x9\nsetup steere1995\n"),
+            "g.tanbo:3: the file ends before its \"moves\" line (truncated?)");
+  EXPECT_EQ(refusal(""), "g.tanbo:0: empty file: not a Tanbo game file");
+  EXPECT_EQ(refusal("(;GM[1]").rfind("g.tanbo:1: not a Tanbo game file", 0), 0u);
+  EXPECT_EQ(refusal("tanbo-game 2\n"),
+            "g.tanbo:1: format version \"2\" is not supported (this program reads version 1)");
+  EXPECT_EQ(refusal("tanbo-game 1\ntopology grid 9x9\ncolour red\nmoves\n")
+                .rfind("g.tanbo:3: unknown header line", 0),
+            0u);
+  EXPECT_EQ(refusal("tanbo-game 1\ntopology grid 0x9\nmoves\n").rfind("g.tanbo:2: ", 0), 0u);
+  EXPECT_EQ(
+      refusal("tanbo-game 1\ntopology grid 9x9\nsetup nonsense\nmoves\n").rfind("g.tanbo:4: ", 0),
+      0u);
+}
+
+TEST(GameFile, ResultMustAgreeWithTheMoves) {
+  const Game g = random_game("grid 9x9", 11);
+  std::string text = write_game(g);
+  const std::string winner(player_name(g.position.winner()));
+  const std::string loser(player_name(g.position.winner() == kBlack ? kWhite : kBlack));
+  text.replace(text.rfind("result " + winner), 7 + winner.size(), "result " + loser);
+  EXPECT_NE(refusal(text).find("the result says"), std::string::npos);
+  EXPECT_NE(refusal(kHeader + "black C2\nresult black\n").find("the game is not over"),
+            std::string::npos);
+}
+
+TEST(GameFile, NothingHalfLoadedOnError) {
+  // The whole game is refused: no partial game escapes read_game.
+  bool threw = false;
+  try {
+    const Game g = read_game(kHeader + "black C2\nwhite G2\nblack C2\n", "g");
+    (void)g;
+  } catch (const Error& e) {
+    threw = true;
+    EXPECT_EQ(std::string(e.what()), "g:8: Black C2: C2 is occupied by Black");
+  }
+  EXPECT_TRUE(threw);
+}
+
+TEST(GameFile, CustomSetupRoundTrip) {
+  auto topo = parse_topology("grid 6x6");
+  tanbo::Setup s;
+  s.name = "mine";
+  s.players = 2;
+  s.stones = {{topo->vertex_at({0, 0}), kBlack},
+              {topo->vertex_at({5, 5}), kWhite},
+              {topo->vertex_at({5, 0}), kWhite},
+              {topo->vertex_at({0, 5}), kBlack}};
+  Game g(Position(topo, s));
+  g.names = {"", ""};
+  const std::string text = write_game(g);
+  EXPECT_NE(text.find("setup custom\n"), std::string::npos);
+  EXPECT_NE(text.find("seed black A1\n"), std::string::npos);
+  round_trip(g);
+}
+
+class AtomicWrite : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("tanbo_atomic_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::size_t entries() const {
+    return static_cast<std::size_t>(
+        std::distance(fs::directory_iterator(dir_), fs::directory_iterator()));
+  }
+  fs::path dir_;
+};
+
+TEST_F(AtomicWrite, WritesAndLeavesNoTemporaryFile) {
+  const std::string path = (dir_ / "g.tanbo").string();
+  write_file_atomic(path, "one\n");
+  write_file_atomic(path, "two\n");
+  EXPECT_EQ(read_text_file(path), "two\n");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicWrite, FailedWriteLeavesOldFileIntact) {
+  const std::string path = (dir_ / "g.tanbo").string();
+  const Game g = random_game("grid 9x9", 11);
+  save_game(g, path);
+  const std::string old = read_text_file(path);
+  // In a child process limited to 64-byte files, the write of a whole game fails (EFBIG).
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit lim{64, 64};
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    try {
+      write_file_atomic(path, std::string(10000, 'x'));
+    } catch (const Error& e) {
+      _exit(std::string(e.what()).find("the file was not changed") != std::string::npos ? 0 : 3);
+    }
+    _exit(4);  // the write should have failed
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(read_text_file(path), old);
+  EXPECT_EQ(entries(), 1u);  // the temporary file is gone
+  expect_same(load_game(path), g);
+}
+
+TEST_F(AtomicWrite, UnwritablePlaceRefused) {
+  EXPECT_THROW(write_file_atomic((dir_ / "no" / "such" / "dir.tanbo").string(), "x"), Error);
+  fs::create_directories(dir_ / "taken");
+  EXPECT_THROW(write_file_atomic((dir_ / "taken").string(), "x"), Error);
+  EXPECT_TRUE(fs::is_directory(dir_ / "taken"));
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST(GameFile, LoadGameNamesTheFile) {
+  try {
+    load_game("/nonexistent/game.tanbo");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/game.tanbo: cannot open", 0), 0u);
+  }
+}
+
+}  // namespace
+}  // namespace tanbo
