@@ -20,11 +20,14 @@ bool is_cube5(const Topology& t) {
   return t.kind == BoardKind::kLattice && !t.wrap && t.dims == std::vector<std::uint32_t>{5, 5, 5};
 }
 
-Vertex at2(const Topology& t, std::uint32_t x, std::uint32_t y) { return t.vertex_at({x - 1, y - 1}); }
+Vertex at2(const Topology& t, std::uint32_t x, std::uint32_t y) {
+  return t.vertex_at({x - 1, y - 1});
+}
 
 // Seeds on a grid of columns xs and rows ys; colour(i, j) gives the player.
-Setup grid_seeds(const Topology& t, std::string name, int players, const std::vector<std::uint32_t>& xs,
-                 const std::vector<std::uint32_t>& ys, const std::function<int(int, int)>& colour) {
+Setup grid_seeds(const Topology& t, std::string name, int players,
+                 const std::vector<std::uint32_t>& xs, const std::vector<std::uint32_t>& ys,
+                 const std::function<int(int, int)>& colour) {
   Setup s{std::move(name), players, {}};
   for (std::size_t j = 0; j < ys.size(); ++j) {
     for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -41,7 +44,9 @@ Setup grid_seeds(const Topology& t, std::string name, int players, const std::ve
 // wrapped axis at 1 + floor(i*n/m). Colour = (sum of seed indices) mod k, so seeds alternate
 // like a checkerboard. If no axis has a seed count divisible by k, the first axis that can
 // takes the nearest multiple of k so that every player gets the same number of seeds.
-std::uint32_t max_seeds(std::uint32_t n, bool wrap) { return wrap ? n / 2 : (n + 1) / 2; }
+std::uint32_t max_seeds(std::uint32_t n, bool wrap) {
+  return wrap ? n / 2 : (n + 1) / 2;
+}
 
 std::vector<std::uint32_t> axis_positions(std::uint32_t n, std::uint32_t m, bool wrap) {
   std::vector<std::uint32_t> pos;
@@ -68,21 +73,25 @@ std::optional<Setup> spaced(const Topology& t, int k, std::string* why) {
       continue;
     }
     const std::uint32_t want = static_cast<std::uint32_t>(std::llround((n - 1) / 6.0)) + 1;
-    m[i] = std::max<std::uint32_t>(1, std::min(std::max<std::uint32_t>(want, 2), max_seeds(n, t.wrap)));
+    m[i] = std::max<std::uint32_t>(
+        1, std::min(std::max<std::uint32_t>(want, 2), max_seeds(n, t.wrap)));
   }
   bool divisible = std::any_of(m.begin(), m.end(), [&](std::uint32_t x) { return x % k == 0; });
   for (std::size_t i = 0; i < d && !divisible; ++i) {
     const std::uint32_t cap = max_seeds(t.dims[i], t.wrap);
     if (t.dims[i] == 1 || cap < static_cast<std::uint32_t>(k)) continue;
     std::uint32_t down = m[i] / k * k, up = down + k;
-    std::uint32_t pick = (down >= static_cast<std::uint32_t>(k) && m[i] - down < up - m[i]) ? down : up;
+    std::uint32_t pick =
+        (down >= static_cast<std::uint32_t>(k) && m[i] - down < up - m[i]) ? down : up;
     if (pick > cap) pick = down;
     if (pick < static_cast<std::uint32_t>(k)) continue;
     m[i] = pick;
     divisible = true;
   }
   if (!divisible) {
-    if (why) *why = "the board is too small to give " + std::to_string(k) + " players the same number of free seeds";
+    if (why)
+      *why = "the board is too small to give " + std::to_string(k) +
+             " players the same number of free seeds";
     return std::nullopt;
   }
   for (auto x : m) total *= x;
@@ -114,26 +123,33 @@ std::optional<Setup> spaced(const Topology& t, int k, std::string* why) {
 
 struct SetupDef {
   std::string name;
-  std::function<bool(const Topology&, int)> fits;  // players = 0: any count it supports
+  std::function<bool(const Topology&, int)> fits;   // players = 0: any count it supports
   std::function<Setup(const Topology&, int)> make;  // players = 0: its own default
 };
 
-int or_default(int players, int def) { return players ? players : def; }
+int or_default(int players, int def) {
+  return players ? players : def;
+}
 
 const std::vector<SetupDef>& definitions() {
   static const std::vector<SetupDef> defs = {
       {"steere1995",
-       [](const Topology& t, int k) { return (is_square_2d(t, 19) || is_square_2d(t, 9)) && (k == 0 || k == 2); },
+       [](const Topology& t, int k) {
+         return (is_square_2d(t, 19) || is_square_2d(t, 9)) && (k == 0 || k == 2);
+       },
        [](const Topology& t, int) {
          if (t.dims[0] == 19) {  // Figure A: A1 Black, columns A G N T x rows 1 7 13 19
            return grid_seeds(t, "steere1995", 2, {1, 7, 13, 19}, {1, 7, 13, 19},
                              [](int i, int j) { return (i + j) % 2 + 1; });
          }
          // Figure O: B2 and H8 Black, H2 and B8 White.
-         return grid_seeds(t, "steere1995", 2, {2, 8}, {2, 8}, [](int i, int j) { return (i + j) % 2 + 1; });
+         return grid_seeds(t, "steere1995", 2, {2, 8}, {2, 8},
+                           [](int i, int j) { return (i + j) % 2 + 1; });
        }},
       {"pbmserv",
-       [](const Topology& t, int k) { return (is_square_2d(t, 19) || is_cube5(t)) && (k == 0 || k == 2); },
+       [](const Topology& t, int k) {
+         return (is_square_2d(t, 19) || is_cube5(t)) && (k == 0 || k == 2);
+       },
        [](const Topology& t, int) {
          if (t.dims.size() == 2) {  // Figure A of the pbmserv page: A1 White
            return grid_seeds(t, "pbmserv", 2, {1, 7, 13, 19}, {1, 7, 13, 19},
@@ -155,8 +171,7 @@ const std::vector<SetupDef>& definitions() {
          return grid_seeds(t, "steere2005", 2, {1, 5, 9, 13}, {1, 5, 9, 13},
                            [](int i, int j) { return (i + j) % 2 + 1; });
        }},
-      {"four",
-       [](const Topology& t, int k) { return is_square_2d(t, 19) && (k == 0 || k == 4); },
+      {"four", [](const Topology& t, int k) { return is_square_2d(t, 19) && (k == 0 || k == 4); },
        [](const Topology& t, int) {
          // A Latin square on the 4x4 seed grid, symmetric under a quarter turn of the board
          // (which maps player p to p+1): every player has one seed in each row and column.
@@ -170,18 +185,24 @@ const std::vector<SetupDef>& definitions() {
        }},
       {"dense",
        [](const Topology& t, int k) {
-         return t.kind == BoardKind::kLattice && !t.wrap && t.dims.size() == 2 && t.dims[0] == t.dims[1] &&
-                t.dims[0] >= 3 && (std::uint64_t(t.dims[0] / 2) * (t.dims[0] / 2) >= std::uint64_t(std::max(k, 2)));
+         return t.kind == BoardKind::kLattice && !t.wrap && t.dims.size() == 2 &&
+                t.dims[0] == t.dims[1] && t.dims[0] >= 3 &&
+                // colour (i + j) mod k over m x m stones takes 2m - 1 values: all k must occur
+                2 * (t.dims[0] / 2) - 1 >= static_cast<std::uint32_t>(std::max(k, 2));
        },
        [](const Topology& t, int k) {
          k = or_default(k, 2);
          std::vector<std::uint32_t> evens;
          for (std::uint32_t x = 2; x <= t.dims[0]; x += 2) evens.push_back(x);
-         Setup s = grid_seeds(t, "dense", k, evens, evens, [k](int i, int j) { return (i + j) % k + 1; });
+         Setup s =
+             grid_seeds(t, "dense", k, evens, evens, [k](int i, int j) { return (i + j) % k + 1; });
          return s;
        }},
       {"hexbo",
-       [](const Topology& t, int k) { return t.kind == BoardKind::kHex && t.hex_side >= 3 && (k == 0 || k == 2 || k == 3 || k == 6); },
+       [](const Topology& t, int k) {
+         return t.kind == BoardKind::kHex && t.hex_side >= 3 &&
+                (k == 0 || k == 2 || k == 3 || k == 6);
+       },
        [](const Topology& t, int k) {
          k = or_default(k, 2);
          // One seed one cell in from each corner, colours in turn around the hexagon.
@@ -191,7 +212,8 @@ const std::vector<SetupDef>& definitions() {
          for (int i = 0; i < 6; ++i) {
            const std::array<int, 2> want{dirs[i][0] * d, dirs[i][1] * d};
            const auto it = std::find(t.hex_axial.begin(), t.hex_axial.end(), want);
-           s.stones.emplace_back(static_cast<Vertex>(it - t.hex_axial.begin()), static_cast<Player>(i % k + 1));
+           s.stones.emplace_back(static_cast<Vertex>(it - t.hex_axial.begin()),
+                                 static_cast<Player>(i % k + 1));
          }
          return s;
        }},
@@ -207,8 +229,7 @@ const std::vector<SetupDef>& definitions() {
        }},
       {"file",
        [](const Topology& t, int k) {
-         return t.kind == BoardKind::kFile && t.file_players &&
-                (k == 0 || k == t.file_players);
+         return t.kind == BoardKind::kFile && t.file_players && (k == 0 || k == t.file_players);
        },
        [](const Topology& t, int) {
          Setup s{"file", t.file_players, {}};
@@ -263,11 +284,18 @@ Setup make_setup(const Topology& t, std::string_view name_in, int players) {
       if (name == "file" && t.kind == BoardKind::kFile && !t.file_players) {
         throw Error("the DOT file places no stones (give nodes a stone attribute)");
       }
-      throw Error("setup " + name + " does not fit " + t.spec + who + "; setups that fit: " + list());
+      std::string why;
+      if (name == "spaced" && t.kind == BoardKind::kLattice) {
+        spaced(t, players ? players : 2, &why);
+        if (!why.empty()) why = " (" + why + ")";
+      }
+      throw Error("setup " + name + " does not fit " + t.spec + who + why +
+                  "; setups that fit: " + list());
     }
     return d.make(t, players);
   }
-  throw Error("unknown setup \"" + std::string(name_in) + "\"; setups that fit " + t.spec + who + ": " + list());
+  throw Error("unknown setup \"" + std::string(name_in) + "\"; setups that fit " + t.spec + who +
+              ": " + list());
 }
 
 }  // namespace tanbo
