@@ -143,7 +143,7 @@ std::optional<Vertex> Topology::parse_vertex(std::string_view text) const {
       if (style == LatticeStyle::kDigits && s.size() == 3) {
         std::vector<std::uint32_t> c;
         for (int i = 0; i < 3; ++i) {
-          if (s[i] < '1' || s[i] > '9') return std::nullopt;
+          if (s[i] < '1' || static_cast<std::uint32_t>(s[i] - '1') >= dims[i]) return std::nullopt;
           c.push_back(static_cast<std::uint32_t>(s[i] - '1'));
         }
         return vertex_at(c);
