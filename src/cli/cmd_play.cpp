@@ -177,7 +177,10 @@ class Session {
       const auto moves = pos().legal_moves(p);
       draw(&moves);
       out_ << moves.size() << " legal move" << (moves.size() == 1 ? "" : "s") << " for "
-           << player_title(p) << " (shown as *)\n";
+           << player_title(p)
+           << (pos().topology().kind == BoardKind::kFile ? " (listed as marked points)"
+                                                         : " (shown as *)")
+           << "\n";
     } else if (cmd == "moves") {
       const auto moves = pos().legal_moves(p);
       out_ << moves.size() << " legal move" << (moves.size() == 1 ? "" : "s") << " for "
