@@ -26,7 +26,7 @@ struct MctsConfig {
   bool tree_parallel = true;   // several threads: one shared tree (true) or one tree each
   bool rave = true;            // AMAF/RAVE values in the tree policy
   bool light = true;           // light playout knowledge (false = uniform random playouts)
-  int tries = 2;               // light policy: random draws searched for a bounding move
+  int tries = 1;               // light policy: random draws searched for a bounding move
   double explore = 0.2;        // UCT exploration constant
   double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
   std::uint32_t expand = 2;    // a leaf gets children once it has this many visits
@@ -59,10 +59,14 @@ bool move_bounds_own_root(const Position& pos, Player p, Vertex v);
 // player's root (which is then removed unless p's own root is bounded by the move).
 bool move_bounds_other_root(const Position& pos, Player p, Vertex v);
 
+// Whether player p putting a stone on v ends the game with p the winner: the stone bounds
+// every root of every other player and not the root it joins.
+bool move_wins_at_once(const Position& pos, Player p, Vertex v);
+
 // The light playout policy: draws `tries` legal moves at random and plays the first that
 // bounds another player's root without bounding its own; else the first draw, unless that
 // one bounds its own root (then one other draw).
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 2);
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1);
 
 // A search engine; keeps its random state between searches.
 class Mcts {

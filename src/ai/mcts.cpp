@@ -86,6 +86,26 @@ MoveFacts scan_move(const Position& pos, Player p, Vertex v) {
 
 }  // namespace
 
+bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
+  std::uint32_t others = 0;
+  for (Player q = 1; q <= pos.num_players(); ++q) {
+    if (q != p) others += pos.roots_alive(q);
+  }
+  // One stone on v can bound at most one root per colour (the single neighbour of that
+  // colour); it wins when it bounds every root of every other player and not its own.
+  std::uint32_t bounded = 0;
+  RootId joined = kNoRoot;
+  for (Vertex u : pos.graph().neighbours(v)) {
+    const Player q = pos.at(u);
+    if (q == p) {
+      joined = pos.root_of(u);
+    } else if (q != kEmpty && pos.neighbours_of(v, q) == 1 && pos.root_space(pos.root_of(u)) == 1) {
+      ++bounded;
+    }
+  }
+  return bounded == others && joined != kNoRoot && !bounds_joined_root(pos, p, v, joined);
+}
+
 Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
   const Player p = pos.to_move();
   const std::uint32_t count = pos.legal_count(p);
@@ -257,6 +277,7 @@ struct Node {
   float aw = 0;             // AMAF wins of `player`
   Player player = kEmpty;   // who moved into this node
   bool expanded = false;
+  std::uint32_t win_child = 0;  // a child whose move wins at once (0 = none known)
 };
 
 struct Tree {
@@ -306,6 +327,7 @@ class Worker {
 
  private:
   std::uint32_t select(const Tree& tree, const Node& parent) const {
+    if (parent.win_child) return parent.win_child;  // a move that ends the game: take it
     const double log_n = std::log(static_cast<double>(std::max<std::uint32_t>(parent.n, 1)));
     double best = -1e300;
     std::uint32_t best_i = parent.first;
@@ -337,13 +359,17 @@ class Worker {
     if (tree.nodes.size() + count > kMaxNodes) return;
     const std::uint32_t first = static_cast<std::uint32_t>(tree.nodes.size());
     const std::vector<Vertex> moves = scratch_.legal_moves(p);  // vertex order: deterministic
+    std::uint32_t win = 0;
     for (Vertex v : moves) {
       Node c;
       c.move = v;
       c.player = p;
+      if (!win && move_wins_at_once(scratch_, p, v))
+        win = static_cast<std::uint32_t>(tree.nodes.size());
       tree.nodes.push_back(c);
     }
     Node& node = tree.nodes[index];
+    node.win_child = win;
     node.first = first;
     node.count = count;
     node.expanded = true;
@@ -460,6 +486,13 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
     // One legal move: nothing to think about.
     stats_.best_visits = 0;
     return pos.legal_move(me, 0);
+  }
+  for (std::uint32_t i = 0; i < pos.legal_count(me); ++i) {
+    // A move that ends the game at once: no search needed.
+    if (move_wins_at_once(pos, me, pos.legal_move(me, i))) {
+      stats_.best_value = 1.0;
+      return pos.legal_move(me, i);
+    }
   }
   Limits limits;
   limits.playouts = config_.playouts;

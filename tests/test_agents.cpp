@@ -1,0 +1,151 @@
+// Engine players: legal moves on every kind of board and player count; spec parsing.
+#include <gtest/gtest.h>
+
+#include "tanbo/agent.hpp"
+#include "tanbo/error.hpp"
+#include "tanbo/match.hpp"
+#include "tanbo/random.hpp"
+#include "test_support.hpp"
+
+using namespace tanbo;
+
+namespace {
+
+const char* kDot = R"(graph ring {
+  players=3
+  a [stone=1]; b; c; d [stone=2]; e; f; g [stone=3]; h; i;
+  a -- b -- c -- d -- e -- f -- g -- h -- i -- a;
+  b -- e; e -- h; h -- b;
+})";
+
+struct Board {
+  std::string spec;
+  std::string setup;
+  int players;
+  bool full_game;  // small enough to play to the end with every agent
+};
+
+// Plays `moves` moves (0 = to the end) with one agent per seat, checking each move against
+// the rules before it is played.
+void play_checked(Position& pos, const std::vector<Agent*>& seats, int moves) {
+  for (int m = 0; (moves == 0 || m < moves) && !pos.is_over(); ++m) {
+    const Player p = pos.to_move();
+    const Vertex v = seats[p - 1]->choose(pos);
+    ASSERT_LT(v, pos.num_vertices());
+    ASSERT_EQ(pos.check_move(p, v), MoveStatus::kLegal)
+        << seats[p - 1]->spec() << " on " << pos.topology().spec << ": " << pos.explain(p, v);
+    pos.play(v);
+  }
+  if (moves == 0) EXPECT_TRUE(pos.is_over());
+  EXPECT_EQ(pos.check_consistency(), "");
+}
+
+}  // namespace
+
+TEST(Agents, LegalMovesOnEveryBoardKindAndPlayerCount) {
+  const std::vector<Board> boards = {
+      {"line 19", "default", 2, true},    {"grid 7x7", "default", 2, true},
+      {"grid 9x9", "default", 2, true},   {"grid 6x6 wrap", "default", 2, true},
+      {"grid 4x4x4", "default", 2, true}, {"grid 3x3x3x3", "default", 2, true},
+      {"hex 3", "default", 2, true},      {"hex 5", "hexbo", 3, true},
+      {"hex 5", "hexbo", 6, false},       {"grid 19x19", "four", 4, false},
+      {"grid 9x9", "dense", 2, false},
+  };
+  const std::vector<std::string> specs = {"random", "greedy", "mcts:playouts=40",
+                                          "mcts:playouts=40,threads=2"};
+  for (const auto& b : boards) {
+    const Position start = test::make(b.spec, b.setup, b.players);
+    ASSERT_EQ(start.num_players(), b.players) << b.spec;
+    for (const auto& spec : specs) {
+      SCOPED_TRACE(b.spec + " / " + spec);
+      std::vector<std::unique_ptr<Agent>> agents;
+      std::vector<Agent*> seats;
+      for (int s = 0; s < b.players; ++s) {
+        // Mixed tables: the agent under test against random players.
+        agents.push_back(make_agent(s % 2 == 0 ? spec : "random", 11 + s));
+        seats.push_back(agents.back().get());
+      }
+      Position pos = start;
+      play_checked(pos, seats, b.full_game ? 0 : 12);
+    }
+  }
+}
+
+TEST(Agents, LegalMovesOnADotBoardWithThreePlayers) {
+  auto topo = make_from_dot(kDot, "ring");
+  const Position start(topo, make_setup(*topo, "default", 0));
+  ASSERT_EQ(start.num_players(), 3);
+  for (const std::string spec : {"random", "greedy", "mcts:playouts=30"}) {
+    std::vector<std::unique_ptr<Agent>> agents;
+    std::vector<Agent*> seats;
+    for (int s = 0; s < 3; ++s) {
+      agents.push_back(make_agent(spec, 5 + s));
+      seats.push_back(agents.back().get());
+    }
+    Position pos = start;
+    play_checked(pos, seats, 0);
+  }
+}
+
+TEST(Agents, GreedyTakesAFreeRemovalOverAQuietMove) {
+  // Greedy must never lose to random on a small board over a handful of games.
+  const Position start = test::make("grid 9x9");
+  int greedy_wins = 0;
+  for (std::uint64_t g = 0; g < 10; ++g) {
+    auto greedy = make_agent("greedy", game_seed(3, g, 0));
+    auto random = make_agent("random", game_seed(3, g, 1));
+    std::vector<Agent*> seats = {greedy.get(), random.get()};
+    if (g % 2) std::swap(seats[0], seats[1]);
+    Position pos = start;
+    const GameResult r = play_game(pos, seats);
+    greedy_wins += seats[r.winner - 1] == greedy.get();
+  }
+  EXPECT_GE(greedy_wins, 9);
+}
+
+TEST(Agents, SpecsRoundTrip) {
+  EXPECT_EQ(make_agent("random")->spec(), "random");
+  EXPECT_EQ(make_agent("greedy")->spec(), "greedy");
+  EXPECT_EQ(make_agent("mcts:playouts=2000")->spec(), "mcts:playouts=2000");
+  EXPECT_EQ(make_agent("mcts:playouts=100,threads=2,parallel=root")->spec(),
+            "mcts:playouts=100,threads=2,parallel=root");
+  EXPECT_EQ(make_agent("mcts:time=0.5")->spec(), "mcts:time=0.5");
+  EXPECT_EQ(make_agent("mcts:rave=0,policy=random,playouts=10")->spec(),
+            "mcts:playouts=10,rave=0,policy=random");
+}
+
+TEST(Agents, BadSpecsAreRefusedWithTheReason) {
+  auto message = [](const std::string& spec) {
+    try {
+      make_agent(spec);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message("alphago").find("unknown player \"alphago\""), std::string::npos);
+  EXPECT_NE(message("alphago").find("random, greedy, mcts"), std::string::npos);
+  EXPECT_NE(message("mcts:").find("no options"), std::string::npos);
+  EXPECT_NE(message("mcts:playouts=abc").find("playouts=abc"), std::string::npos);
+  EXPECT_NE(message("mcts:playouts=0").find("from 1"), std::string::npos);
+  EXPECT_NE(message("mcts:time=-1").find("time=-1"), std::string::npos);
+  EXPECT_NE(message("mcts:depth=3").find("unknown mcts option \"depth\""), std::string::npos);
+  EXPECT_NE(message("mcts:parallel=both").find("tree or root"), std::string::npos);
+  EXPECT_NE(message("mcts:playouts").find("key=value"), std::string::npos);
+}
+
+TEST(Agents, AgentListsSplitOnCommasBeforeAgentNames) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(split_agent_list("mcts:playouts=2000,random"), (V{"mcts:playouts=2000", "random"}));
+  EXPECT_EQ(split_agent_list("mcts:playouts=2000,threads=2,random"),
+            (V{"mcts:playouts=2000,threads=2", "random"}));
+  EXPECT_EQ(split_agent_list("random,mcts:time=1,threads=4,greedy,mcts"),
+            (V{"random", "mcts:time=1,threads=4", "greedy", "mcts"}));
+  EXPECT_EQ(split_agent_list("mcts:playouts=500,mcts:playouts=500"),
+            (V{"mcts:playouts=500", "mcts:playouts=500"}));
+  EXPECT_THROW(split_agent_list(""), Error);
+  EXPECT_THROW(split_agent_list("random,,greedy"), Error);
+  EXPECT_THROW(split_agent_list("threads=2,random"), Error);
+  EXPECT_THROW(split_agent_list("random,threads=2"), Error);  // random takes no options
+  EXPECT_THROW(split_agent_list("random,alphago"), Error);
+}

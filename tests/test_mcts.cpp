@@ -1,0 +1,187 @@
+// Monte Carlo tree search: determinism, limits, threads, knowledge checks and strength.
+#include <gtest/gtest.h>
+
+#include "tanbo/agent.hpp"
+#include "tanbo/error.hpp"
+#include "tanbo/match.hpp"
+#include "tanbo/mcts.hpp"
+#include "tanbo/random.hpp"
+#include "test_support.hpp"
+
+using namespace tanbo;
+
+TEST(Mcts, SameSeedSameGame) {
+  for (const std::string board : {"grid 7x7", "hex 3"}) {
+    std::vector<Vertex> games[2];
+    for (int run = 0; run < 2; ++run) {
+      auto a = make_agent("mcts:playouts=150", 42);
+      auto b = make_agent("mcts:playouts=150", 43);
+      Position pos = test::make(board);
+      while (!pos.is_over()) {
+        const Vertex v = (pos.to_move() == kBlack ? a : b)->choose(pos);
+        games[run].push_back(v);
+        pos.play(v);
+      }
+    }
+    EXPECT_EQ(games[0], games[1]) << board;
+    EXPECT_GT(games[0].size(), 5u);
+  }
+}
+
+TEST(Mcts, DifferentSeedsExploreDifferently) {
+  // Not a strength claim: two seeds should not produce the very same 10 opening moves on
+  // 9x9 with a small budget (if they do, the seed is not reaching the search).
+  std::vector<Vertex> line[2];
+  for (int s = 0; s < 2; ++s) {
+    Mcts m(parse_mcts_options("playouts=30"), 100 + s);
+    Position pos = test::make("grid 9x9");
+    for (int i = 0; i < 10 && !pos.is_over(); ++i) {
+      line[s].push_back(m.search(pos));
+      pos.play(line[s].back());
+    }
+  }
+  EXPECT_NE(line[0], line[1]);
+}
+
+TEST(Mcts, RunsExactlyThePlayoutLimitWithOneOrSeveralThreads) {
+  const Position pos = test::make("grid 9x9");
+  for (const std::string opts :
+       {"playouts=300", "playouts=300,threads=3", "playouts=300,threads=2,parallel=root"}) {
+    Mcts m(parse_mcts_options(opts), 7);
+    const Vertex v = m.search(pos);
+    EXPECT_EQ(pos.check_move(kBlack, v), MoveStatus::kLegal) << opts;
+    EXPECT_EQ(m.last_stats().playouts, 300u) << opts;
+    EXPECT_GT(m.last_stats().playout_moves, 300u) << opts;
+    EXPECT_GT(m.last_stats().best_visits, 0u) << opts;
+  }
+}
+
+TEST(Mcts, TimeLimitStopsTheSearch) {
+  Mcts m(parse_mcts_options("time=0.05"), 1);
+  const Position pos = test::make("grid 19x19");
+  m.search(pos);
+  EXPECT_GT(m.last_stats().playouts, 0u);
+  // Generous bound: the limit is checked between playouts (a 19x19 playout takes < 1 ms).
+  EXPECT_LT(m.last_stats().seconds, 2.0);
+}
+
+// Positions from random games where some legal move ends the game with the mover winning
+// and some other move does not.
+static std::vector<Position> winning_positions(const std::string& board, int wanted) {
+  std::vector<Position> out;
+  Rng rng(5);
+  const Position start = test::make(board);
+  for (int game = 0; game < 400 && static_cast<int>(out.size()) < wanted; ++game) {
+    Position pos = start;
+    while (!pos.is_over()) {
+      const Player p = pos.to_move();
+      int wins = 0, others = 0;
+      Position probe = pos;
+      for (Vertex v : pos.legal_moves(p)) {
+        probe.play(v);
+        (probe.is_over() && probe.winner() == p ? wins : others)++;
+        probe.undo();
+      }
+      if (wins > 0 && others > 0) {
+        out.push_back(pos);
+        break;
+      }
+      pos.play(random_move(pos, rng));
+    }
+  }
+  return out;
+}
+
+TEST(Mcts, TakesAnImmediateWin) {
+  const auto positions = winning_positions("grid 7x7", 5);
+  ASSERT_GE(positions.size(), 3u);
+  for (const auto& pos : positions) {
+    Mcts m(parse_mcts_options("playouts=300"), 3);
+    Position after = pos;
+    after.play(m.search(pos));
+    EXPECT_TRUE(after.is_over());
+    EXPECT_EQ(after.winner(), pos.to_move());
+  }
+}
+
+TEST(Mcts, BeatsRandomInAShortMatch) {
+  // A real match with fixed seeds: 20 games on 7x7, seats alternating.
+  const Position start = test::make("grid 7x7");
+  int wins = 0;
+  for (std::uint64_t g = 0; g < 20; ++g) {
+    auto mcts = make_agent("mcts:playouts=200", game_seed(9, g, 0));
+    auto random = make_agent("random", game_seed(9, g, 1));
+    std::vector<Agent*> seats = {mcts.get(), random.get()};
+    if (g % 2) std::swap(seats[0], seats[1]);
+    Position pos = start;
+    const GameResult r = play_game(pos, seats);
+    ASSERT_NE(r.winner, kEmpty);
+    wins += seats[r.winner - 1] == mcts.get();
+  }
+  EXPECT_GE(wins, 18);
+}
+
+TEST(Mcts, KnowledgeChecksAgreeWithTheRules) {
+  // For every legal move of random games: the cheap predictions of the playout policy equal
+  // what playing the move does.
+  for (const std::string board : {"grid 9x9", "hex 4", "grid 4x4x4", "line 25"}) {
+    const Position start = test::make(board);
+    Rng rng(17);
+    int bounded_own = 0, bounded_other = 0;
+    for (int game = 0; game < 6; ++game) {
+      Position pos = start;
+      while (!pos.is_over()) {
+        const Player p = pos.to_move();
+        Position probe = pos;
+        for (Vertex v : pos.legal_moves(p)) {
+          const bool own = move_bounds_own_root(pos, p, v);
+          const bool other = move_bounds_other_root(pos, p, v);
+          const bool wins = move_wins_at_once(pos, p, v);
+          const MoveRecord& rec = probe.play(v);
+          ASSERT_EQ(wins, probe.is_over() && probe.winner() == p) << board;
+          ASSERT_EQ(own, rec.expanded_removed) << board << " " << pos.topology().name(v);
+          if (!rec.expanded_removed) {
+            bool removed_other = false;
+            for (std::uint32_t i = rec.removed_begin; i < rec.removed_end; ++i) {
+              removed_other |= probe.root_owner(probe.removed_roots()[i]) != p;
+            }
+            ASSERT_EQ(other, removed_other) << board << " " << pos.topology().name(v);
+          }
+          bounded_own += own;
+          bounded_other += other && !own;
+          probe.undo();
+        }
+        const Vertex v = light_playout_move(pos, rng);
+        ASSERT_TRUE(pos.is_legal_point(p, v));
+        pos.play(v);
+      }
+    }
+    EXPECT_GT(bounded_own, 0) << board;  // the checks were exercised both ways
+    EXPECT_GT(bounded_other, 0) << board;
+  }
+}
+
+TEST(Mcts, OptionsParseAndPrint) {
+  const MctsConfig c = parse_mcts_options("playouts=5000,time=2.5,threads=4,parallel=root,rave=0");
+  EXPECT_EQ(c.playouts, 5000u);
+  EXPECT_DOUBLE_EQ(c.time, 2.5);
+  EXPECT_EQ(c.threads, 4);
+  EXPECT_FALSE(c.tree_parallel);
+  EXPECT_FALSE(c.rave);
+  EXPECT_EQ(mcts_spec(c), "mcts:playouts=5000,time=2.5,threads=4,parallel=root,rave=0");
+  EXPECT_EQ(mcts_spec(MctsConfig{}), "mcts");
+  EXPECT_THROW(parse_mcts_options("threads=0"), Error);
+  EXPECT_THROW(parse_mcts_options("playouts=10,"), Error);
+  EXPECT_THROW(parse_mcts_options("gametime=abc"), Error);
+}
+
+TEST(Mcts, GameTimeBudgetIsSpreadOverTheGame) {
+  auto agent = make_agent("mcts:gametime=0.5", 1);
+  auto random = make_agent("random", 2);
+  Position pos = test::make("grid 7x7");
+  std::vector<Agent*> seats = {agent.get(), random.get()};
+  play_game(pos, seats);
+  EXPECT_TRUE(pos.is_over());
+  EXPECT_GT(agent->playouts_run(), 0u);
+  EXPECT_LT(agent->seconds_spent(), 1.5);  // the budget plus scheduling slack
+}
