@@ -97,6 +97,17 @@ TEST(Render, LineAsOneRow) {
   EXPECT_EQ(l[0].substr(0, 4), "   1");
 }
 
+TEST(Render, LongLineInSegments) {
+  const Position pos = test::make("line 120");
+  const auto l = lines(render_board(pos));
+  ASSERT_EQ(l.size(), 11u);  // 3 segments of 3 lines, 2 blank lines between
+  EXPECT_EQ(l[1].size(), 2u + 100u);
+  EXPECT_EQ(l[0].substr(0, 4), "   1");
+  EXPECT_EQ(l[4].substr(0, 5), "   51");
+  EXPECT_EQ(l[8].substr(0, 6), "   101");
+  EXPECT_EQ(l[9].back(), '|');
+}
+
 TEST(Render, HexIsAHexagon) {
   const Position pos = test::make("hex 3");
   const auto l = lines(render_board(pos));

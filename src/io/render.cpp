@@ -180,32 +180,38 @@ std::string side_by_side(const std::vector<Panel>& panels, const std::vector<std
   return os.str();
 }
 
+// A line: one row of points (in segments of at most 50 on long lines), numbered every
+// fifth point above and below like a ruler.
 std::string render_line(const Position& pos, const RenderOptions& o) {
   const Topology& t = pos.topology();
   const std::uint32_t n = t.dims[0];
+  const std::uint32_t seg = 50;
   const Vertex last = last_placed(pos, o);
-  // Numbers above every fifth point (and the first), as on a ruler.
-  std::string ruler(3 + 2 * n, ' ');
-  for (std::uint32_t x = 0; x < n; ++x) {
-    if (x == 0 || (x + 1) % 5 == 0) {
-      const std::string num = std::to_string(x + 1);
-      const std::size_t col = 3 + 2 * x;
-      if (col + num.size() <= ruler.size() + 4) {
-        ruler.resize(std::max(ruler.size(), col + num.size()), ' ');
-        ruler.replace(col, num.size(), num);
+  std::string s;
+  for (std::uint32_t from = 0; from < n; from += seg) {
+    const std::uint32_t to = std::min(n, from + seg);
+    std::string ruler(3 + 2 * (to - from) + 4, ' ');
+    for (std::uint32_t x = from; x < to; ++x) {
+      if (x == from || (x + 1) % 5 == 0) {
+        const std::string num = std::to_string(x + 1);
+        ruler.replace(3 + 2 * (x - from), num.size(), num);
       }
     }
+    std::vector<char> seps(to - from + 1, ' ');
+    seps[0] = from == 0 ? '|' : ' ';
+    seps[to - from] = to == n ? '|' : ' ';
+    for (std::uint32_t x = from; x < to; ++x) {
+      if (t.vertex_at({x}) == last) seps[x - from] = '>', seps[x - from + 1] = '<';
+    }
+    std::string row = "  ";
+    for (std::uint32_t x = from; x < to; ++x) {
+      row += seps[x - from] + cell(pos, t.vertex_at({x}), o, false);
+    }
+    row += seps[to - from];
+    if (from > 0) s += "\n";
+    s += trim_right(ruler) + "\n" + trim_right(row) + "\n" + trim_right(ruler) + "\n";
   }
-  std::vector<char> seps(n + 1, ' ');
-  seps[0] = '|';
-  seps[n] = '|';
-  for (std::uint32_t x = 0; x < n; ++x) {
-    if (t.vertex_at({x}) == last) seps[x] = '>', seps[x + 1] = '<';
-  }
-  std::string row = "  ";
-  for (std::uint32_t x = 0; x < n; ++x) row += seps[x] + cell(pos, t.vertex_at({x}), o, false);
-  row += seps[n];
-  return trim_right(ruler) + "\n" + row + "\n" + trim_right(ruler) + "\n";
+  return s;
 }
 
 std::string render_2d(const Position& pos, const RenderOptions& o) {
