@@ -170,8 +170,9 @@ TEST(Render, RemovalInWords) {
   auto topo = make_from_dot(kTwoRoots, "two.dot");
   Position p2(topo, make_setup(*topo));
   const MoveRecord& rec = p2.play_checked(kBlack, *topo->parse_vertex("p"));
-  EXPECT_EQ(describe_move(p2, rec),
-            "Black's move at p bounded 2 roots: removed 2 stones (Black 1, White 1).");
+  EXPECT_EQ(
+      describe_move(p2, rec),
+      "Black's move at p bounded 2 roots: removed 2 stones (Black 1, White 1). White is out.");
   EXPECT_TRUE(p2.is_over());
   EXPECT_EQ(render_status(p2),
             "game over after 1 turn: Black wins | Black 2 stones 1 root | White out");
@@ -181,7 +182,8 @@ TEST(Render, OwnRootRemovedInWords) {
   auto topo = make_from_dot("graph { a [stone=1]; c [stone=2]; a -- b -- c; }", "path.dot");
   Position pos(topo, make_setup(*topo));
   const MoveRecord& rec = pos.play_checked(kBlack, *topo->parse_vertex("b"));
-  EXPECT_EQ(describe_move(pos, rec), "Black's move at b bounded its own root: removed 2 stones.");
+  EXPECT_EQ(describe_move(pos, rec),
+            "Black's move at b bounded its own root: removed 2 stones. Black is out.");
 }
 
 TEST(Render, StatusAndRoots) {

@@ -50,7 +50,7 @@ std::string render_roots(const Position& pos, std::size_t max_stones = 40,
 // i.e. index == ply()-1, for the stone counts to be exact): "Black plays D4.", or when roots
 // went, "White's move at D5 bounded 2 roots: removed 19 stones (Black 12, White 7).", or
 // "White's move at J1 bounded its own root: removed 4 stones.", or "Red resigns: 3 roots
-// removed (25 stones)."
+// removed (25 stones)."; " Blue is out." is added for a player the move eliminated.
 std::string describe_move(const Position& pos, const MoveRecord& record);
 
 // Player p's title with an optional name: "White (bob)" or "White".

@@ -432,9 +432,17 @@ std::string describe_move(const Position& pos, const MoveRecord& rec) {
   }
   const std::string where = t.name(rec.vertex);
   if (roots == 0) return player_title(rec.player) + " plays " + where + ".";
+  // Players this turn put out of the game (exact when pos is right after the turn).
+  std::string outs;
+  if (!pos.history().empty() && &pos.history().back() == &rec) {
+    for (Player p = 1; p <= pos.num_players(); ++p) {
+      if (!((rec.out_before >> (p - 1)) & 1u) && pos.is_out(p))
+        outs += " " + player_title(p) + " is out.";
+    }
+  }
   std::string s = player_title(rec.player) + "'s move at " + where + " bounded ";
   if (rec.expanded_removed) {
-    return s + "its own root: removed " + plural(rec.stones_removed, "stone") + ".";
+    return s + "its own root: removed " + plural(rec.stones_removed, "stone") + "." + outs;
   }
   s += plural(roots, "root") + ": removed " + plural(rec.stones_removed, "stone");
   // Who lost them, when more than one player did or the mover lost some.
@@ -447,7 +455,7 @@ std::string describe_move(const Position& pos, const MoveRecord& rec) {
     if (per[p])
       parts += (parts.empty() ? "" : ", ") + player_title(p) + " " + std::to_string(per[p]);
   }
-  return s + " (" + parts + ").";
+  return s + " (" + parts + ")." + outs;
 }
 
 }  // namespace tanbo
