@@ -245,6 +245,37 @@ std::optional<std::array<double, 3>> parse_pos(std::string s) {
   return out;
 }
 
+// Whether DOT text declares a digraph: its first word, after comments and an optional
+// "strict", is "digraph" (keywords are case-independent).
+bool dot_is_digraph(std::string_view text) {
+  std::size_t i = 0;
+  auto skip = [&] {
+    while (i < text.size()) {
+      if (std::isspace(static_cast<unsigned char>(text[i]))) {
+        ++i;
+      } else if (text.substr(i, 2) == "//" || text[i] == '#') {
+        while (i < text.size() && text[i] != '\n') ++i;
+      } else if (text.substr(i, 2) == "/*") {
+        const std::size_t end = text.find("*/", i + 2);
+        i = end == std::string_view::npos ? text.size() : end + 2;
+      } else {
+        break;
+      }
+    }
+  };
+  auto word = [&] {
+    skip();
+    std::string w;
+    while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) {
+      w += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i++])));
+    }
+    return w;
+  };
+  std::string w = word();
+  if (w == "strict") w = word();
+  return w == "digraph";
+}
+
 }  // namespace
 
 TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
@@ -269,15 +300,17 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
     }
   };
   try {
-    try {
-      UG g;
+    // The graph type must match the file's: catching Boost's undirected_graph_error to retry
+    // does not work when the exception's type info differs across the shared library, so the
+    // keyword decides up front.
+    directed = dot_is_digraph(dot_text);
+    if (directed) {
+      DG g;
       read_dot_into(g, dot_text, players_attr);
       collect(g);
-    } catch (const boost::undirected_graph_error&) {
-      DG g;
-      players_attr.clear();
+    } else {
+      UG g;
       read_dot_into(g, dot_text, players_attr);
-      directed = true;
       collect(g);
     }
   } catch (const boost::bad_graphviz_syntax& e) {
@@ -327,6 +360,17 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
   std::map<std::string, Vertex> ids;
   int max_stone = 0;
   for (Vertex v = 0; v < n; ++v) {
+    // Moves name points by node id, on a command line or a game-file line: an id must be a
+    // single word (no space, control character or '#', which starts a protocol comment).
+    const std::string& id = nodes[v].id;
+    if (id.empty() || std::any_of(id.begin(), id.end(), [](char c) {
+          const auto u = static_cast<unsigned char>(c);
+          return u <= ' ' || u == 127 || c == '#';
+        })) {
+      throw Error(where + ": node id \"" + id +
+                  "\" cannot name a point: an id must be one word without spaces, control "
+                  "characters or '#'");
+    }
     topo->node_ids.push_back(nodes[v].id);
     ids[nodes[v].id] = v;
     if (!nodes[v].stone.empty()) {

@@ -1,0 +1,397 @@
+// Random simulation in the spirit of OpenSpiel's random simulation test: thousands of uniformly
+// random games on every kind of board, with the rule invariants checked as the games go and
+// every move taken back again.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tanbo/error.hpp"
+#include "tanbo/random.hpp"
+#include "test_support.hpp"
+
+using namespace tanbo;
+
+namespace {
+
+// Everything observable about a position, for exact comparison after undo.
+struct Snapshot {
+  std::vector<Player> stones;
+  std::vector<std::vector<Vertex>> legal;
+  std::vector<std::uint32_t> legal_counts;
+  std::vector<std::tuple<RootId, Player, std::uint32_t, std::uint32_t, Vertex>> roots;
+  std::vector<std::uint32_t> per_player;
+  std::vector<bool> out;
+  Player to_move = kEmpty;
+  Player winner = kEmpty;
+  std::uint32_t ply = 0;
+  std::uint64_t hash = 0;
+  bool operator==(const Snapshot&) const = default;
+};
+
+Snapshot snapshot(const Position& pos) {
+  Snapshot s;
+  for (Vertex v = 0; v < pos.num_vertices(); ++v) s.stones.push_back(pos.at(v));
+  for (int p = 1; p <= pos.num_players(); ++p) {
+    const auto pl = static_cast<Player>(p);
+    s.legal.push_back(pos.legal_moves(pl));
+    s.legal_counts.push_back(pos.legal_count(pl));
+    s.per_player.push_back(pos.stones(pl));
+    s.per_player.push_back(pos.roots_alive(pl));
+    s.out.push_back(pos.is_out(pl));
+  }
+  for (RootId r : pos.live_roots()) {
+    s.roots.emplace_back(r, pos.root_owner(r), pos.root_size(r), pos.root_space(r),
+                         pos.root_seed(r));
+  }
+  s.to_move = pos.to_move();
+  s.winner = pos.winner();
+  s.ply = pos.ply();
+  s.hash = pos.hash();
+  return s;
+}
+
+// Cheap per-move checks (O(roots)): no live root is bounded, counts add up.
+void check_roots(const Position& pos, const std::string& where) {
+  std::vector<std::uint32_t> stones(pos.num_players(), 0), roots(pos.num_players(), 0);
+  for (RootId r : pos.live_roots()) {
+    ASSERT_GT(pos.root_space(r), 0u) << where << ": root " << r << " is bounded";
+    ASSERT_GT(pos.root_size(r), 0u) << where;
+    ASSERT_EQ(pos.at(pos.root_seed(r)), pos.root_owner(r))
+        << where << ": root " << r << " lost its seed";
+    ASSERT_EQ(pos.root_of(pos.root_seed(r)), r) << where;
+    stones[pos.root_owner(r) - 1] += pos.root_size(r);
+    ++roots[pos.root_owner(r) - 1];
+  }
+  for (int p = 1; p <= pos.num_players(); ++p) {
+    const auto pl = static_cast<Player>(p);
+    ASSERT_EQ(pos.stones(pl), stones[p - 1]) << where;
+    ASSERT_EQ(pos.roots_alive(pl), roots[p - 1]) << where;
+  }
+}
+
+struct Board {
+  std::string spec;
+  std::string setup;
+  int players;
+  int games;
+  int check_every;     // full check_consistency every this many moves (1 = every move)
+  int snapshot_every;  // full snapshot for the undo comparison every this many moves
+};
+
+// A DOT board: a 6x6 triangular lattice (grid plus one diagonal), 3 stones a side.
+std::string triangular_dot() {
+  std::ostringstream os;
+  os << "graph tri {\n  players=2;\n";
+  auto id = [](int x, int y) { return "p" + std::to_string(x) + "_" + std::to_string(y); };
+  const std::map<std::pair<int, int>, int> stones = {{{0, 0}, 1}, {{5, 5}, 1}, {{3, 2}, 1},
+                                                     {{5, 0}, 2}, {{0, 5}, 2}, {{2, 3}, 2}};
+  for (int y = 0; y < 6; ++y) {
+    for (int x = 0; x < 6; ++x) {
+      os << "  " << id(x, y);
+      auto it = stones.find({x, y});
+      if (it != stones.end()) os << " [stone=" << it->second << "]";
+      os << ";\n";
+      if (x + 1 < 6) os << "  " << id(x, y) << " -- " << id(x + 1, y) << ";\n";
+      if (y + 1 < 6) os << "  " << id(x, y) << " -- " << id(x, y + 1) << ";\n";
+      if (x + 1 < 6 && y + 1 < 6) os << "  " << id(x, y) << " -- " << id(x + 1, y + 1) << ";\n";
+    }
+  }
+  os << "}\n";
+  return os.str();
+}
+
+Position start_position(const Board& b) {
+  if (b.spec == "dot") {
+    auto t = make_from_dot(triangular_dot(), "tri.dot");
+    return Position(t, make_setup(*t));
+  }
+  return test::make(b.spec, b.setup, b.players);
+}
+
+// Plays b.games random games, checking as it goes.
+void run_games(const Board& b, std::uint64_t seed) {
+  SCOPED_TRACE(b.spec + " " + b.setup + " players=" + std::to_string(b.players));
+  Rng rng(seed);
+  std::uint64_t total_moves = 0;
+  for (int game = 0; game < b.games; ++game) {
+    Position pos = start_position(b);
+    EXPECT_EQ(pos.check_consistency(), "");
+    const Snapshot start = snapshot(pos);
+    std::vector<std::uint64_t> hashes{pos.hash()};
+    std::map<std::uint32_t, Snapshot> saved;
+    std::uint32_t roots = static_cast<std::uint32_t>(pos.live_roots().size());
+    std::set<std::uint64_t> seen{pos.hash()};
+    while (!pos.is_over()) {
+      const Player mover = pos.to_move();
+      const Vertex v = random_move(pos, rng);
+      EXPECT_EQ(pos.check_move(mover, v), MoveStatus::kLegal);
+      const std::uint32_t before_stones = pos.stones(mover);
+      std::uint32_t all_before = 0;
+      for (int p = 1; p <= pos.num_players(); ++p) all_before += pos.stones(static_cast<Player>(p));
+      const MoveRecord& rec = pos.play(v);
+      const std::string where =
+          "game " + std::to_string(game) + " ply " + std::to_string(pos.ply());
+      // The record adds up: one stone placed, rec.stones_removed taken off.
+      std::uint32_t all_after = 0;
+      for (int p = 1; p <= pos.num_players(); ++p) all_after += pos.stones(static_cast<Player>(p));
+      EXPECT_EQ(all_after + rec.stones_removed, all_before + 1) << where;
+      if (rec.expanded_removed) {
+        EXPECT_EQ(rec.removed_end - rec.removed_begin, 1u)
+            << where << ": only the expanded root goes";
+        EXPECT_LT(pos.stones(mover), before_stones + 1);
+      }
+      // The root count never grows, and a position never repeats.
+      const auto now = static_cast<std::uint32_t>(pos.live_roots().size());
+      EXPECT_LE(now, roots) << where;
+      roots = now;
+      EXPECT_TRUE(seen.insert(pos.hash()).second) << where << ": a position repeated";
+      check_roots(pos, where);
+      if (::testing::Test::HasFatalFailure()) return;
+      if (pos.ply() % b.check_every == 0) {
+        ASSERT_EQ(pos.check_consistency(), "") << where;
+      }
+      if (pos.ply() % b.snapshot_every == 0) saved[pos.ply()] = snapshot(pos);
+      hashes.push_back(pos.hash());
+      ++total_moves;
+    }
+    // The game ends with exactly one player holding stones.
+    EXPECT_EQ(pos.check_consistency(), "");
+    int with_stones = 0;
+    for (int p = 1; p <= pos.num_players(); ++p)
+      with_stones += pos.stones(static_cast<Player>(p)) > 0;
+    EXPECT_EQ(with_stones, 1);
+    EXPECT_NE(pos.winner(), kEmpty);
+    EXPECT_GT(pos.stones(pos.winner()), 0u);
+    EXPECT_EQ(pos.to_move(), kEmpty);
+    EXPECT_EQ(pos.legal_count(pos.winner()) > 0, true);
+    // Undo everything: hashes at every ply, full state where saved, and the start exactly.
+    saved[pos.ply()] = snapshot(pos);
+    while (pos.ply() > 0) {
+      pos.undo();
+      ASSERT_EQ(pos.hash(), hashes[pos.ply()]) << "undo to ply " << pos.ply();
+      auto it = saved.find(pos.ply());
+      if (it != saved.end()) {
+        ASSERT_TRUE(snapshot(pos) == it->second) << "undo to ply " << pos.ply();
+      }
+      if (pos.ply() % b.check_every == 0) {
+        ASSERT_EQ(pos.check_consistency(), "") << "undo to ply " << pos.ply();
+      }
+    }
+    ASSERT_TRUE(snapshot(pos) == start) << "undo back to the start";
+    ASSERT_EQ(pos.check_consistency(), "");
+  }
+  // "Thousands of random games": make sure the games were real ones.
+  EXPECT_GT(total_moves, static_cast<std::uint64_t>(b.games));
+}
+
+}  // namespace
+
+TEST(RandomGames, LineOf31) {
+  run_games({"line 31", "default", 0, 1500, 1, 1}, 1);
+}
+TEST(RandomGames, LineThreePlayers) {
+  run_games({"line 31", "spaced", 3, 500, 1, 1}, 2);
+}
+TEST(RandomGames, Grid9x9) {
+  run_games({"grid 9x9", "default", 0, 800, 1, 1}, 3);
+}
+TEST(RandomGames, Grid5x5Dense) {
+  run_games({"grid 5x5", "dense", 0, 800, 1, 1}, 4);
+}
+TEST(RandomGames, Grid19x19) {
+  run_games({"grid 19x19", "default", 0, 200, 37, 5}, 5);
+}
+TEST(RandomGames, Grid19x19Pbmserv) {
+  run_games({"grid 19x19", "pbmserv", 0, 60, 37, 5}, 6);
+}
+TEST(RandomGames, Grid13x13) {
+  run_games({"grid 13x13", "default", 0, 200, 11, 3}, 7);
+}
+TEST(RandomGames, Cube5x5x5) {
+  run_games({"grid 5x5x5", "default", 0, 300, 7, 3}, 8);
+}
+TEST(RandomGames, FourDimensions) {
+  run_games({"grid 5x5x5x5", "default", 0, 60, 53, 11}, 9);
+}
+TEST(RandomGames, FourDimensionsSmall) {
+  run_games({"grid 3x3x3x3", "default", 0, 300, 1, 1}, 10);
+}
+TEST(RandomGames, Hex5) {
+  run_games({"hex 5", "default", 0, 800, 1, 1}, 11);
+}
+TEST(RandomGames, Hex5ThreeAndSixPlayers) {
+  run_games({"hex 5", "hexbo", 3, 400, 1, 1}, 12);
+  run_games({"hex 5", "hexbo", 6, 400, 1, 1}, 13);
+}
+TEST(RandomGames, Torus) {
+  run_games({"grid 9x9 wrap", "default", 0, 500, 1, 1}, 14);
+  run_games({"grid 19x19 wrap", "default", 0, 60, 37, 5}, 15);
+}
+TEST(RandomGames, DotBoard) {
+  run_games({"dot", "file", 0, 1000, 1, 1}, 16);
+}
+TEST(RandomGames, FourPlayers19x19) {
+  run_games({"grid 19x19", "four", 4, 80, 37, 5}, 17);
+}
+TEST(RandomGames, ThreePlayersDense) {
+  run_games({"grid 9x9", "dense", 3, 400, 1, 1}, 18);
+}
+TEST(RandomGames, ElevenDimensionsPlayAWhile) {
+  // 3^11 = 177147 points: too long a game to finish here; play 3000 random moves and take them
+  // back, checking the whole position twice.
+  Position pos = test::make("grid 3x3x3x3x3x3x3x3x3x3x3");
+  const std::uint64_t h0 = pos.hash();
+  Rng rng(19);
+  std::vector<std::uint64_t> hashes;
+  for (int i = 0; i < 3000 && !pos.is_over(); ++i) {
+    hashes.push_back(pos.hash());
+    pos.play(random_move(pos, rng));
+    check_roots(pos, "11D");
+  }
+  while (pos.ply() > 0) {
+    pos.undo();
+    ASSERT_EQ(pos.hash(), hashes[pos.ply()]);
+  }
+  EXPECT_EQ(pos.hash(), h0);
+  EXPECT_EQ(pos.stones(kBlack), 1024u);
+}
+
+// ---------------------------------------------------------------- resign / leave
+
+TEST(RandomGames, MultiPlayerResignRemovesRootsAndPlayGoesOn) {
+  Rng rng(21);
+  int resigned_games = 0;
+  for (int game = 0; game < 200; ++game) {
+    Position pos = test::make(game % 2 ? "grid 19x19" : "hex 5", game % 2 ? "four" : "hexbo",
+                              game % 2 ? 4 : 3);
+    const int k = pos.num_players();
+    const int moves = static_cast<int>(rng.below(60));
+    for (int i = 0; i < moves && !pos.is_over(); ++i) pos.play(random_move(pos, rng));
+    if (pos.is_over()) continue;
+    // Pick a player still in; resign it.
+    std::vector<Player> in;
+    for (int p = 1; p <= k; ++p) {
+      if (!pos.is_out(static_cast<Player>(p))) in.push_back(static_cast<Player>(p));
+    }
+    const Player quitter = in[rng.below(static_cast<std::uint32_t>(in.size()))];
+    const Player mover = pos.to_move();
+    const Snapshot before = snapshot(pos);
+    const std::uint32_t its_stones = pos.stones(quitter);
+    const MoveRecord rec = pos.resign(quitter);
+    ++resigned_games;
+    EXPECT_EQ(rec.kind, MoveRecord::Kind::kResign);
+    EXPECT_EQ(rec.stones_removed, its_stones);
+    EXPECT_EQ(pos.stones(quitter), 0u);
+    EXPECT_EQ(pos.roots_alive(quitter), 0u);
+    EXPECT_TRUE(pos.is_out(quitter));
+    EXPECT_EQ(pos.check_consistency(), "");
+    check_roots(pos, "after resign");
+    if (in.size() == 2) {
+      EXPECT_TRUE(pos.is_over());
+      EXPECT_EQ(pos.winner(), in[0] == quitter ? in[1] : in[0]);
+    } else {
+      ASSERT_FALSE(pos.is_over());
+      if (quitter == mover) {
+        EXPECT_NE(pos.to_move(), quitter);  // the turn passes on
+      } else {
+        EXPECT_EQ(pos.to_move(), mover);  // the side to move keeps the turn
+      }
+      // The quitter can do nothing any more; play goes on around it to the end.
+      EXPECT_EQ(pos.check_move(quitter, 0), MoveStatus::kPlayerOut);
+      EXPECT_THROW(pos.resign(quitter), Error);
+      Position rest = pos;
+      while (!rest.is_over()) {
+        EXPECT_NE(rest.to_move(), quitter);
+        rest.play(random_move(rest, rng));
+      }
+      EXPECT_NE(rest.winner(), quitter);
+      EXPECT_EQ(rest.check_consistency(), "");
+    }
+    // Undo of the resignation restores everything.
+    pos.undo();
+    EXPECT_TRUE(snapshot(pos) == before);
+    EXPECT_EQ(pos.check_consistency(), "");
+  }
+  EXPECT_GT(resigned_games, 150);
+}
+
+TEST(RandomGames, TwoPlayerResignEndsTheGame) {
+  Position pos = test::make("grid 9x9");
+  pos.play_checked(kBlack, *pos.topology().parse_vertex("B3"));
+  const Snapshot before = snapshot(pos);
+  pos.resign(kBlack);  // out of turn is allowed: a player may leave at any time
+  EXPECT_TRUE(pos.is_over());
+  EXPECT_EQ(pos.winner(), kWhite);
+  EXPECT_EQ(pos.stones(kBlack), 0u);
+  EXPECT_EQ(pos.check_consistency(), "");
+  EXPECT_THROW(pos.resign(kWhite), Error);  // the game is over
+  EXPECT_EQ(pos.check_move(kWhite, 0), MoveStatus::kGameOver);
+  pos.undo();
+  EXPECT_TRUE(snapshot(pos) == before);
+  EXPECT_THROW(pos.resign(3), Error);
+}
+
+// ---------------------------------------------------------------- garbage moves
+
+namespace {
+
+// check_move worked out from first principles, in the documented order.
+MoveStatus expected_status(const Position& pos, Player p, Vertex v) {
+  if (pos.is_over()) return MoveStatus::kGameOver;
+  if (p < 1 || p > pos.num_players() || pos.is_out(p)) return MoveStatus::kPlayerOut;
+  if (p != pos.to_move()) return MoveStatus::kNotYourTurn;
+  if (v >= pos.num_vertices()) return MoveStatus::kOffBoard;
+  if (pos.at(v) != kEmpty) return MoveStatus::kOccupied;
+  int same = 0;
+  for (Vertex u : pos.graph().neighbours(v)) same += pos.at(u) == p;
+  if (same == 0) return MoveStatus::kNoConnection;
+  if (same > 1) return MoveStatus::kTooMany;
+  return MoveStatus::kLegal;
+}
+
+}  // namespace
+
+TEST(RandomGames, GarbageMovesAreRefusedAndChangeNothing) {
+  Rng rng(99);
+  std::map<MoveStatus, int> seen;
+  for (const char* spec : {"grid 9x9", "hex 5", "grid 5x5x5", "line 31"}) {
+    for (int game = 0; game < 30; ++game) {
+      Position pos =
+          test::make(spec, game % 3 == 0 && std::string(spec) == "hex 5" ? "hexbo" : "default",
+                     game % 3 == 0 && std::string(spec) == "hex 5" ? 3 : 0);
+      while (true) {
+        for (int attempt = 0; attempt < 12; ++attempt) {
+          const Player p = static_cast<Player>(rng.below(pos.num_players() + 2));  // 0..k+1
+          const Vertex v =
+              rng.below(8) == 0 ? pos.num_vertices() + rng.below(5) : rng.below(pos.num_vertices());
+          const MoveStatus want = expected_status(pos, p, v);
+          ASSERT_EQ(pos.check_move(p, v), want) << spec << " player " << int(p) << " vertex " << v;
+          ++seen[want];
+          if (want == MoveStatus::kLegal) continue;
+          EXPECT_NE(pos.explain(p, v), "");
+          const std::uint64_t h = pos.hash();
+          const std::uint32_t ply = pos.ply();
+          const Player to_move = pos.to_move();
+          const std::uint32_t lc = pos.is_over() ? 0 : pos.legal_count(pos.to_move());
+          EXPECT_THROW(pos.play_checked(p, v), Error);
+          ASSERT_EQ(pos.hash(), h);
+          ASSERT_EQ(pos.ply(), ply);
+          ASSERT_EQ(pos.to_move(), to_move);
+          if (!pos.is_over()) ASSERT_EQ(pos.legal_count(pos.to_move()), lc);
+        }
+        if (pos.is_over()) break;
+        pos.play(random_move(pos, rng));
+      }
+      ASSERT_EQ(pos.check_consistency(), "");
+    }
+  }
+  // Every kind of refusal came up.
+  for (MoveStatus s : {MoveStatus::kGameOver, MoveStatus::kPlayerOut, MoveStatus::kNotYourTurn,
+                       MoveStatus::kOffBoard, MoveStatus::kOccupied, MoveStatus::kNoConnection,
+                       MoveStatus::kTooMany}) {
+    EXPECT_GT(seen[s], 0) << to_string(s);
+  }
+}
