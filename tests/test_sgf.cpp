@@ -256,7 +256,13 @@ TEST(Sgf, BadRecordsRefused) {
       0u);
   EXPECT_EQ(refusal("(;GM[3]SZ[9])").rfind("x.sgf: node 1: GM[3]", 0), 0u);
   EXPECT_EQ(refusal("hello").rfind("x.sgf:1: SGF text must start with '('", 0), 0u);
-  EXPECT_NE(refusal(std::string(5000, '(')).find("nested more than 1000 deep"), std::string::npos);
+  EXPECT_NE(refusal([] {
+              std::string deep;
+              for (int i = 0; i < 5000; ++i) deep += "(;";
+              return deep;
+            }())
+                .find("nested more than 1000 deep"),
+            std::string::npos);
   // Variations: only the main line (first child) counts.
   EXPECT_EQ(refusal(head + ";B[ch](;W[gh];B[ci])(;W[zz]))"), "");
 }
