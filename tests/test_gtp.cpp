@@ -1,0 +1,339 @@
+// The engine protocol (docs/protocol.md): every command through GtpEngine::handle_line with
+// exact responses, refusals that leave the position as it was, and one session through the
+// real `tanbo gtp` program.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "../src/cli/gtp.hpp"
+#include "tanbo/render.hpp"
+#include "test_support.hpp"
+
+using namespace tanbo;
+using tanbo::cli::GtpEngine;
+
+namespace {
+
+// The observable state, to check that a refused command changed nothing.
+struct State {
+  std::string spec;
+  std::string setup;
+  int players;
+  std::uint32_t ply;
+  std::uint64_t hash;
+  Player to_move;
+  bool operator==(const State&) const = default;
+};
+State state(const GtpEngine& e) {
+  const Position& p = e.position();
+  return {p.topology().spec, p.setup().name, p.num_players(), p.ply(), p.hash(), p.to_move()};
+}
+
+class Gtp : public ::testing::Test {
+ protected:
+  GtpEngine engine{7};
+  std::string send(const std::string& line) { return engine.handle_line(line); }
+  // Sends a command that must be refused; checks the answer and that nothing changed.
+  void refused(const std::string& line, const std::string& answer) {
+    const State before = state(engine);
+    EXPECT_EQ(send(line), answer) << line;
+    EXPECT_TRUE(state(engine) == before) << line << " changed the position";
+  }
+};
+
+}  // namespace
+
+TEST_F(Gtp, FramingIdsCommentsAndBlankLines) {
+  EXPECT_EQ(send("protocol_version"), "= 2\n\n");
+  EXPECT_EQ(send("1 name"), "=1 tanbo\n\n");
+  EXPECT_EQ(send("42 protocol_version"), "=42 2\n\n");
+  EXPECT_EQ(send("version"), "= " TANBO_VERSION "\n\n");
+  EXPECT_EQ(send(""), "");
+  EXPECT_EQ(send("   "), "");
+  EXPECT_EQ(send("# a comment"), "");
+  EXPECT_EQ(send("name # trailing comment"), "= tanbo\n\n");
+  EXPECT_EQ(send("\tname\t\r"), "= tanbo\n\n");  // tabs are spaces, control characters dropped
+  EXPECT_EQ(send("7"), "?7 missing command\n\n");
+  EXPECT_EQ(send("3 fly"), "?3 unknown command \"fly\" (list_commands shows them)\n\n");
+  EXPECT_EQ(send("known_command play"), "= true\n\n");
+  EXPECT_EQ(send("known_command fly"), "= false\n\n");
+  EXPECT_EQ(send("known_command"), "? usage: known_command COMMAND\n\n");
+}
+
+TEST_F(Gtp, ListCommandsHasEveryCommandOfTheProtocol) {
+  const std::string r = send("list_commands");
+  ASSERT_EQ(r.substr(0, 2), "= ");
+  ASSERT_EQ(r.substr(r.size() - 2), "\n\n");
+  std::istringstream in(r.substr(2, r.size() - 4));
+  std::set<std::string> listed;
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_FALSE(line.empty()) << "blank line inside the answer";
+    listed.insert(line);
+  }
+  for (const char* c : {"protocol_version",
+                        "name",
+                        "version",
+                        "known_command",
+                        "list_commands",
+                        "quit",
+                        "boardsize",
+                        "clear_board",
+                        "topology",
+                        "setup",
+                        "play",
+                        "undo",
+                        "legal_moves",
+                        "list_stones",
+                        "side_to_move",
+                        "winner",
+                        "roots",
+                        "showboard",
+                        "genmove",
+                        "resign"}) {
+    EXPECT_TRUE(listed.count(c)) << c;
+    EXPECT_EQ(send(std::string("known_command ") + c), "= true\n\n");
+  }
+}
+
+TEST_F(Gtp, PlayAndTheQueries) {
+  EXPECT_EQ(send("boardsize 9"), "=\n\n");
+  EXPECT_EQ(engine.position().topology().spec, "grid 9x9");
+  EXPECT_EQ(engine.position().setup().name, "steere1995");
+  EXPECT_EQ(send("side_to_move"), "= black\n\n");
+  EXPECT_EQ(send("winner"), "= none\n\n");
+  EXPECT_EQ(send("list_stones black"), "= B2 H8\n\n");
+  EXPECT_EQ(send("list_stones w"), "= H2 B8\n\n");
+  EXPECT_EQ(send("legal_moves"), "= B1 A2 C2 B3 H7 G8 J8 H9\n\n");
+  EXPECT_EQ(send("legal_moves white"), "= H1 G2 J2 H3 B7 A8 C8 B9\n\n");
+  EXPECT_EQ(send("roots"), "= black 1 4 B2\nwhite 1 4 H2\nwhite 1 4 B8\nblack 1 4 H8\n\n");
+  EXPECT_EQ(send("5 play black b3"), "=5\n\n");  // case-insensitive vertex
+  EXPECT_EQ(send("side_to_move"), "= white\n\n");
+  EXPECT_EQ(send("play 2 H3"), "=\n\n");  // players by number
+  EXPECT_EQ(send("play B C2"), "=\n\n");
+  EXPECT_EQ(send("play W G2"), "=\n\n");
+  EXPECT_EQ(send("list_stones black"), "= B2 C2 B3 H8\n\n");
+  // Roots: player, size, root-space size, stones (in vertex order). Black B2-C2-B3 can grow
+  // on B1 A2 C1 D2 A3 B4 (C3 touches two of its stones); White H2-H3-G2 on G1 H1 F2 J2 J3 H4.
+  EXPECT_EQ(send("roots"),
+            "= black 3 6 B2 C2 B3\nwhite 3 6 G2 H2 H3\nwhite 1 4 B8\nblack 1 4 H8\n\n");
+  EXPECT_EQ(send("legal_moves"), "= B1 C1 A2 D2 A3 B4 H7 G8 J8 H9\n\n");
+  EXPECT_EQ(send("legal_moves w"), "= G1 H1 F2 J2 J3 H4 B7 A8 C8 B9\n\n");
+}
+
+TEST_F(Gtp, RefusedMovesSayWhyAndChangeNothing) {
+  send("boardsize 9");
+  send("play b B3");
+  send("play w H3");
+  refused("play w G2", "? illegal move: it is Black's turn, not White's\n\n");
+  refused("play b B2", "? illegal move: B2 is occupied by Black\n\n");
+  refused("play b E5", "? illegal move: no Black stone touches E5\n\n");
+  refused("play b C3 extra", "? usage: play PLAYER VERTEX\n\n");
+  send("play b C2");  // B2 B3 C2 now: C3 touches B3 and C2
+  send("play w G2");
+  refused("play b C3",
+          "? illegal move: C3 touches 2 Black stones: C2, B3 (a stone must touch exactly one of "
+          "its own colour)\n\n");
+  refused("play b Z99",
+          "? \"Z99\" is not a point of this board (Go coordinates A1..J9 (no I; or x,y))\n\n");
+  refused("play b I3",
+          "? \"I3\" is not a point of this board (Go coordinates A1..J9 (no I; or x,y))\n\n");
+  refused("play b pass", "? passing is not allowed in Tanbo\n\n");
+  refused("play purple A1",
+          "? unknown player \"purple\"; this game has 2 players: black, white (or 1..2)\n\n");
+  refused("play 3 A1",
+          "? unknown player \"3\"; this game has 2 players: black, white (or 1..2)\n\n");
+  refused("play b", "? usage: play PLAYER VERTEX\n\n");
+  refused("play", "? usage: play PLAYER VERTEX\n\n");
+  refused("legal_moves red",
+          "? unknown player \"red\"; this game has 2 players: black, white (or 1..2)\n\n");
+  refused("list_stones", "? usage: list_stones PLAYER\n\n");
+  refused("genmove white", "? it is Black's turn, not White's\n\n");
+  refused("genmove", "? usage: genmove PLAYER\n\n");
+  refused("boardsize x", "? unacceptable size: boardsize takes a whole number\n\n");
+  refused("boardsize 0", "? unacceptable size: board size must be at least 1\n\n");
+  refused(
+      "boardsize 2",
+      "? unacceptable size: setup spaced does not fit grid 2x2 (the board is too small to give 2 "
+      "players the same number of free seeds); setups that fit: none\n\n");
+  refused("topology square 5",
+          "? unknown topology \"square 5\"; topology specs: \"line N\", \"grid AxBx... [wrap]\", "
+          "\"hex N\", \"file PATH\"\n\n");
+  refused("topology line 2",
+          "? setup spaced does not fit line 2 (the board is too small to give 2 players the same "
+          "number of free seeds); setups that fit: none\n\n");
+  refused("setup nonsense",
+          "? unknown setup \"nonsense\"; setups that fit grid 9x9: steere1995, dense, spaced\n\n");
+  refused("setup four",
+          "? setup four does not fit grid 9x9; setups that fit: steere1995, dense, spaced\n\n");
+  refused("setup spaced 9", "? PLAYERS must be 2 to 8\n\n");
+  refused("clear_board now", "? usage: clear_board\n\n");
+}
+
+TEST_F(Gtp, UndoClearBoardAndWinner) {
+  EXPECT_EQ(send("undo"), "? cannot undo: no move has been played\n\n");
+  send("boardsize 9");
+  const State start = state(engine);
+  EXPECT_EQ(send("play b B3"), "=\n\n");
+  EXPECT_EQ(send("undo"), "=\n\n");
+  EXPECT_TRUE(state(engine) == start);
+  send("play b B3");
+  send("play w H3");
+  EXPECT_EQ(send("clear_board"), "=\n\n");
+  EXPECT_TRUE(state(engine) == start);
+  // Resigning ends a two-player game.
+  EXPECT_EQ(send("resign black"), "=\n\n");
+  EXPECT_EQ(send("winner"), "= white\n\n");
+  EXPECT_EQ(send("side_to_move"), "= none\n\n");
+  EXPECT_EQ(send("legal_moves"), "=\n\n");
+  EXPECT_EQ(send("list_stones black"), "=\n\n");
+  EXPECT_EQ(send("play w H3"), "? illegal move: the game is over: White has won\n\n");
+  EXPECT_EQ(send("genmove w"), "? the game is over: White has won\n\n");
+  EXPECT_EQ(send("undo"), "=\n\n");
+  EXPECT_EQ(send("winner"), "= none\n\n");
+  EXPECT_TRUE(state(engine) == start);
+}
+
+TEST_F(Gtp, PlayingAGameToTheEndWithGenmove) {
+  send("topology line 7");
+  EXPECT_EQ(send("topology"), "= line 7\n\n");
+  EXPECT_EQ(send("list_stones b"), "= 1\n\n");
+  EXPECT_EQ(send("list_stones w"), "= 7\n\n");
+  int moves = 0;
+  while (send("winner") == "= none\n\n" && moves < 100) {
+    const std::string side = send("side_to_move");
+    const std::string player = side.substr(2, side.size() - 4);
+    const std::string legal = send("legal_moves");
+    const std::string r = send("genmove " + player);
+    ASSERT_EQ(r.substr(0, 2), "= ") << r;
+    const std::string v = r.substr(2, r.size() - 4);
+    EXPECT_NE((" " + legal.substr(2, legal.size() - 4) + " ").find(" " + v + " "),
+              std::string::npos)
+        << v << " not in " << legal;
+    ++moves;
+  }
+  EXPECT_LT(moves, 100);
+  const std::string w = send("winner");
+  EXPECT_TRUE(w == "= black\n\n" || w == "= white\n\n") << w;
+  EXPECT_EQ(send("side_to_move"), "= none\n\n");
+}
+
+TEST_F(Gtp, TopologiesAndSetups) {
+  EXPECT_EQ(send("topology grid 5x5x5"), "=\n\n");
+  EXPECT_EQ(send("setup"), "= pbmserv spaced\n\n");
+  EXPECT_EQ(send("list_stones black"), "= 511 151 115 555\n\n");
+  EXPECT_EQ(send("play b 125"), "=\n\n");
+  EXPECT_EQ(send("play w 2,5,5"), "=\n\n");  // comma coordinates on any lattice
+  EXPECT_EQ(send("list_stones w"), "= 111 551 515 155 255\n\n");
+  EXPECT_EQ(send("setup spaced"), "=\n\n");
+  EXPECT_EQ(send("setup"), "= spaced pbmserv\n\n");
+  EXPECT_EQ(engine.position().ply(), 0u);
+  // Four players on 19x19: colours by name and number.
+  EXPECT_EQ(send("topology 19x19"), "=\n\n");
+  EXPECT_EQ(send("setup FOUR"), "=\n\n");
+  EXPECT_EQ(engine.position().num_players(), 4);
+  // The Latin square of docs/rules.md: red on G1 A7 N13 T19, blue on N1 T7 G13 A19.
+  EXPECT_EQ(send("list_stones red"), "= G1 A7 N13 T19\n\n");
+  EXPECT_EQ(send("list_stones 4"), "= N1 T7 G13 A19\n\n");
+  EXPECT_EQ(send("list_stones black"), "= A1 G7 T13 N19\n\n");
+  EXPECT_EQ(send("play black A2"), "=\n\n");
+  EXPECT_EQ(send("side_to_move"), "= white\n\n");
+  EXPECT_EQ(send("play white T2"), "=\n\n");
+  EXPECT_EQ(send("side_to_move"), "= red\n\n");
+  EXPECT_EQ(send("play r G2"), "=\n\n");
+  EXPECT_EQ(send("side_to_move"), "= blue\n\n");
+  // A player who resigns leaves; play goes on without it.
+  EXPECT_EQ(send("resign red"), "=\n\n");
+  EXPECT_EQ(send("list_stones red"), "=\n\n");
+  EXPECT_EQ(send("side_to_move"), "= blue\n\n");
+  EXPECT_EQ(send("winner"), "= none\n\n");
+  EXPECT_EQ(send("play u N2"), "=\n\n");
+  EXPECT_EQ(send("side_to_move"), "= black\n\n");
+  EXPECT_EQ(send("clear_board"), "=\n\n");  // the same board and setup again
+  EXPECT_EQ(engine.position().num_players(), 4);
+  EXPECT_EQ(send("list_stones red"), "= G1 A7 N13 T19\n\n");
+  // Three players with a setup that seats them.
+  EXPECT_EQ(send("setup dense 3"), "=\n\n");
+  EXPECT_EQ(engine.position().num_players(), 3);
+  // Hex and DOT boards.
+  EXPECT_EQ(send("topology hex 5"), "=\n\n");
+  EXPECT_EQ(send("setup"), "= hexbo\n\n");
+  EXPECT_EQ(send("setup hexbo 6"), "=\n\n");
+  // The sixth seed, (q, r) = (3, -3) in axial coordinates: row B, cell 5.
+  EXPECT_EQ(send("list_stones yellow"), "= B5\n\n");
+  refused("list_stones purple",
+          "? unknown player \"purple\"; this game has 6 players: black, white, red, blue, green, "
+          "yellow (or 1..6)\n\n");
+  const auto dot = std::filesystem::temp_directory_path() / "tanbo_test_gtp_ring.dot";
+  {
+    std::ofstream out(dot);
+    out << "graph ring { n1 [stone=black]; n5 [stone=white];\n"
+           "  n1 -- n2 -- n3 -- n4 -- n5 -- n6 -- n7 -- n8 -- n1; }\n";
+  }
+  EXPECT_EQ(send("topology file " + dot.string()), "=\n\n");
+  std::filesystem::remove(dot);
+  EXPECT_EQ(send("list_stones black"), "= n1\n\n");
+  EXPECT_EQ(send("legal_moves"), "= n2 n8\n\n");
+  EXPECT_EQ(send("play black N2"), "=\n\n");  // node ids are case-insensitive when unique
+  refused("topology file /nonexistent.dot", "? cannot open DOT file \"/nonexistent.dot\"\n\n");
+}
+
+TEST_F(Gtp, ShowboardAndQuit) {
+  send("boardsize 9");
+  send("play b B3");
+  const std::string r = send("showboard");
+  EXPECT_EQ(
+      r, "=\n" + [&] {
+        std::string b = render_board(engine.position());
+        while (!b.empty() && b.back() == '\n') b.pop_back();
+        return b;
+      }() + "\n\n");
+  EXPECT_EQ(r.find("\n\n"), r.size() - 2) << "a blank line inside the answer";
+  EXPECT_FALSE(engine.quit());
+  EXPECT_EQ(send("9 quit"), "=9\n\n");
+  EXPECT_TRUE(engine.quit());
+}
+
+TEST(GtpBinary, PipedSession) {
+  const std::string input =
+      "1 boardsize 9\n"
+      "# a comment line\n"
+      "\n"
+      "2 play b B3\n"
+      "3 play b B4\n"
+      "4 play w z1\n"
+      "5 legal_moves\n"
+      "6 roots\n"
+      "7 winner\n"
+      "8 quit\n"
+      "9 name\n";  // after quit: not read
+  const auto r = test::run_command(std::string(TANBO_BINARY) + " gtp --engine random", input);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out,
+            "=1\n\n"
+            "=2\n\n"
+            "?3 illegal move: it is White's turn, not Black's\n\n"
+            "?4 \"z1\" is not a point of this board (Go coordinates A1..J9 (no I; or x,y))\n\n"
+            "=5 H1 G2 J2 H3 B7 A8 C8 B9\n\n"
+            "=6 black 2 6 B2 B3\nwhite 1 4 H2\nwhite 1 4 B8\nblack 1 4 H8\n\n"
+            "=7 none\n\n"
+            "=8\n\n");
+}
+
+TEST(GtpBinary, OptionsChooseTheBoardAndBadOnesAreRefused) {
+  auto r = test::run_command(
+      std::string(TANBO_BINARY) + " gtp --engine random --topology 'grid 5x5x5' --setup spaced",
+      "setup\nlist_stones white\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "= spaced pbmserv\n\n= 511 151 115 555\n\n");
+  r = test::run_command(std::string(TANBO_BINARY) + " gtp --topology 'grid 9x9' --setup nonsense",
+                        "");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(
+      r.err.find("unknown setup \"nonsense\"; setups that fit grid 9x9: steere1995, dense, spaced"),
+      std::string::npos)
+      << r.err;
+}
