@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds tanbo and starts a game: Black (you) against the engine on
+# the classic 19x19 board. Extra arguments go to `tanbo play`, e.g.
+#   bash scripts/play.sh --topology "grid 5x5x5"
+# Without a terminal (piped or in CI) it prints the starting position instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$(nproc)" --target tanbo
+if [ -t 0 ] && [ -t 1 ]; then
+  exec build/tanbo play --black human --white engine "$@"
+else
+  printf 'showboard\nquit\n' | build/tanbo gtp "$@"
+fi
