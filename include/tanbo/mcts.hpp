@@ -26,6 +26,7 @@ struct MctsConfig {
   bool tree_parallel = true;   // several threads: one shared tree (true) or one tree each
   bool rave = true;            // AMAF/RAVE values in the tree policy
   bool light = true;           // light playout knowledge (false = uniform random playouts)
+  std::uint32_t prior = 0;     // AMAF prior visits for moves the knowledge judges (0 = none)
   int tries = 1;               // light policy: random draws searched for a bounding move
   double explore = 0.2;        // UCT exploration constant
   double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
@@ -34,7 +35,7 @@ struct MctsConfig {
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
-// tries, explore, ravek, expand. Throws tanbo::Error naming the bad key or value.
+// prior, tries, explore, ravek, expand. Throws tanbo::Error naming the bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.

@@ -192,7 +192,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     if (item.empty() || eq == std::string_view::npos || eq == 0) {
       throw Error("mcts option \"" + std::string(item) +
                   "\": expected key=value (keys: playouts, time, gametime, threads, parallel, "
-                  "rave, policy, tries, explore, ravek, expand)");
+                  "rave, policy, prior, tries, explore, ravek, expand)");
     }
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
@@ -222,6 +222,8 @@ MctsConfig parse_mcts_options(std::string_view options) {
       } else {
         throw Error("mcts option policy=" + std::string(value) + ": expected light or random");
       }
+    } else if (key == "prior") {
+      c.prior = static_cast<std::uint32_t>(parse_count(key, value, 0, 100000));
     } else if (key == "tries") {
       c.tries = static_cast<int>(parse_count(key, value, 1, 64));
     } else if (key == "explore") {
@@ -233,7 +235,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     } else {
       throw Error("unknown mcts option \"" + std::string(key) +
                   "\" (keys: playouts, time, gametime, threads, parallel, rave, policy, "
-                  "tries, explore, ravek, expand)");
+                  "prior, tries, explore, ravek, expand)");
     }
     pos = end + 1;
   }
@@ -250,6 +252,7 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.tree_parallel != d.tree_parallel) parts.push_back("parallel=root");
   if (c.rave != d.rave) parts.push_back(c.rave ? "rave=1" : "rave=0");
   if (c.light != d.light) parts.push_back(c.light ? "policy=light" : "policy=random");
+  if (c.prior != d.prior) parts.push_back("prior=" + std::to_string(c.prior));
   if (c.tries != d.tries) parts.push_back("tries=" + std::to_string(c.tries));
   if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
   if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
@@ -366,6 +369,17 @@ class Worker {
       c.player = p;
       if (!win && move_wins_at_once(scratch_, p, v))
         win = static_cast<std::uint32_t>(tree.nodes.size());
+      if (config_.prior > 0) {
+        // Knowledge as AMAF priors: a self-bounding move starts with `prior` AMAF losses, a
+        // move that bounds another player's root with `prior` AMAF wins.
+        const MoveFacts f = scan_move(scratch_, p, v);
+        if (f.joined != kNoRoot && bounds_joined_root(scratch_, p, v, f.joined)) {
+          c.an = config_.prior;
+        } else if (f.bounds_other) {
+          c.an = config_.prior;
+          c.aw = static_cast<float>(config_.prior);
+        }
+      }
       tree.nodes.push_back(c);
     }
     Node& node = tree.nodes[index];
