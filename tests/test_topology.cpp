@@ -254,7 +254,13 @@ TEST(TopologyDot, BadFilesAreRefusedWithSpecificMessages) {
   EXPECT_TRUE(contains(dot_error("this is not dot"), "DOT board t.dot: not valid Graphviz DOT"));
   EXPECT_EQ(dot_error(std::string("graph {\0\x01\x02 }", 14)),
             "DOT board t.dot: the file is binary, not Graphviz DOT text");
-  EXPECT_TRUE(contains(dot_error(""), "DOT board t.dot: "));
+  EXPECT_EQ(dot_error(""),
+            "DOT board t.dot: the file is empty (a DOT board looks like: graph { a -- b -- c })");
+  EXPECT_EQ(dot_error(" \n\t\n"),
+            "DOT board t.dot: the file is empty (a DOT board looks like: graph { a -- b -- c })");
+  EXPECT_EQ(dot_error("graph {"),
+            "DOT board t.dot: not valid Graphviz DOT: Invalid start token for statement (token is "
+            "\"<eof> ''\")");
   EXPECT_EQ(dot_error("graph { }"), "DOT board t.dot: the graph has no nodes");
   // Node ids name points in moves, so they must be single words.
   EXPECT_EQ(dot_error("graph { \"e f\" -- g }"),

@@ -76,7 +76,8 @@ std::uint64_t physical_memory() {
 void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e, const TopologyLimits& lim) {
   if (n > lim.max_vertices) {
     throw Error("\"" + std::string(spec) + "\" has " + std::to_string(n) +
-                " points; at most " + std::to_string(lim.max_vertices) + " are supported");
+                " points and would need about " + human_bytes(estimated_memory(n, e, 2)) +
+                " of memory; at most " + std::to_string(lim.max_vertices) + " points are supported");
   }
   const std::uint64_t need = estimated_memory(n, e, 2);
   const std::uint64_t have = lim.memory_bytes ? lim.memory_bytes : physical_memory();
@@ -283,6 +284,10 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
   const std::string where = "DOT board " + std::string(origin);
   if (dot_text.find('\0') != std::string_view::npos) {
     throw Error(where + ": the file is binary, not Graphviz DOT text");
+  }
+  if (std::all_of(dot_text.begin(), dot_text.end(),
+                  [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
+    throw Error(where + ": the file is empty (a DOT board looks like: graph { a -- b -- c })");
   }
   using UG = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, DotNode>;
   using DG = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, DotNode>;
