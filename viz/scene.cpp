@@ -2,7 +2,6 @@
 
 #include <vtkActor.h>
 #include <vtkActor2D.h>
-#include <vtkBillboardTextActor3D.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkCubeSource.h>
@@ -113,12 +112,14 @@ std::string axis_title(const Topology& topo, int axis) {
   return axis_name(axis) + (digits ? " (" + ordinal(axis) + " digit)" : " (" + ordinal(axis) + ")");
 }
 
-vtkSmartPointer<vtkBillboardTextActor3D> label3d(const std::string& text,
-                                                 const std::array<double, 3>& at, int size,
-                                                 const Rgb& colour, bool bold = false) {
-  auto a = vtkSmartPointer<vtkBillboardTextActor3D>::New();
+// A label anchored at a world point, drawn as 2D text over the scene (2D text needs no
+// translucent 3D pass, which software OpenGL renders slowly).
+vtkSmartPointer<vtkTextActor> label3d(const std::string& text, const std::array<double, 3>& at,
+                                      int size, const Rgb& colour, bool bold = false) {
+  auto a = vtkSmartPointer<vtkTextActor>::New();
   a->SetInput(text.c_str());
-  a->SetPosition(at[0], at[1], at[2]);
+  a->GetPositionCoordinate()->SetCoordinateSystemToWorld();
+  a->GetPositionCoordinate()->SetValue(at[0], at[1], at[2]);
   auto* tp = a->GetTextProperty();
   tp->SetFontSize(size);
   tp->SetColor(colour[0], colour[1], colour[2]);
@@ -232,7 +233,9 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
 
   // Stones, empty points, root trees.
   ColouredPoints stones, empties;
+  info.stone.assign(n, 0);
   for (Vertex v = 0; v < n; ++v) {
+    info.stone[v] = pos.at(v) != kEmpty;
     if (!L.visible[v]) continue;
     const Player p = pos.at(v);
     if (p != kEmpty) {
@@ -518,7 +521,7 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
     }
     legend->UseBackgroundOn();
     legend->SetBackgroundColor(0.85, 0.87, 0.90);
-    legend->SetBackgroundOpacity(0.85);
+    legend->SetBackgroundOpacity(1.0);
     legend->BorderOn();
     legend->GetEntryTextProperty()->SetColor(ink[0], ink[1], ink[2]);
     legend->GetEntryTextProperty()->SetFontSize(font);

@@ -38,6 +38,7 @@ struct SceneInfo {
   bool flat = false;      // drawn in a plane (line, 2D grid, hex, flat DOT): viewed face on
   bool parallel = false;  // parallel projection (flat boards, small multiples)
   std::vector<std::array<double, 3>> frame;  // points the camera keeps in view (labels, stones)
+  std::vector<char> stone;                   // per vertex: a stone stands there
 };
 
 // The RGB colour (0..1) of player p's stones.

@@ -22,19 +22,6 @@
 
 namespace tanbo::viz {
 
-Position position_at(const Position& game_position, std::uint32_t ply) {
-  Position p(game_position.topology_ptr(), game_position.setup());
-  const auto& hist = game_position.history();
-  for (std::uint32_t i = 0; i < ply && i < hist.size(); ++i) {
-    if (hist[i].kind == MoveRecord::Kind::kResign) {
-      p.resign(hist[i].player);
-    } else {
-      p.play(hist[i].vertex);
-    }
-  }
-  return p;
-}
-
 Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, double y) {
   vtkCamera* cam = renderer->GetActiveCamera();
   double dop[3], up[3], right[3];
@@ -43,20 +30,27 @@ Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, doubl
   right[0] = dop[1] * up[2] - dop[2] * up[1];
   right[1] = dop[2] * up[0] - dop[0] * up[2];
   right[2] = dop[0] * up[1] - dop[1] * up[0];
-  const double len = std::sqrt(right[0] * right[0] + right[1] * right[1] + right[2] * right[2]);
+  double len = std::sqrt(right[0] * right[0] + right[1] * right[1] + right[2] * right[2]);
+  if (len <= 0) len = 1;
   Vertex best = kNoVertex;
   double best_depth = 1e300;
+  bool best_empty = false;
   const auto& L = info.layout;
   for (Vertex v = 0; v < L.point.size(); ++v) {
     if (!L.visible[v]) continue;
     const auto d = world_to_display(renderer, L.point[v]);
     auto edge = L.point[v];
-    for (int k = 0; k < 3; ++k) edge[k] += 0.45 * right[k] / (len > 0 ? len : 1);
+    for (int k = 0; k < 3; ++k) edge[k] += 0.45 * right[k] / len;
     const auto e = world_to_display(renderer, edge);
-    const double r = std::max(6.0, std::hypot(e[0] - d[0], e[1] - d[1]));
-    if (std::hypot(d[0] - x, d[1] - y) <= r && d[2] < best_depth) {
+    const double r = std::max(5.0, std::hypot(e[0] - d[0], e[1] - d[1]));
+    if (std::hypot(d[0] - x, d[1] - y) > r) continue;
+    // Empty points win over stones (a point to play may sit behind a stone), then the
+    // nearest to the viewer.
+    const bool empty = info.stone.empty() || !info.stone[v];
+    if ((empty && !best_empty) || (empty == best_empty && d[2] < best_depth)) {
       best_depth = d[2];
       best = v;
+      best_empty = empty;
     }
   }
   return best;
@@ -64,16 +58,14 @@ Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, doubl
 
 namespace {
 
-class Viewer;
-
-// Mouse: the trackball camera (left drag rotates, wheel or right drag zooms, middle drag pans)
-// and a left click that does not drag plays a point. Keys go to the viewer; the style's own
-// one-letter commands (w, s, e, q, f, p, ...) are switched off.
+// Mouse: the trackball camera (left drag rotates, wheel or right drag zooms, middle or
+// shift-left drag pans); a left click that does not drag plays a point. Keys go to the
+// viewer; the style's own one-letter commands (w, s, e, q, f, p, ...) are switched off.
 class ViewerStyle : public vtkInteractorStyleTrackballCamera {
  public:
   static ViewerStyle* New();
   vtkTypeMacro(ViewerStyle, vtkInteractorStyleTrackballCamera);
-  Viewer* viewer = nullptr;
+  ViewerWindow::Impl* viewer = nullptr;
   void OnLeftButtonDown() override;
   void OnLeftButtonUp() override;
   void OnKeyPress() override;
@@ -84,231 +76,175 @@ class ViewerStyle : public vtkInteractorStyleTrackballCamera {
 };
 vtkStandardNewMacro(ViewerStyle);
 
-class Viewer {
- public:
-  Viewer(Game& game, ViewerConfig& config) : game_(game), cfg_(config), shown_(game.position) {
-    opts_ = cfg_.options;
-    normalise_view(topo(), opts_.view);
-    opts_.help = kViewerKeys;
-    ply_ = game.position.ply();
-    if (cfg_.start_ply >= 0) ply_ = std::min<std::uint32_t>(ply_, cfg_.start_ply);
-    shown_ = position_at(game_.position, ply_);
+}  // namespace
+
+struct ViewerWindow::Impl {
+  Session& session;
+  SceneOptions opts;
+  int width, height;
+  SceneInfo info;
+  bool opened = false;
+  int engine_timer = -1;
+  vtkNew<vtkRenderWindow> window;
+  vtkNew<vtkRenderer> renderer;
+  vtkNew<vtkRenderWindowInteractor> interactor;
+  vtkNew<ViewerStyle> style;
+  std::vector<vtkSmartPointer<vtkSliderWidget>> sliders;
+  std::vector<int> slider_axes;
+
+  Impl(Session& s, const SceneOptions& o, int w, int h) : session(s), opts(o), width(w), height(h) {
+    normalise_view(topo(), opts.view);
+    if (opts.help.empty()) opts.help = kViewerKeys;
   }
 
-  int run() {
-    window_->SetSize(cfg_.width, cfg_.height);
-    window_->SetWindowName(("tanbo view - " + topo().spec).c_str());
-    window_->AddRenderer(renderer_);
-    interactor_->SetRenderWindow(window_);
-    style_->viewer = this;
-    interactor_->SetInteractorStyle(style_);
-    interactor_->Initialize();
+  const Topology& topo() const { return session.game().position.topology(); }
+
+  void open() {
+    if (!have_display()) {
+      throw Error(
+          "the window needs an X display and DISPLAY is not set (for pictures "
+          "without a display: xvfb-run -a tanbo view ... --png FILE)");
+    }
+    window->SetSize(width, height);
+    window->SetWindowName(("tanbo view - " + topo().spec).c_str());
+    window->AddRenderer(renderer);
+    interactor->SetRenderWindow(window);
+    style->viewer = this;
+    interactor->SetInteractorStyle(style);
+    interactor->Initialize();
     vtkNew<vtkCallbackCommand> timer;
-    timer->SetCallback(&Viewer::on_timer);
+    timer->SetCallback(&Impl::on_timer);
     timer->SetClientData(this);
-    interactor_->AddObserver(vtkCommand::TimerEvent, timer);
+    interactor->AddObserver(vtkCommand::TimerEvent, timer);
+    opened = true;
     rebuild(true);
     make_sliders();
     schedule_engine();
-    window_->Render();
-    interactor_->Start();
-    return 0;
   }
 
   void click(double x, double y) {
-    const Vertex v = pick_vertex(renderer_, info_, x, y);
+    const Vertex v = pick_vertex(renderer, info, x, y);
     if (v == kNoVertex) return;
-    const Topology& t = topo();
-    Position& pos = game_.position;
-    if (ply_ != pos.ply()) {
-      message("You are looking at move " + std::to_string(ply_) + " of " +
-              std::to_string(pos.ply()) + ": press End to return to the game, then play.");
-      return;
-    }
-    if (pos.is_over()) {
-      message("The game is over: " + player_title(pos.winner()) + " won.");
-      return;
-    }
-    const Player p = pos.to_move();
-    if (engine(p) != nullptr) {
-      message("It is " + player_title(p) + "'s turn, played by the engine (" + engine(p)->spec() +
-              ").");
-      return;
-    }
-    const MoveStatus st = pos.check_move(p, v);
-    if (st != MoveStatus::kLegal) {
-      message(player_title(p) + " cannot play " + t.name(v) + ": " + pos.explain(p, v));
-      return;
-    }
-    play(v, player_title(p) + " played " + t.name(v));
+    bool played = false;
+    opts.message = session.click(v, &played);
+    rebuild(false);
+    if (played) schedule_engine();
   }
 
   void key(const std::string& sym) {
-    const std::uint32_t last = game_.position.ply();
     if (sym == "Left" || sym == "Prior" || sym == "b") {
-      if (ply_ > 0) show(ply_ - 1);
+      session.previous();
+      shown_changed();
     } else if (sym == "Right" || sym == "Next" || sym == "space") {
-      if (ply_ < last) show(ply_ + 1);
+      session.next();
+      shown_changed();
     } else if (sym == "Home") {
-      show(0);
+      session.first();
+      shown_changed();
     } else if (sym == "End") {
-      show(last);
+      session.last();
+      shown_changed();
+      schedule_engine();
     } else if (sym == "e") {
-      opts_.show_empty = !opts_.show_empty;
+      opts.show_empty = !opts.show_empty;
       rebuild(false);
     } else if (sym == "r") {
-      opts_.show_root_space = !opts_.show_root_space;
+      opts.show_root_space = !opts.show_root_space;
       rebuild(false);
     } else if (sym == "n") {
       const bool on =
-          opts_.show_names == 1 || (opts_.show_names < 0 && topo().kind != BoardKind::kLattice);
-      opts_.show_names = on ? 0 : 1;
+          opts.show_names == 1 || (opts.show_names < 0 && topo().kind != BoardKind::kLattice);
+      opts.show_names = on ? 0 : 1;
       rebuild(false);
     } else if (sym == "m") {
       toggle_multiples();
     } else if (sym == "a") {
       next_axes();
     } else if (sym == "u") {
-      take_back();
+      opts.message = session.take_back();
+      rebuild(false);
+      schedule_engine();
     } else if (sym == "c") {
-      frame_camera(renderer_, info_);
-      window_->Render();
+      frame_camera(renderer, info);
+      window->Render();
     } else if (sym == "h") {
-      opts_.help = opts_.help.empty() ? kViewerKeys : "";
+      opts.help = opts.help.empty() ? kViewerKeys : "";
       rebuild(false);
     } else if (sym == "q" || sym == "Escape") {
-      interactor_->TerminateApp();
+      interactor->TerminateApp();
     }
   }
 
+  void shown_changed() {
+    opts.message.clear();
+    rebuild(false);
+  }
+
   static void on_timer(vtkObject*, unsigned long, void* self, void* call_data) {
-    auto* v = static_cast<Viewer*>(self);
+    auto* v = static_cast<Impl*>(self);
     const int id = call_data ? *static_cast<int*>(call_data) : -1;
-    if (id == v->engine_timer_) {
-      v->engine_timer_ = -1;
-      v->engine_move();
+    if (id == v->engine_timer) {
+      v->engine_timer = -1;
+      v->engine_step();
     }
   }
 
   static void on_slider(vtkObject* caller, unsigned long, void* self, void*) {
-    auto* v = static_cast<Viewer*>(self);
-    auto* w = static_cast<vtkSliderWidget*>(caller);
-    for (std::size_t i = 0; i < v->sliders_.size(); ++i) {
-      if (v->sliders_[i].Get() != w) continue;
-      auto* rep = static_cast<vtkSliderRepresentation2D*>(w->GetRepresentation());
-      const int axis = v->slider_axes_[i];
+    auto* v = static_cast<Impl*>(self);
+    for (std::size_t i = 0; i < v->sliders.size(); ++i) {
+      if (v->sliders[i].Get() != caller) continue;
+      auto* rep = static_cast<vtkSliderRepresentation2D*>(v->sliders[i]->GetRepresentation());
+      const int axis = v->slider_axes[i];
       const auto value = static_cast<std::uint32_t>(std::lround(rep->GetValue()));
-      rep->SetValue(value);
-      if (value >= 1 && value - 1 != v->opts_.view.slice[axis]) {
-        v->opts_.view.slice[axis] = value - 1;
+      if (value >= 1 && value - 1 != v->opts.view.slice[axis]) {
+        v->opts.view.slice[axis] = value - 1;
         v->rebuild(false);
       }
     }
   }
 
- private:
-  const Topology& topo() const { return game_.position.topology(); }
-  Agent* engine(Player p) const {
-    return p >= 1 && p <= cfg_.engines.size() ? cfg_.engines[p - 1].get() : nullptr;
-  }
-
-  void message(const std::string& m) {
-    opts_.message = m;
-    rebuild(false);
-  }
-
-  void show(std::uint32_t ply) {
-    ply_ = ply;
-    shown_ = position_at(game_.position, ply_);
-    opts_.message.clear();
-    rebuild(false);
-  }
-
   void rebuild(bool reframe) {
-    const std::uint32_t last = game_.position.ply();
-    opts_.status =
-        ply_ == last ? "" : "viewing move " + std::to_string(ply_) + " of " + std::to_string(last);
-    info_ = build_scene(renderer_, shown_, opts_);
-    if (reframe) frame_camera(renderer_, info_);
-    renderer_->ResetCameraClippingRange();
-    for (auto& s : sliders_) {  // build_scene removed every prop: put the sliders back
+    opts.status = session.at_end() ? ""
+                                   : "viewing move " + std::to_string(session.shown_ply()) +
+                                         " of " + std::to_string(session.last_ply());
+    if (!opened) return;
+    info = build_scene(renderer, session.shown(), opts);
+    if (reframe) frame_camera(renderer, info);
+    renderer->ResetCameraClippingRange();
+    for (auto& s : sliders) {  // build_scene removed every prop: put the sliders back
       s->Off();
       s->On();
     }
-    window_->Render();
-  }
-
-  void save() {
-    if (cfg_.game_path.empty()) return;
-    try {
-      save_game(game_, cfg_.game_path);
-    } catch (const Error& e) {
-      opts_.message += "  (NOT SAVED: " + std::string(e.what()) + ")";
-    }
-  }
-
-  void play(Vertex v, const std::string& what) {
-    game_.position.play(v);
-    ply_ = game_.position.ply();
-    shown_ = game_.position;
-    opts_.message = what;
-    const auto& r = game_.position.last_move();
-    if (r.stones_removed > 0) {
-      opts_.message += ", removing " + std::to_string(r.stones_removed) +
-                       (r.stones_removed == 1 ? " stone" : " stones");
-    }
-    if (game_.position.is_over()) {
-      opts_.message += ". " + player_title(game_.position.winner()) + " wins.";
-    }
-    save();
-    rebuild(false);
-    schedule_engine();
+    window->Render();
   }
 
   void schedule_engine() {
-    const Position& pos = game_.position;
-    if (pos.is_over() || ply_ != pos.ply() || engine(pos.to_move()) == nullptr) return;
-    if (engine_timer_ >= 0) return;
-    engine_timer_ = interactor_->CreateOneShotTimer(150);
+    if (!opened || !session.engine_to_move() || engine_timer >= 0) return;
+    engine_timer = interactor->CreateOneShotTimer(200);
   }
 
-  void engine_move() {
-    Position& pos = game_.position;
-    if (pos.is_over() || ply_ != pos.ply()) return;
-    const Player p = pos.to_move();
-    Agent* a = engine(p);
-    if (a == nullptr) return;
-    opts_.message = player_title(p) + " (" + a->spec() + ") is thinking...";
-    rebuild(false);
-    const Vertex v = a->choose(pos);
-    play(v, player_title(p) + " (engine) played " + topo().name(v));
-  }
-
-  // Takes back the last turn, and further engine turns, until a person is to move.
-  void take_back() {
-    Position& pos = game_.position;
-    if (pos.ply() == 0) {
-      message("Nothing to take back.");
-      return;
+  // One engine move; the next one (engine against engine) gets a new timer so that the
+  // window shows every move.
+  void engine_step(bool show_thinking = true) {
+    if (!session.engine_to_move()) return;
+    const Player p = session.game().position.to_move();
+    if (show_thinking) {
+      opts.message = player_title(p) + " (" + session.engine(p)->spec() + ") is thinking...";
+      rebuild(false);
     }
-    do {
-      pos.undo();
-    } while (pos.ply() > 0 && engine(pos.to_move()) != nullptr);
-    ply_ = pos.ply();
-    shown_ = pos;
-    opts_.message = "Took back to move " + std::to_string(ply_);
-    save();
+    opts.message = session.engine_move();
     rebuild(false);
     schedule_engine();
   }
 
   void toggle_multiples() {
-    const auto hidden = hidden_axes(topo(), opts_.view);
+    const auto hidden = hidden_axes(topo(), opts.view);
     if (hidden.empty()) {
-      message("Small multiples need a board of 4 or more axes.");
+      opts.message = "Small multiples need a board of 4 or more axes.";
+      rebuild(false);
       return;
     }
-    opts_.view.multiples_axis = opts_.view.multiples_axis >= 0 ? -1 : hidden.front();
+    opts.view.multiples_axis = opts.view.multiples_axis >= 0 ? -1 : hidden.front();
     rebuild(true);
     make_sliders();
   }
@@ -317,13 +253,13 @@ class Viewer {
   void next_axes() {
     const int d = static_cast<int>(topo().dimensions());
     if (topo().kind != BoardKind::kLattice || d <= 3) {
-      message("All axes of this board are drawn.");
+      opts.message = "All axes of this board are drawn.";
+      rebuild(false);
       return;
     }
-    std::array<int, 3> a = opts_.view.axes;
+    std::array<int, 3> a = opts.view.axes;
     std::sort(a.begin(), a.end());
-    // Next 3-combination of 0..d-1 in lexicographic order, wrapping to {0,1,2}.
-    int i = 2;
+    int i = 2;  // next 3-combination of 0..d-1 in lexicographic order, wrapping to {0,1,2}
     while (i >= 0 && a[i] == d - 3 + i) --i;
     if (i < 0) {
       a = {0, 1, 2};
@@ -331,31 +267,36 @@ class Viewer {
       ++a[i];
       for (int j = i + 1; j < 3; ++j) a[j] = a[j - 1] + 1;
     }
-    opts_.view.axes = a;
-    opts_.view.multiples_axis = -1;
-    for (int k = 0; k < 3; ++k) opts_.view.slice[a[k]] = 0;
+    opts.view.axes = a;
+    opts.view.multiples_axis = -1;
+    for (int k = 0; k < 3; ++k) opts.view.slice[a[k]] = 0;
+    for (int h : hidden_axes(topo(), opts.view)) {
+      opts.view.slice[h] = std::min(opts.view.slice[h], topo().dims[h] - 1);
+    }
+    opts.message = "Drawn axes: " + axis_name(a[0]) + "," + axis_name(a[1]) + "," + axis_name(a[2]);
     rebuild(true);
     make_sliders();
   }
 
   // One slider per hidden axis (except the one laid out as small multiples).
   void make_sliders() {
-    for (auto& s : sliders_) s->Off();
-    sliders_.clear();
-    slider_axes_.clear();
+    for (auto& s : sliders) s->Off();
+    sliders.clear();
+    slider_axes.clear();
+    if (!opened) return;
     int row = 0;
-    for (int axis : hidden_axes(topo(), opts_.view)) {
-      if (axis == opts_.view.multiples_axis) continue;
+    for (int axis : hidden_axes(topo(), opts.view)) {
+      if (axis == opts.view.multiples_axis) continue;
       vtkNew<vtkSliderRepresentation2D> rep;
       rep->SetMinimumValue(1);
       rep->SetMaximumValue(topo().dims[axis]);
-      rep->SetValue(opts_.view.slice[axis] + 1);
+      rep->SetValue(opts.view.slice[axis] + 1);
       rep->SetTitleText(("slice " + axis_name(axis)).c_str());
       rep->SetLabelFormat("%.0f");
       rep->GetPoint1Coordinate()->SetCoordinateSystemToNormalizedDisplay();
       rep->GetPoint2Coordinate()->SetCoordinateSystemToNormalizedDisplay();
       const double y = 0.20 + 0.11 * row;
-      rep->GetPoint1Coordinate()->SetValue(0.66, y);
+      rep->GetPoint1Coordinate()->SetValue(0.70, y);
       rep->GetPoint2Coordinate()->SetValue(0.96, y);
       rep->SetSliderLength(0.03);
       rep->SetSliderWidth(0.03);
@@ -364,35 +305,23 @@ class Viewer {
       rep->GetTitleProperty()->SetColor(0.08, 0.09, 0.12);
       rep->GetLabelProperty()->SetColor(0.08, 0.09, 0.12);
       auto w = vtkSmartPointer<vtkSliderWidget>::New();
-      w->SetInteractor(interactor_);
+      w->SetInteractor(interactor);
       w->SetRepresentation(rep);
       w->SetAnimationModeToJump();
       vtkNew<vtkCallbackCommand> cb;
-      cb->SetCallback(&Viewer::on_slider);
+      cb->SetCallback(&Impl::on_slider);
       cb->SetClientData(this);
       w->AddObserver(vtkCommand::InteractionEvent, cb);
       w->On();
-      sliders_.push_back(w);
-      slider_axes_.push_back(axis);
+      sliders.push_back(w);
+      slider_axes.push_back(axis);
       ++row;
     }
-    window_->Render();
+    window->Render();
   }
-
-  Game& game_;
-  ViewerConfig& cfg_;
-  SceneOptions opts_;
-  Position shown_;
-  std::uint32_t ply_ = 0;
-  SceneInfo info_;
-  int engine_timer_ = -1;
-  vtkNew<vtkRenderWindow> window_;
-  vtkNew<vtkRenderer> renderer_;
-  vtkNew<vtkRenderWindowInteractor> interactor_;
-  vtkNew<ViewerStyle> style_;
-  std::vector<vtkSmartPointer<vtkSliderWidget>> sliders_;
-  std::vector<int> slider_axes_;
 };
+
+namespace {
 
 void ViewerStyle::OnLeftButtonDown() {
   const int* p = GetInteractor()->GetEventPosition();
@@ -416,14 +345,68 @@ void ViewerStyle::OnKeyPress() {
 
 }  // namespace
 
-int run_viewer(Game& game, ViewerConfig& config, std::ostream& err) {
-  if (!have_display()) {
-    err << "tanbo view: the window needs an X display and DISPLAY is not set (for pictures "
-           "without a display: xvfb-run -a tanbo view ... --png FILE)\n";
+ViewerWindow::ViewerWindow(Session& session, const SceneOptions& options, int width, int height)
+    : impl_(std::make_unique<Impl>(session, options, width, height)) {}
+
+ViewerWindow::~ViewerWindow() = default;
+
+void ViewerWindow::open() {
+  impl_->open();
+}
+
+void ViewerWindow::run() {
+  if (!impl_->opened) open();
+  impl_->interactor->Start();
+}
+
+void ViewerWindow::simulate_click(int x, int y) {
+  auto* in = impl_->interactor.Get();
+  in->SetEventInformation(x, y, 0, 0);
+  in->InvokeEvent(vtkCommand::LeftButtonPressEvent, nullptr);
+  in->SetEventInformation(x, y, 0, 0);
+  in->InvokeEvent(vtkCommand::LeftButtonReleaseEvent, nullptr);
+}
+
+void ViewerWindow::simulate_key(const std::string& keysym) {
+  auto* in = impl_->interactor.Get();
+  const char code = keysym.size() == 1 ? keysym[0] : 0;
+  in->SetEventInformation(0, 0, 0, 0, code, 1, keysym.c_str());
+  in->InvokeEvent(vtkCommand::KeyPressEvent, nullptr);
+  in->InvokeEvent(vtkCommand::CharEvent, nullptr);
+}
+
+void ViewerWindow::run_engines() {
+  while (impl_->session.engine_to_move()) impl_->engine_step(false);
+  if (impl_->engine_timer >= 0) {
+    impl_->interactor->DestroyTimer(impl_->engine_timer);
+    impl_->engine_timer = -1;
+  }
+}
+
+const std::string& ViewerWindow::message() const {
+  return impl_->opts.message;
+}
+const SceneOptions& ViewerWindow::options() const {
+  return impl_->opts;
+}
+const SceneInfo& ViewerWindow::info() const {
+  return impl_->info;
+}
+vtkRenderer* ViewerWindow::renderer() const {
+  return impl_->renderer.Get();
+}
+
+int run_viewer(Session& session, const SceneOptions& options, int width, int height,
+               std::ostream& err) {
+  try {
+    ViewerWindow w(session, options, width, height);
+    w.open();
+    w.run();
+  } catch (const Error& e) {
+    err << "tanbo view: " << e.what() << "\n";
     return 1;
   }
-  Viewer viewer(game, config);
-  return viewer.run();
+  return 0;
 }
 
 }  // namespace tanbo::viz

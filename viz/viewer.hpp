@@ -1,16 +1,14 @@
 // The interactive viewer window: rotate and zoom with the mouse, step through the game with
 // the keys, click a point to play it, engines answer on their turn, the game file is saved
-// after every move. Needs an X display.
+// after every move (the game logic is in session.hpp). Needs an X display.
 #pragma once
 
 #include <iosfwd>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "scene.hpp"
-#include "tanbo/agent.hpp"
-#include "tanbo/gamefile.hpp"
+#include "session.hpp"
 
 namespace tanbo::viz {
 
@@ -20,25 +18,47 @@ inline constexpr const char* kViewerKeys =
     "e: empty points   r: root space   n: names   m: small multiples   a: next axes\n"
     "u: take back   c: reset camera   h: hide this help   q: quit";
 
-struct ViewerConfig {
-  std::string game_path;                        // saved after every move; "" = not saved
-  std::vector<std::unique_ptr<Agent>> engines;  // per player (index p-1), nullptr = a person
-  SceneOptions options;                         // what to show at the start
-  int width = 1100;                             // window size in pixels
-  int height = 800;
-  long start_ply = -1;  // move shown first, -1 = the last one
-};
-
-// Opens the window on `game` and runs until it is closed. Returns 0, or 1 after printing a
-// reason to `err` (no X display). Moves made in the window change `game`.
-int run_viewer(Game& game, ViewerConfig& config, std::ostream& err);
-
-// The vertex a click at display point (x, y) lands on: the nearest drawn point whose stone
-// would cover the click, nearest to the viewer when several do; kNoVertex if none.
-// `renderer` holds the scene built from `info`.
+// The vertex a click at display point (x, y) lands on: a drawn point under the click (within
+// about a stone's radius); when several are, an empty one before a stone (so that a point
+// hidden behind a stone can still be played), then the one nearest the viewer; kNoVertex if
+// none.
+// `renderer` holds the scene built as `info` describes.
 Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, double y);
 
-// The position after the first `ply` turns of `game_position`'s history.
-Position position_at(const Position& game_position, std::uint32_t ply);
+class ViewerWindow {
+ public:
+  ViewerWindow(Session& session, const SceneOptions& options, int width, int height);
+  ~ViewerWindow();
+  ViewerWindow(const ViewerWindow&) = delete;
+  ViewerWindow& operator=(const ViewerWindow&) = delete;
+
+  // Creates the window and draws the scene. Throws tanbo::Error without an X display.
+  void open();
+  // Runs the event loop until the window is closed or q is pressed.
+  void run();
+
+  // Sends a left click (press and release) at display point (x, y) through the window's
+  // interactor, as the mouse does; engine replies are then due (see run_engines).
+  void simulate_click(int x, int y);
+  // Sends a key press (X key symbol: "Left", "End", "e", ...) through the interactor.
+  void simulate_key(const std::string& keysym);
+  // Plays the engine moves that are due at once (the event loop does it on a timer).
+  void run_engines();
+
+  const std::string& message() const;   // the sentence at the bottom of the window
+  const SceneOptions& options() const;  // what is shown now
+  const SceneInfo& info() const;        // where the points are drawn
+  vtkRenderer* renderer() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Opens the window on `session` and runs until it is closed. Returns 0, or 1 after printing
+// a reason to `err` (no X display).
+int run_viewer(Session& session, const SceneOptions& options, int width, int height,
+               std::ostream& err);
 
 }  // namespace tanbo::viz

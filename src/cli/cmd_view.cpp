@@ -223,15 +223,10 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
       return 0;
     }
 
-    viz::ViewerConfig cfg;
-    cfg.game_path = save_path;
-    cfg.options = opts;
-    cfg.width = width;
-    cfg.height = height;
-    cfg.start_ply = move;
+    std::vector<std::unique_ptr<Agent> > engines;
     for (Player p = 1; p <= pos.num_players(); ++p) {
       const std::string& k = kinds[p - 1];
-      cfg.engines.push_back(k == "human" ? nullptr : engine_for(k, board.seed + p));
+      engines.push_back(k == "human" ? nullptr : engine_for(k, board.seed + p));
     }
     for (Player p = pos.num_players() + 1; p <= kMaxPlayers; ++p) {
       if (kinds[p - 1] != "human") {
@@ -240,7 +235,9 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
       }
     }
     if (!save_path.empty() && !fs::exists(save_path)) save_game(*game, save_path);
-    return viz::run_viewer(*game, cfg, err);
+    viz::Session session(*game, save_path, std::move(engines));
+    if (move >= 0) session.show(static_cast<std::uint32_t>(move));
+    return viz::run_viewer(session, opts, width, height, err);
   } catch (const Error& e) {
     err << "tanbo view: " << e.what() << "\n";
     return 2;

@@ -1,0 +1,116 @@
+#include "session.hpp"
+
+#include <algorithm>
+
+#include "tanbo/error.hpp"
+
+namespace tanbo::viz {
+
+Position position_at(const Position& game_position, std::uint32_t ply) {
+  Position p(game_position.topology_ptr(), game_position.setup());
+  const auto& hist = game_position.history();
+  for (std::uint32_t i = 0; i < ply && i < hist.size(); ++i) {
+    if (hist[i].kind == MoveRecord::Kind::kResign) {
+      p.resign(hist[i].player);
+    } else {
+      p.play(hist[i].vertex);
+    }
+  }
+  return p;
+}
+
+Session::Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent>> engines)
+    : game_(game), path_(std::move(path)), engines_(std::move(engines)), shown_(game.position) {}
+
+Agent* Session::engine(Player p) const {
+  return p >= 1 && p <= engines_.size() ? engines_[p - 1].get() : nullptr;
+}
+
+void Session::show(std::uint32_t ply) {
+  ply = std::min(ply, last_ply());
+  if (ply == last_ply()) {
+    shown_ = game_.position;
+  } else if (ply != shown_ply()) {
+    shown_ = position_at(game_.position, ply);
+  }
+}
+
+std::string Session::click(Vertex v, bool* played) {
+  if (played) *played = false;
+  const Position& pos = game_.position;
+  const Topology& t = pos.topology();
+  if (v >= pos.num_vertices()) return "";
+  if (!at_end()) {
+    return "You are looking at move " + std::to_string(shown_ply()) + " of " +
+           std::to_string(last_ply()) + ": press End to return to the game, then play.";
+  }
+  if (pos.is_over()) return "The game is over: " + player_title(pos.winner()) + " won.";
+  const Player p = pos.to_move();
+  if (Agent* a = engine(p)) {
+    return "It is " + player_title(p) + "'s turn, played by the engine (" + a->spec() + ").";
+  }
+  if (pos.check_move(p, v) != MoveStatus::kLegal) {
+    return player_title(p) + " cannot play " + t.name(v) + ": " + pos.explain(p, v);
+  }
+  game_.position.play(v);
+  if (played) *played = true;
+  return after_move(player_title(p) + " played " + t.name(v));
+}
+
+bool Session::engine_to_move() const {
+  const Position& pos = game_.position;
+  return at_end() && !pos.is_over() && engine(pos.to_move()) != nullptr;
+}
+
+std::string Session::engine_move() {
+  if (!engine_to_move()) return "";
+  const Player p = game_.position.to_move();
+  Agent* a = engine(p);
+  const Vertex v = a->choose(game_.position);
+  if (game_.position.check_move(p, v) != MoveStatus::kLegal) {
+    throw Error("the engine " + a->spec() + " chose an illegal move");
+  }
+  game_.position.play(v);
+  return after_move(player_title(p) + " (" + a->spec() + ") played " +
+                    game_.position.topology().name(v));
+}
+
+std::string Session::take_back() {
+  Position& pos = game_.position;
+  if (pos.ply() == 0) return "Nothing to take back.";
+  do {
+    pos.undo();
+  } while (pos.ply() > 0 && !pos.is_over() && engine(pos.to_move()) != nullptr);
+  shown_ = pos;
+  save();
+  std::string m = "Took back to move " + std::to_string(pos.ply()) + ".";
+  if (!save_error_.empty()) m += " NOT SAVED: " + save_error_;
+  return m;
+}
+
+std::string Session::after_move(const std::string& what) {
+  shown_ = game_.position;
+  std::string m = what;
+  const MoveRecord& r = game_.position.last_move();
+  if (r.stones_removed > 0) {
+    m += ", removing " + std::to_string(r.stones_removed) +
+         (r.stones_removed == 1 ? " stone" : " stones");
+  }
+  m += ".";
+  if (game_.position.is_over()) m += " " + player_title(game_.position.winner()) + " wins.";
+  save();
+  if (!save_error_.empty()) m += " NOT SAVED: " + save_error_;
+  return m;
+}
+
+void Session::save() {
+  save_error_.clear();
+  if (path_.empty()) return;
+  try {
+    save_game(game_, path_);
+  } catch (const Error& e) {
+    save_error_ = e.what();
+  }
+}
+
+}  // namespace tanbo::viz

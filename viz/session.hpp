@@ -1,0 +1,63 @@
+// What the viewer window does with a game, without any drawing: which move is shown, what a
+// click on a point does (play it for a person to move, or say why not), engine replies,
+// taking back, and saving the game file after every change. The window (viewer.hpp) turns
+// mouse and keys into these calls; tests drive it directly.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tanbo/agent.hpp"
+#include "tanbo/gamefile.hpp"
+
+namespace tanbo::viz {
+
+// The position after the first `ply` turns of `game_position`'s history.
+Position position_at(const Position& game_position, std::uint32_t ply);
+
+class Session {
+ public:
+  // `engines[p-1]` plays player p (nullptr or missing = a person). `path` "" = never saved.
+  Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent>> engines);
+
+  const Game& game() const { return game_; }
+  const Position& shown() const { return shown_; }          // the position on screen
+  std::uint32_t shown_ply() const { return shown_.ply(); }  // its move number
+  std::uint32_t last_ply() const { return game_.position.ply(); }
+  bool at_end() const { return shown_ply() == last_ply(); }
+  Agent* engine(Player p) const;
+
+  // History navigation (clamped to 0..last_ply()).
+  void show(std::uint32_t ply);
+  void first() { show(0); }
+  void previous() { show(shown_ply() > 0 ? shown_ply() - 1 : 0); }
+  void next() { show(shown_ply() + 1); }
+  void last() { show(last_ply()); }
+
+  // A click on point v: plays it when a person is to move, the latest position is shown and
+  // the move is legal. Returns the sentence to show: what was played (and removed), or why
+  // nothing was (the rules' reason from Position::explain, a finished game, an engine's turn,
+  // an earlier move on screen). `played` tells which.
+  std::string click(Vertex v, bool* played = nullptr);
+  // True when an engine is to move in the latest position (and it is shown).
+  bool engine_to_move() const;
+  // Lets the engine to move play; returns what it did ("" when no engine is to move).
+  std::string engine_move();
+  // Takes back the last turn, and further engine turns, until a person is to move.
+  std::string take_back();
+  // The last save error, "" when the file is up to date (or there is none).
+  const std::string& save_error() const { return save_error_; }
+
+ private:
+  std::string after_move(const std::string& what);
+  void save();
+
+  Game& game_;
+  std::string path_;
+  std::vector<std::unique_ptr<Agent>> engines_;
+  Position shown_;
+  std::string save_error_;
+};
+
+}  // namespace tanbo::viz
