@@ -355,6 +355,13 @@ TEST(Setups, UnknownAndUnfittingNamesAreRefusedWithTheListThatFits) {
   // Names are case-insensitive; "default" is the board's default.
   EXPECT_EQ(make_setup(*t, "PBMSERV").name, "pbmserv");
   EXPECT_EQ(make_setup(*t, "default").name, "steere1995");
+  // With a player count the default cannot seat, "default" is the first setup that can.
+  EXPECT_EQ(make_setup(*t, "default", 4).name, "four");
+  EXPECT_EQ(make_setup(*t, "default", 3).name, "dense");
+  EXPECT_EQ(make_setup(*t, "default", 2).name, "steere1995");
+  EXPECT_EQ(make_setup(*parse_topology("hex 5"), "default", 6).name, "hexbo");
+  EXPECT_EQ(error_of(*parse_topology("hex 5"), "default", 4),
+            "setup hexbo does not fit hex 5 for 4 players; setups that fit: none");
   // Defaults per board.
   EXPECT_EQ(setups_for(*parse_topology("grid 13x13")).front(), "steere2005");
   EXPECT_EQ(setups_for(*parse_topology("grid 9x9")).front(), "steere1995");

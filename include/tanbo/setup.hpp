@@ -28,8 +28,9 @@ std::vector<std::string> setups_for(const Topology& topo, int players = 0);
 // 13x13, pbmserv on 5x5x5, hexbo on hex boards, file on DOT boards, spaced elsewhere).
 std::string default_setup(const Topology& topo);
 
-// Builds setup `name` ("default" = default_setup) for `players` players (0 = the setup's
-// own count: 2 for most, 4 for "four", the DOT `players` attribute for "file").
+// Builds setup `name` ("default" = default_setup, or the first setup that fits when the
+// default cannot seat `players`) for `players` players (0 = the setup's own count: 2 for most,
+// 4 for "four", the DOT `players` attribute for "file").
 // Throws tanbo::Error naming the setups that fit when the name is unknown or does not fit.
 Setup make_setup(const Topology& topo, std::string_view name = "default", int players = 0);
 

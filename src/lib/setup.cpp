@@ -267,10 +267,18 @@ std::vector<std::string> setups_for(const Topology& t, int players) {
 Setup make_setup(const Topology& t, std::string_view name_in, int players) {
   std::string name(name_in);
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (name.empty() || name == "default") name = default_setup(t);
   if (players != 0 && (players < 2 || players > kMaxPlayers)) {
     throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
                 std::to_string(players));
+  }
+  if (name.empty() || name == "default") {
+    // The board's default, or, when it cannot seat that many players, the first setup that
+    // can (e.g. "four" for 4 players on 19x19).
+    name = default_setup(t);
+    const auto fit = setups_for(t, players);
+    if (players != 0 && !fit.empty() && std::find(fit.begin(), fit.end(), name) == fit.end()) {
+      name = fit.front();
+    }
   }
   auto list = [&] {
     std::string s;
