@@ -323,6 +323,15 @@ TEST(Setups, FileSetupReadsTheStones) {
   auto bare = make_from_dot("graph { a -- b -- c }", "bare.dot");
   EXPECT_EQ(error_of(*bare, "file"),
             "the DOT file places no stones (give nodes a stone attribute)");
+  // An isolated seed (a node without edges) has no root space: refused.
+  auto isolated = make_from_dot("graph { a [stone=1]; b [stone=2]; b -- c; d -- c }", "iso.dot");
+  try {
+    Position pos(isolated, make_setup(*isolated));
+    ADD_FAILURE() << "an isolated seed was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "the starting position has a bounded root: the Black seed at a has no root space");
+  }
   // Stones that make a bounded root are refused by the position.
   auto boxed =
       make_from_dot("graph { a [stone=1]; b [stone=2]; c [stone=2]; b -- a -- c }", "boxed.dot");
