@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/connected_components.hpp>
 #include <boost/graph/fruchterman_reingold.hpp>
+#include <boost/graph/kamada_kawai_spring_layout.hpp>
 #include <boost/graph/random_layout.hpp>
 #include <boost/graph/topology.hpp>
 #include <boost/random/linear_congruential.hpp>
@@ -215,7 +217,16 @@ std::vector<std::array<double, 3>> force_layout_3d(const Graph& g, unsigned seed
   std::vector<Cube::point_type> pts(n);
   auto pmap = boost::make_iterator_property_map(pts.begin(), boost::get(boost::vertex_index, bg));
   boost::random_graph_layout(bg, pmap, cube);
-  if (n > 1) {
+  std::vector<int> component(n);
+  const bool connected = n > 1 && boost::connected_components(bg, component.data()) == 1;
+  bool done = false;
+  if (connected && n <= 600) {
+    // Kamada-Kawai: edges of (nearly) equal length, the graph distance kept in space.
+    done = boost::kamada_kawai_spring_layout(
+        bg, pmap, boost::make_constant_property<BGraph::edge_descriptor>(1.0), cube,
+        boost::edge_length(1.0), boost::layout_tolerance<double>(1e-4));
+  }
+  if (n > 1 && !done) {
     // All pairs repel (Boost's grid approximation is 2D only): O(n^2) per iteration, so big
     // graphs get fewer iterations.
     const int iterations = n <= 400 ? 300 : n <= 2000 ? 80 : 20;

@@ -5,8 +5,9 @@
 //    is fixed at one value (its "slice"). In "small multiples" mode one hidden axis is laid
 //    out instead: its slices stand side by side along the screen's x direction.
 //  - Hex boards: flat, rows horizontal, one unit between neighbouring cells.
-//  - DOT boards: the `pos` attributes when every node has one, otherwise a Fruchterman-Reingold
-//    force-directed layout in 3D computed with Boost.Graph (seeded, so always the same picture).
+//  - DOT boards: the `pos` attributes when every node has one, otherwise a layout in 3D computed
+//    with Boost.Graph: Kamada-Kawai for connected graphs up to 600 points, Fruchterman-Reingold
+//    otherwise (both start from seeded random positions, so always the same picture).
 //    Both are scaled so that the median edge is one unit long.
 #pragma once
 
@@ -59,8 +60,9 @@ inline constexpr std::array<double, 3> kPanelDirection{0.98396, 0.17836, 0.0};  
 // Computes where every vertex goes. DOT layouts without `pos` are computed here.
 Layout compute_layout(const Topology& topo, const ViewSpec& view);
 
-// Force-directed 3D layout of a graph (Boost.Graph's fruchterman_reingold_force_directed_layout
-// in a cube topology, seeded), scaled so the median edge length is 1. Exposed for tests.
+// 3D layout of a graph computed with Boost.Graph in a cube topology from seeded random
+// positions: kamada_kawai_spring_layout for connected graphs up to 600 vertices, else
+// fruchterman_reingold_force_directed_layout; scaled so the median edge length is 1.
 std::vector<std::array<double, 3>> force_layout_3d(const Graph& g, unsigned seed = 1);
 
 // Whether the edge {a, b} of a lattice is drawn as a short segment (false for the wrap-around
