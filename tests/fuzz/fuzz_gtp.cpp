@@ -1,0 +1,80 @@
+// libFuzzer target: the engine protocol, line by line (tanbo::cli::GtpEngine::handle_line).
+//
+// The input is a session: lines separated by '\n', handled by one engine in order. Besides
+// "no crash, no sanitizer report", every answer must be well framed ("=" or "?", the id
+// echoed, ended by exactly one blank line), a refused command must leave the position as it
+// was (same board, stones, side to move and history length), and the position must pass
+// check_consistency() after every line.
+//
+// Two things are kept out of the fuzzer's reach because they are not parser behaviour:
+// `topology file PATH` (reads arbitrary files of the machine) and boards much larger than a
+// few thousand points (legal, but each costs real time and memory; test_scale covers them).
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "fuzz_scope.hpp"
+#include "gtp.hpp"
+#include "tanbo/error.hpp"
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what, const std::string& line, const std::string& reply) {
+  std::fprintf(stderr, "fuzz_gtp: %s\n  line:  %s\n  reply: %s\n", what.c_str(), line.c_str(),
+               reply.c_str());
+  std::abort();
+}
+
+// True for lines that would build a board too big to fuzz quickly, or read a file.
+bool out_of_scope(const std::string& line) {
+  const std::string l = tanbo::fuzz::lower_ascii(line);
+  if (l.find("topology") == std::string::npos && l.find("boardsize") == std::string::npos)
+    return false;
+  return l.find("file") != std::string::npos || tanbo::fuzz::number_product(l) > 4096;
+}
+
+struct Snapshot {
+  std::string spec;
+  std::string setup;
+  std::uint32_t ply;
+  std::uint64_t hash;
+  tanbo::Player to_move;
+  bool operator==(const Snapshot&) const = default;
+};
+
+Snapshot snap(const tanbo::cli::GtpEngine& e) {
+  const tanbo::Position& p = e.position();
+  return {p.topology().spec, p.setup().name, p.ply(), p.hash(), p.to_move()};
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 4096) return -1;
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  tanbo::cli::GtpEngine engine(7);
+  std::size_t start = 0;
+  while (start <= input.size() && !engine.quit()) {
+    std::size_t end = input.find('\n', start);
+    if (end == std::string::npos) end = input.size();
+    const std::string line = input.substr(start, end - start);
+    start = end + 1;
+    if (out_of_scope(line)) continue;
+    const Snapshot before = snap(engine);
+    const std::string reply = engine.handle_line(line);
+    if (reply.empty()) continue;
+    if (reply.size() < 3 || reply.substr(reply.size() - 2) != "\n\n")
+      fail("reply not ended by one blank line", line, reply);
+    if (reply.find("\n\n") != reply.size() - 2) fail("blank line inside a reply", line, reply);
+    if (reply[0] != '=' && reply[0] != '?') fail("reply starts with neither = nor ?", line, reply);
+    if (reply[0] == '?' && !(snap(engine) == before))
+      fail("a refused command changed the position", line, reply);
+    if (reply.find("internal error") != std::string::npos)
+      fail("internal error escaped", line, reply);
+    const std::string bad = engine.position().check_consistency();
+    if (!bad.empty()) fail("inconsistent position: " + bad, line, reply);
+  }
+  return 0;
+}

@@ -1,0 +1,49 @@
+// Shared by the fuzz targets: keeps inputs that would build very large boards out of reach.
+// A board of a million points is valid input and takes real time and memory (tests/
+// test_scale.cpp covers those); it tells nothing about the parsers, so the fuzzers skip it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tanbo::fuzz {
+
+// Product of the numbers on a line: a generous bound on the points of a board spec.
+inline double number_product(std::string_view line) {
+  double product = 1;
+  double cur = -1;
+  for (std::size_t i = 0; i <= line.size(); ++i) {
+    const char c = i < line.size() ? line[i] : ' ';
+    if (c >= '0' && c <= '9') {
+      cur = (cur < 0 ? 0 : cur * 10) + (c - '0');
+    } else if (cur >= 0) {
+      product *= cur > 1 ? cur : 1;
+      cur = -1;
+    }
+  }
+  return product;
+}
+
+inline std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// True when any line mentioning `keyword` (case-insensitive) has numbers whose product
+// exceeds `max_points`.
+inline bool big_board(std::string_view text, std::string_view keyword, double max_points = 4096) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string line = lower_ascii(text.substr(start, end - start));
+    if (line.find(keyword) != std::string::npos && number_product(line) > max_points) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+}  // namespace tanbo::fuzz
