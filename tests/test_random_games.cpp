@@ -72,6 +72,44 @@ void check_roots(const Position& pos, const std::string& where) {
   }
 }
 
+// The removal rule worked out from scratch: the roots that the move of the side to move at v
+// bounds (before anything is removed), and the expanded root. O(board) per call.
+struct Bounded {
+  RootId expanded = kNoRoot;
+  std::set<RootId> roots;
+};
+Bounded bounded_by(const Position& pos, Vertex v) {
+  const Player p = pos.to_move();
+  const Graph& g = pos.graph();
+  Bounded out;
+  for (Vertex u : g.neighbours(v)) {
+    if (pos.at(u) == p) out.expanded = pos.root_of(u);
+  }
+  auto colour = [&](Vertex u) { return u == v ? p : pos.at(u); };
+  auto root = [&](Vertex u) { return u == v ? out.expanded : pos.root_of(u); };
+  std::map<RootId, std::uint32_t> space;
+  for (RootId r : pos.live_roots()) space[r] = 0;
+  std::vector<std::uint32_t> count(pos.num_players() + 1);
+  std::vector<Vertex> only(pos.num_players() + 1);
+  for (Vertex u = 0; u < pos.num_vertices(); ++u) {
+    if (colour(u) != kEmpty) continue;
+    std::fill(count.begin(), count.end(), 0);
+    for (Vertex w : g.neighbours(u)) {
+      const Player c = colour(w);
+      if (c == kEmpty) continue;
+      ++count[c];
+      only[c] = w;
+    }
+    for (int c = 1; c <= pos.num_players(); ++c) {
+      if (count[c] == 1) ++space[root(only[c])];
+    }
+  }
+  for (const auto& [r, n] : space) {
+    if (n == 0) out.roots.insert(r);
+  }
+  return out;
+}
+
 struct Board {
   std::string spec;
   std::string setup;
@@ -116,6 +154,8 @@ void run_games(const Board& b, std::uint64_t seed) {
   SCOPED_TRACE(b.spec + " " + b.setup + " players=" + std::to_string(b.players));
   Rng rng(seed);
   std::uint64_t total_moves = 0;
+  std::uint64_t oracle_checks = 0;
+  std::uint64_t multi_bounded = 0;  // moves that bounded two or more roots at once
   for (int game = 0; game < b.games; ++game) {
     Position pos = start_position(b);
     EXPECT_EQ(pos.check_consistency(), "");
@@ -131,9 +171,29 @@ void run_games(const Board& b, std::uint64_t seed) {
       const std::uint32_t before_stones = pos.stones(mover);
       std::uint32_t all_before = 0;
       for (int p = 1; p <= pos.num_players(); ++p) all_before += pos.stones(static_cast<Player>(p));
+      // The oracle costs one pass over the board: every move up to a few thousand points.
+      const bool oracle = pos.num_vertices() <= 4096 || (pos.ply() + 1) % b.check_every == 0;
+      const Bounded bounded = oracle ? bounded_by(pos, v) : Bounded{};
       const MoveRecord& rec = pos.play(v);
       const std::string where =
           "game " + std::to_string(game) + " ply " + std::to_string(pos.ply());
+      if (oracle) {
+        // The removal rule: the expanded root alone if it is bounded, else every bounded root.
+        std::set<RootId> removed;
+        for (std::uint32_t i = rec.removed_begin; i < rec.removed_end; ++i) {
+          removed.insert(pos.removed_roots()[i]);
+        }
+        EXPECT_EQ(rec.expanded, bounded.expanded) << where;
+        if (bounded.roots.count(bounded.expanded)) {
+          EXPECT_TRUE(rec.expanded_removed) << where;
+          EXPECT_EQ(removed, std::set<RootId>{bounded.expanded}) << where;
+        } else {
+          EXPECT_FALSE(rec.expanded_removed) << where;
+          EXPECT_EQ(removed, bounded.roots) << where;
+        }
+        ++oracle_checks;
+        if (bounded.roots.size() > 1) ++multi_bounded;
+      }
       // The record adds up: one stone placed, rec.stones_removed taken off.
       std::uint32_t all_after = 0;
       for (int p = 1; p <= pos.num_players(); ++p) all_after += pos.stones(static_cast<Player>(p));
@@ -183,8 +243,11 @@ void run_games(const Board& b, std::uint64_t seed) {
     ASSERT_TRUE(snapshot(pos) == start) << "undo back to the start";
     ASSERT_EQ(pos.check_consistency(), "");
   }
-  // "Thousands of random games": make sure the games were real ones.
+  // "Thousands of random games": make sure the games were real ones, and that the removal
+  // rule was checked, also on moves that bound several roots at once.
   EXPECT_GT(total_moves, static_cast<std::uint64_t>(b.games));
+  EXPECT_GT(oracle_checks, 0u);
+  if (b.games >= 200) EXPECT_GT(multi_bounded, 0u);
 }
 
 }  // namespace
