@@ -5,6 +5,7 @@
 // protocol (a failed topology/setup/boardsize/play/undo leaves the previous game in place),
 // the command line, and the inputs the fuzzers once crashed on (tests/fuzz/regressions/).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -102,6 +103,18 @@ TEST(BadSpec, MalformedSpecsGetSpecificMessages) {
       std::string::npos);
 }
 
+TEST(BadSpec, DotPathsThatAreNotRegularFiles) {
+  // A FIFO would block the open forever; devices and folders have no text to read.
+  const fs::path fifo = fs::path(testing::TempDir()) / "tanbo_bad_input_fifo";
+  fs::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(spec_error("file " + fifo.string()).find("is not a regular file"), std::string::npos);
+  fs::remove(fifo);
+  EXPECT_NE(spec_error("file /dev/null").find("is not a regular file"), std::string::npos);
+  EXPECT_NE(spec_error("file " + testing::TempDir()).find("is not a regular file"),
+            std::string::npos);
+}
+
 TEST(BadSpec, HugeNumbersAreRefusedNotWrapped) {
   EXPECT_NE(spec_error("grid 99999999999x9").find("99999999999 is too large"), std::string::npos);
   EXPECT_NE(spec_error("line 18446744073709551616").find("too large"), std::string::npos);
@@ -156,7 +169,8 @@ TEST(BadDot, BinaryAndMalformedFiles) {
             std::string::npos);
   EXPECT_NE(dot_error("graph g { a -- b ").find("not valid Graphviz DOT"), std::string::npos);
   EXPECT_NE(dot_error("graph g { a -- ; }").find("not valid Graphviz DOT"), std::string::npos);
-  EXPECT_NE(dot_error("").find("not valid Graphviz DOT"), std::string::npos);
+  EXPECT_NE(dot_error("").find("the file is empty"), std::string::npos);
+  EXPECT_NE(dot_error(" \n\t ").find("the file is empty"), std::string::npos);
   EXPECT_NE(dot_error("graph g { }").find("no nodes"), std::string::npos);
   // Every refusal names the file.
   EXPECT_NE(dot_error("graph g { a -- b ").find("bad.dot"), std::string::npos);

@@ -8,6 +8,7 @@
 #include <boost/property_map/dynamic_property_map.hpp>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -424,6 +425,12 @@ TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& lim
     rest.remove_prefix(rest.find_first_not_of(" \t"));
     while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.remove_suffix(1);
     const std::string path(rest);
+    // Only a regular file: a FIFO would block the open forever, a device or /dev/stdin has no size.
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+      throw Error("DOT file \"" + path + "\" is not a regular file");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error("cannot open DOT file \"" + path + "\"");
     in.seekg(0, std::ios::end);
