@@ -47,6 +47,10 @@ const std::vector<std::string>& agent_names();
 // list is empty, an item is empty, or the list does not start with an agent name.
 std::vector<std::string> split_agent_list(const std::string& list);
 
+// The spec with its search threads set to `threads` (mcts specs; others are returned as they
+// are): "mcts:playouts=500" -> "mcts:playouts=500,threads=2", "mcts" -> "mcts:threads=2".
+std::string with_threads(const std::string& spec, int threads);
+
 // The spec of the engine `tanbo gtp` and `tanbo play` use when none is given.
 inline constexpr const char* kDefaultEngine = "mcts:playouts=3000,time=10";
 

@@ -143,6 +143,11 @@ std::unique_ptr<Agent> make_agent(const std::string& spec, std::uint64_t seed) {
   throw Error("unknown player \"" + spec + "\"; engine players: " + known_list());
 }
 
+std::string with_threads(const std::string& spec, int threads) {
+  if (spec != "mcts" && spec.rfind("mcts:", 0) != 0) return spec;
+  return spec + (spec == "mcts" ? ":" : ",") + "threads=" + std::to_string(threads);
+}
+
 std::vector<std::string> split_agent_list(const std::string& list) {
   auto starts_agent = [](const std::string& item) {
     for (const auto& name : agent_names()) {

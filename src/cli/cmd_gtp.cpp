@@ -17,6 +17,9 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
   desc.add_options()("engine", po::value(&engine_spec)->default_value(engine_spec),
                      "engine player for genmove: random, greedy, mcts:playouts=N, mcts:time=S, "
                      "... (docs/strength.md)");
+  int threads = 0;
+  desc.add_options()("threads", po::value(&threads),
+                     "search threads of an mcts engine (same as its option threads=T)");
   po::variables_map vm;
   int code = 0;
   if (!parse_args(args, desc, nullptr, vm,
@@ -28,6 +31,10 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
     return code;
   }
   try {
+    if (vm.count("threads") && (threads < 1 || threads > 256)) {
+      throw Error("--threads " + std::to_string(threads) + ": expected 1 to 256");
+    }
+    if (threads > 0) engine_spec = with_threads(engine_spec, threads);
     std::shared_ptr<Agent> agent = make_agent(engine_spec, board.seed);
     GtpEngine engine(make_position(board), board.seed);
     engine.set_move_generator([agent](const Position& pos) { return agent->choose(pos); });
