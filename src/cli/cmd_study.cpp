@@ -186,6 +186,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
   std::string png_path;
   std::string shard = "1/1";
   std::vector<std::string> merge;
+  std::string chart_title;
   po::options_description desc("tanbo study options");
   desc.add_options()("topologies,T", po::value(&list_path),
                      "file listing the topologies, one spec a line "
@@ -285,6 +286,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
       title = "tanbo study: " + players + ", " + std::to_string(games) + " games per board";
       if (shard_n > 1) title += ", shard " + shard;
     }
+    if (!chart_title.empty()) title = chart_title;
     if (!png_path.empty()) write_file_atomic(png_path, encode_png(chart(tallies, title)));
     if (csv) {
       out << study_csv(tallies);
