@@ -23,11 +23,11 @@ std::string tanbo_bin() {
   return TANBO_BINARY;
 }
 
-bool have_xvfb() {
+[[maybe_unused]] bool have_xvfb() {
   return std::system("command -v xvfb-run >/dev/null 2>&1") == 0;
 }
 
-fs::path temp_dir() {
+[[maybe_unused]] fs::path temp_dir() {
   static const fs::path dir = [] {
     auto d = fs::temp_directory_path() / ("tanbo_viewer_test_" + std::to_string(::getpid()));
     fs::create_directories(d);
@@ -36,7 +36,7 @@ fs::path temp_dir() {
   return dir;
 }
 
-std::string quote(const std::string& s) {
+[[maybe_unused]] std::string quote(const std::string& s) {
   std::string r = "'";
   for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return r + "'";

@@ -443,9 +443,10 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
       };
       for (int i = 0; i < drawn; ++i) {
         if (panel > 0 && i != 0) continue;  // y and z ticks once, on the first panel
-        const std::uint32_t every = size[i] > 30 ? 5 : 1;
+        // Every value, or on long axes 1, 5, 10, ... and the last.
+        const std::uint32_t every = size[i] > 30 || (drawn == 3 && size[i] > 10) ? 5 : 1;
         for (std::uint32_t t = 0; t < size[i]; ++t) {
-          if (t % every != 0 && t + 1 != size[i]) continue;
+          if ((t + 1) % every != 0 && t != 0 && t + 1 != size[i]) continue;
           std::array<double, 3> at{0, 0, 0};
           if (i == 0) at = shifted({double(t), -1.0, 0.0});
           if (i == 1)
@@ -458,11 +459,13 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
         const std::string title = axis_title(topo, axes[i]);
         if (title.empty() || panel > 0) continue;
         std::array<double, 3> at{0, 0, 0};
-        if (i == 0) at = {(size[0] - 1) / 2.0, drawn == 2 ? -1.8 : -1.9, 0.0};
+        // Further out on big boards, where a unit is only a few pixels.
+        const double g = 0.04 * std::max({size[0], size[1], size[2]});
+        if (i == 0) at = {(size[0] - 1) / 2.0, (drawn == 2 ? -1.8 : -1.9) - g, 0.0};
         if (i == 1)
-          at = drawn == 2 ? std::array<double, 3>{-2.4, (size[1] - 1) / 2.0, 0.0}
-                          : std::array<double, 3>{size[0] + 0.9, (size[1] - 1) / 2.0, -0.6};
-        if (i == 2) at = {-1.6, -1.6, (size[2] - 1) / 2.0};
+          at = drawn == 2 ? std::array<double, 3>{-2.4 - g, (size[1] - 1) / 2.0, 0.0}
+                          : std::array<double, 3>{size[0] + 0.9 + g, (size[1] - 1) / 2.0, -0.6};
+        if (i == 2) at = {-1.6 - g, -1.6 - g, (size[2] - 1) / 2.0};
         label(title, at, font, ink);
       }
       if (view.multiples_axis >= 0) {
@@ -533,44 +536,41 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
     legend->GetPositionCoordinate()->SetValue(0.01, 0.99 - h);
     legend->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
     legend->GetPosition2Coordinate()->SetValue(w, h);
+    info.top_px = std::max(info.top_px, (h + 0.01) * height);
     legend->PickableOff();
     renderer->AddActor(legend);
   }
 
-  // Status line (top right), view line, message and help (bottom).
+  // Status line, view line and message at the bottom left; key help at the top right.
   {
-    std::string top = status_line(pos);
-    if (!options.status.empty()) top = options.status + "  |  " + top;
-    vtkNew<vtkTextActor> t;
-    t->SetInput(top.c_str());
-    t->GetTextProperty()->SetFontSize(font);
-    t->GetTextProperty()->SetColor(ink[0], ink[1], ink[2]);
-    t->GetTextProperty()->SetJustificationToRight();
-    t->GetTextProperty()->SetVerticalJustificationToTop();
-    t->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    t->GetPositionCoordinate()->SetValue(0.99, 0.985);
-    renderer->AddActor2D(t);
+    std::string text = status_line(pos);
+    if (!options.status.empty()) text = options.status + "  |  " + text;
     const std::string vl = view_line(topo, view);
-    std::string bottom = options.message;
-    if (!vl.empty()) bottom = vl + (bottom.empty() ? "" : "\n" + bottom);
-    if (!bottom.empty()) {
-      vtkNew<vtkTextActor> m;
-      m->SetInput(bottom.c_str());
-      m->GetTextProperty()->SetFontSize(font);
-      m->GetTextProperty()->SetColor(ink[0], ink[1], ink[2]);
-      m->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-      m->GetPositionCoordinate()->SetValue(0.01, 0.015);
-      renderer->AddActor2D(m);
-    }
+    if (!vl.empty()) text += "\n" + vl;
+    if (!options.message.empty()) text += "\n" + options.message;
+    const int lines = 1 + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    vtkNew<vtkTextActor> m;
+    m->SetInput(text.c_str());
+    m->GetTextProperty()->SetFontSize(font);
+    m->GetTextProperty()->SetColor(ink[0], ink[1], ink[2]);
+    m->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m->GetPositionCoordinate()->SetValue(0.01, 0.012);
+    renderer->AddActor2D(m);
+    info.bottom_px = lines * font * 1.25 + 0.012 * height;
     if (!options.help.empty()) {
+      const int hf = std::max(9, font * 4 / 5);
       vtkNew<vtkTextActor> hlp;
       hlp->SetInput(options.help.c_str());
-      hlp->GetTextProperty()->SetFontSize(std::max(9, font * 4 / 5));
+      hlp->GetTextProperty()->SetFontSize(hf);
       hlp->GetTextProperty()->SetColor(0.15, 0.17, 0.22);
       hlp->GetTextProperty()->SetJustificationToRight();
+      hlp->GetTextProperty()->SetVerticalJustificationToTop();
       hlp->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-      hlp->GetPositionCoordinate()->SetValue(0.99, 0.015);
+      hlp->GetPositionCoordinate()->SetValue(0.99, 0.985);
       renderer->AddActor2D(hlp);
+      const int help_lines =
+          1 + static_cast<int>(std::count(options.help.begin(), options.help.end(), '\n'));
+      info.top_px = std::max(info.top_px, help_lines * hf * 1.25 + 0.015 * height);
     }
   }
 
@@ -627,7 +627,7 @@ void frame_camera(vtkRenderer* renderer, const SceneInfo& info) {
   const auto [width, height] = window_size(renderer);
   const int font = std::max(11, height / 42);
   const double x0 = 0.02 * width + 3 * font, x1 = 0.98 * width - 3 * font;
-  const double y0 = 0.05 * height + font, y1 = (0.97 - legend_height(2)) * height - font;
+  const double y0 = info.bottom_px + 0.5 * font, y1 = height - info.top_px - font;
   for (int iter = 0; iter < 3; ++iter) {
     double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
     for (const auto& p : info.frame) {

@@ -39,6 +39,8 @@ struct SceneInfo {
   bool parallel = false;  // parallel projection (flat boards, small multiples)
   std::vector<std::array<double, 3>> frame;  // points the camera keeps in view (labels, stones)
   std::vector<char> stone;                   // per vertex: a stone stands there
+  double top_px = 0;                         // pixels at the top taken by the legend and help
+  double bottom_px = 0;                      // pixels at the bottom taken by the status lines
 };
 
 // The RGB colour (0..1) of player p's stones.
