@@ -80,8 +80,11 @@ std::vector<std::string> split_moves(const std::string& s) {
   return out;
 }
 
-// An engine spec from the command line: "engine" is the strongest available default.
-std::unique_ptr<Agent> engine_for(const std::string& spec, std::uint64_t seed) {
+// "engine" is --engine SPEC when given, else the first of mcts:time=2, greedy, random that
+// make_agent accepts (as in tanbo play).
+std::unique_ptr<Agent> engine_for(const std::string& spec, const std::string& engine,
+                                  std::uint64_t seed) {
+  if (spec == "engine" && !engine.empty()) return make_agent(engine, seed);
   if (spec != "engine") return make_agent(spec, seed);
   for (const char* s : {"mcts:time=2", "greedy", "random"}) {
     try {
@@ -98,7 +101,7 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
              std::ostream& err) {
   BoardOptions board;
   board.topology.clear();
-  std::string game_path, png, size = "1000x750", moves, axes, slice, multiples;
+  std::string game_path, png, size = "1000x750", moves, axes, slice, multiples, engine;
   long move = -1;
   std::uint32_t random_moves = 0;
   std::vector<std::string> kinds(kMaxPlayers, "human");
@@ -116,7 +119,9 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
       "boards of 4+ axes: every slice of a hidden axis (default: the first) side by side")(
       "root-space", "show each root's root space")("no-empty", "hide the empty points")(
       "names", po::value<int>()->implicit_value(1), "label every point with its name (0 = off)")(
-      "no-legend", "hide the legend");
+      "no-legend", "hide the legend")(
+      "engine", po::value(&engine),
+      "engine spec that \"engine\" stands for (default: the strongest available, mcts:time=2)");
   for (Player p = 1; p <= kMaxPlayers; ++p) {
     const std::string name(player_name(p));
     desc.add_options()(name.c_str(), po::value(&kinds[p - 1]),
@@ -226,7 +231,7 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
     std::vector<std::unique_ptr<Agent> > engines;
     for (Player p = 1; p <= pos.num_players(); ++p) {
       const std::string& k = kinds[p - 1];
-      engines.push_back(k == "human" ? nullptr : engine_for(k, board.seed + p));
+      engines.push_back(k == "human" ? nullptr : engine_for(k, engine, board.seed + p));
     }
     for (Player p = pos.num_players() + 1; p <= kMaxPlayers; ++p) {
       if (kinds[p - 1] != "human") {
