@@ -635,11 +635,23 @@ TEST(ViewerWindow, SlicesAndAxesOfA4DBoard) {
   viz::Session session(game, "", {});
   viz::ViewerWindow w(session, {}, 900, 650);
   w.open();
+  auto visible_w = [&] {  // the w values of the drawn points
+    std::set<std::uint32_t> ws;
+    for (Vertex v = 0; v < game.position.num_vertices(); ++v)
+      if (w.info().layout.visible[v]) ws.insert(game.position.topology().coords(v)[3]);
+    return ws;
+  };
   EXPECT_EQ(w.options().view.axes, (std::array<int, 3>{0, 1, 2}));
+  EXPECT_EQ(w.slider_axes(), std::vector<int>{3});
+  EXPECT_EQ(visible_w(), std::set<std::uint32_t>{2});  // the middle slice first
+  w.set_slice(3, 4);
+  EXPECT_EQ(visible_w(), std::set<std::uint32_t>{4});
   w.simulate_key("a");
   EXPECT_EQ(w.options().view.axes, (std::array<int, 3>{0, 1, 3}));
+  EXPECT_EQ(w.slider_axes(), std::vector<int>{2});
   w.simulate_key("m");
   EXPECT_EQ(w.options().view.multiples_axis, 2);
+  EXPECT_TRUE(w.slider_axes().empty());
   EXPECT_EQ(std::count(w.info().layout.visible.begin(), w.info().layout.visible.end(), 1), 625);
 }
 

@@ -196,11 +196,23 @@ struct ViewerWindow::Impl {
       auto* rep = static_cast<vtkSliderRepresentation2D*>(v->sliders[i]->GetRepresentation());
       const int axis = v->slider_axes[i];
       const auto value = static_cast<std::uint32_t>(std::lround(rep->GetValue()));
-      if (value >= 1 && value - 1 != v->opts.view.slice[axis]) {
-        v->opts.view.slice[axis] = value - 1;
-        v->rebuild(false);
+      if (value >= 1) v->set_slice(axis, value - 1);
+    }
+  }
+
+  void set_slice(int axis, std::uint32_t value) {
+    const auto hidden = hidden_axes(topo(), opts.view);
+    if (std::find(hidden.begin(), hidden.end(), axis) == hidden.end()) return;
+    value = std::min(value, topo().dims[axis] - 1);
+    if (value == opts.view.slice[axis]) return;
+    opts.view.slice[axis] = value;
+    for (std::size_t i = 0; i < sliders.size(); ++i) {
+      if (slider_axes[i] == axis) {
+        static_cast<vtkSliderRepresentation2D*>(sliders[i]->GetRepresentation())
+            ->SetValue(value + 1);
       }
     }
+    rebuild(false);
   }
 
   void rebuild(bool reframe) {
@@ -381,6 +393,13 @@ void ViewerWindow::run_engines() {
     impl_->interactor->DestroyTimer(impl_->engine_timer);
     impl_->engine_timer = -1;
   }
+}
+
+void ViewerWindow::set_slice(int axis, std::uint32_t value) {
+  impl_->set_slice(axis, value);
+}
+std::vector<int> ViewerWindow::slider_axes() const {
+  return impl_->slider_axes;
 }
 
 const std::string& ViewerWindow::message() const {

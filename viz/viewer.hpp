@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "scene.hpp"
 #include "session.hpp"
@@ -44,6 +45,10 @@ class ViewerWindow {
   void simulate_key(const std::string& keysym);
   // Plays the engine moves that are due at once (the event loop does it on a timer).
   void run_engines();
+  // What a slider does: shows slice `value` (0-based) of hidden axis `axis`.
+  void set_slice(int axis, std::uint32_t value);
+  // The hidden axis of each slider, in order (one per hidden axis but the multiples one).
+  std::vector<int> slider_axes() const;
 
   const std::string& message() const;   // the sentence at the bottom of the window
   const SceneOptions& options() const;  // what is shown now
