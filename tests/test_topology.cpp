@@ -252,7 +252,7 @@ TEST(TopologyDot, BadFilesAreRefusedWithSpecificMessages) {
   EXPECT_EQ(dot_error("graph { a -- b; b -- a; }"), "DOT board t.dot: duplicate edge b -- a");
   EXPECT_TRUE(contains(dot_error("graph { a -- ; }"), "DOT board t.dot: not valid Graphviz DOT"));
   EXPECT_TRUE(contains(dot_error("this is not dot"), "DOT board t.dot: not valid Graphviz DOT"));
-  EXPECT_EQ(dot_error(std::string("graph {\0\x01\x02 }", 14)),
+  EXPECT_EQ(dot_error(std::string("graph {\0\x01\x02 }", 12)),
             "DOT board t.dot: the file is binary, not Graphviz DOT text");
   EXPECT_EQ(dot_error(""),
             "DOT board t.dot: the file is empty (a DOT board looks like: graph { a -- b -- c })");
