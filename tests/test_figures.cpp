@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "figure_diagram.hpp"
 #include "tanbo/error.hpp"
@@ -136,7 +138,7 @@ TEST(Figures, FigureFImpossibleFormationsAreRefused) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("closed loop or clump"), std::string::npos) << e.what();
   }
-  // The loop of white stones G9..J7 on its own (a ring around H8) is refused too.
+  // A closed loop of its own, eight white stones around H8, is refused too.
   std::vector<std::pair<Vertex, Player>> ring;
   for (const char* n : {"G9", "H9", "J9", "J8", "J7", "H7", "G7", "G8", "A1"}) {
     ring.emplace_back(d.at(n), kWhite);
@@ -173,6 +175,54 @@ TEST(Figures, LoadingRefusesBoundedRootsAndBadInput) {
   EXPECT_EQ(pos.root_seed(1), v("C3"));
   EXPECT_EQ(pos.setup().name, "position");
   EXPECT_EQ(pos.check_consistency(), "");
+}
+
+// A position reached by play and the same stones loaded with from_stones are the same position:
+// same legal moves, roots (up to numbering), hash; and they go on the same way.
+TEST(Figures, LoadedPositionsMatchPlayedOnes) {
+  Rng rng(1995);
+  auto roots_of = [](const Position& pos) {
+    std::multiset<std::tuple<Player, std::uint32_t, std::uint32_t, std::vector<Vertex>>> out;
+    for (RootId r : pos.live_roots()) {
+      out.emplace(pos.root_owner(r), pos.root_size(r), pos.root_space(r), pos.root_stones(r));
+    }
+    return out;
+  };
+  for (const char* spec : {"grid 9x9", "grid 5x5x5", "hex 5", "line 31"}) {
+    for (int game = 0; game < 20; ++game) {
+      Position played =
+          test::make(spec, "default", game % 2 && std::string(spec) == "hex 5" ? 3 : 0);
+      const std::uint32_t moves = rng.below(80);
+      for (std::uint32_t i = 0; i < moves && !played.is_over(); ++i)
+        played.play(random_move(played, rng));
+      std::vector<std::pair<Vertex, Player>> stones;
+      for (Vertex v = 0; v < played.num_vertices(); ++v) {
+        if (played.at(v) != kEmpty) stones.emplace_back(v, played.at(v));
+      }
+      Position loaded = Position::from_stones(played.topology_ptr(), played.num_players(), stones,
+                                              played.is_over() ? kBlack : played.to_move());
+      ASSERT_EQ(loaded.check_consistency(), "") << spec;
+      EXPECT_EQ(loaded.is_over(), played.is_over());
+      EXPECT_EQ(loaded.winner(), played.winner());
+      EXPECT_EQ(loaded.hash(), played.hash()) << spec;
+      EXPECT_EQ(roots_of(loaded), roots_of(played)) << spec;
+      for (int p = 1; p <= played.num_players(); ++p) {
+        const auto pl = static_cast<Player>(p);
+        EXPECT_EQ(loaded.legal_moves(pl), played.legal_moves(pl));
+        EXPECT_EQ(loaded.is_out(pl), played.is_out(pl));
+      }
+      // Continue both with the same moves.
+      while (!played.is_over()) {
+        const Vertex v = random_move(played, rng);
+        played.play(v);
+        ASSERT_EQ(loaded.check_move(loaded.to_move(), v), MoveStatus::kLegal);
+        loaded.play(v);
+        ASSERT_EQ(loaded.hash(), played.hash());
+      }
+      EXPECT_EQ(loaded.winner(), played.winner());
+      EXPECT_EQ(loaded.check_consistency(), "");
+    }
+  }
 }
 
 // ---------------------------------------------------------------- Figure E
