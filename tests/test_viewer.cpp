@@ -36,6 +36,15 @@ std::string tanbo_bin() {
   return dir;
 }
 
+// `xvfb-run -a` picks a free display number, but two started at once (ctest -j) can pick the
+// same one; starting the search at a number from the process id makes that unlikely, and
+// run_under_xvfb tries again once when the server did not start.
+[[maybe_unused]] std::string xvfb_run() {
+  static int next = 0;
+  const int n = 100 + (::getpid() * 7 + next++ * 37) % 800;
+  return "xvfb-run -a -n " + std::to_string(n) + " -s '-screen 0 1280x1024x24' ";
+}
+
 [[maybe_unused]] std::string quote(const std::string& s) {
   std::string r = "'";
   for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -125,10 +134,11 @@ std::string random_moves(Position& pos, int count, std::uint64_t seed) {
 // Renders with the real program under Xvfb; returns the PNG's path.
 fs::path render(const std::string& name, const std::string& args) {
   const fs::path out = temp_dir() / (name + ".png");
-  const std::string cmd = "xvfb-run -a " + quote(tanbo_bin()) + " view " + args + " --png " +
+  const std::string cmd = xvfb_run() + quote(tanbo_bin()) + " view " + args + " --png " +
                           quote(out.string()) + " --size " + std::to_string(kW) + "x" +
                           std::to_string(kH);
-  const auto r = run_command(cmd);
+  auto r = run_command(cmd);
+  if (r.status != 0 && r.err.find("Xvfb") != std::string::npos) r = run_command(cmd);
   EXPECT_EQ(r.status, 0) << cmd << "\n" << r.out << r.err;
   EXPECT_NE(r.out.find("wrote " + out.string()), std::string::npos) << r.out;
   return out;
@@ -553,7 +563,9 @@ bool under_display(const std::string& name) {
     return false;
   }
   const std::string self = fs::read_symlink("/proc/self/exe").string();
-  const auto r = run_command("xvfb-run -a " + quote(self) + " --gtest_filter=" + name);
+  const std::string cmd = xvfb_run() + quote(self) + " --gtest_filter=" + name;
+  auto r = run_command(cmd);
+  if (r.status != 0 && r.err.find("Xvfb") != std::string::npos) r = run_command(cmd);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("[  PASSED  ] 1 test"), std::string::npos) << r.out;
   return false;
