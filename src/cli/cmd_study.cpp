@@ -197,6 +197,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
       "seed", po::value(&seed)->default_value(seed), "random seed")(
       "csv", "print the result as CSV (the input of --merge)")(
       "png", po::value(&png_path), "write a chart of the first player's win rate to FILE")(
+      "title", po::value(&chart_title), "title of the chart (default: the players and games)")(
       "shard", po::value(&shard)->default_value(shard),
       "play only part i of n of the games (i/n, 1-based)")(
       "merge", po::value(&merge)->multitoken(),
