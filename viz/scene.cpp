@@ -557,6 +557,9 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
     m->GetPositionCoordinate()->SetValue(0.01, 0.012);
     renderer->AddActor2D(m);
     info.bottom_px = lines * font * 1.25 + 0.012 * height;
+    if (options.slider_rows > 0) {
+      info.bottom_px = std::max(info.bottom_px, (0.07 + 0.1 * options.slider_rows) * height);
+    }
     if (!options.help.empty()) {
       const int hf = std::max(9, font * 4 / 5);
       vtkNew<vtkTextActor> hlp;

@@ -295,6 +295,12 @@ struct ViewerWindow::Impl {
     for (auto& s : sliders) s->Off();
     sliders.clear();
     slider_axes.clear();
+    int rows = 0;
+    for (int axis : hidden_axes(topo(), opts.view)) rows += axis != opts.view.multiples_axis;
+    if (rows != opts.slider_rows) {
+      opts.slider_rows = rows;
+      rebuild(true);
+    }
     if (!opened) return;
     int row = 0;
     for (int axis : hidden_axes(topo(), opts.view)) {
@@ -307,7 +313,7 @@ struct ViewerWindow::Impl {
       rep->SetLabelFormat("%.0f");
       rep->GetPoint1Coordinate()->SetCoordinateSystemToNormalizedDisplay();
       rep->GetPoint2Coordinate()->SetCoordinateSystemToNormalizedDisplay();
-      const double y = 0.20 + 0.11 * row;
+      const double y = 0.085 + 0.1 * row;
       rep->GetPoint1Coordinate()->SetValue(0.70, y);
       rep->GetPoint2Coordinate()->SetValue(0.96, y);
       rep->SetSliderLength(0.03);
