@@ -1,6 +1,8 @@
 // Monte Carlo tree search: determinism, limits, threads, knowledge checks and strength.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "tanbo/agent.hpp"
 #include "tanbo/error.hpp"
 #include "tanbo/match.hpp"
@@ -159,6 +161,37 @@ TEST(Mcts, KnowledgeChecksAgreeWithTheRules) {
     EXPECT_GT(bounded_own, 0) << board;  // the checks were exercised both ways
     EXPECT_GT(bounded_other, 0) << board;
   }
+}
+
+TEST(Mcts, OnePlyPriorsKeepMovesLegalAndTheSearchDeterministic) {
+  const Position start = test::make("grid 9x9");
+  std::vector<Vertex> line[2];
+  for (int run = 0; run < 2; ++run) {
+    Mcts m(parse_mcts_options("playouts=200,prior=30"), 4);
+    Position pos = start;
+    for (int i = 0; i < 8 && !pos.is_over(); ++i) {
+      const Vertex v = m.search(pos);
+      ASSERT_EQ(pos.check_move(pos.to_move(), v), MoveStatus::kLegal);
+      line[run].push_back(v);
+      pos.play(v);
+    }
+  }
+  EXPECT_EQ(line[0], line[1]);
+}
+
+TEST(Mcts, OnePlyScoreLeavesThePositionAsItWas) {
+  Position pos = test::make("grid 9x9");
+  Rng rng(2);
+  for (int i = 0; i < 20; ++i) pos.play(random_move(pos, rng));
+  const std::uint64_t hash = pos.hash();
+  const std::uint32_t ply = pos.ply();
+  for (Vertex v : pos.legal_moves(pos.to_move())) {
+    const double s = one_ply_score(pos, v);
+    EXPECT_TRUE(std::isfinite(s));
+  }
+  EXPECT_EQ(pos.hash(), hash);
+  EXPECT_EQ(pos.ply(), ply);
+  EXPECT_EQ(pos.check_consistency(), "");
 }
 
 TEST(Mcts, OptionsParseAndPrint) {

@@ -26,7 +26,7 @@ struct MctsConfig {
   bool tree_parallel = true;   // several threads: one shared tree (true) or one tree each
   bool rave = true;            // AMAF/RAVE values in the tree policy
   bool light = true;           // light playout knowledge (false = uniform random playouts)
-  std::uint32_t prior = 0;     // AMAF prior visits for moves the knowledge judges (0 = none)
+  std::uint32_t prior = 0;     // AMAF prior visits from the one-ply score (0 = none)
   int tries = 1;               // light policy: random draws searched for a bounding move
   double explore = 0.2;        // UCT exploration constant
   double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
@@ -59,6 +59,12 @@ bool move_bounds_own_root(const Position& pos, Player p, Vertex v);
 // Whether player p putting a stone on v takes the last root-space point of some other
 // player's root (which is then removed unless p's own root is bounded by the move).
 bool move_bounds_other_root(const Position& pos, Player p, Vertex v);
+
+// The one-ply score of the side to move playing v (the greedy player's judgement): stones of
+// other players removed +10 each, own stones removed -12 each, plus the square roots of the
+// root spaces of own roots, minus half those of other players' roots; +-1e9 for a move that
+// ends the game. Plays v and takes it back, leaving `pos` as it was.
+double one_ply_score(Position& pos, Vertex v);
 
 // Whether player p putting a stone on v ends the game with p the winner: the stone bounds
 // every root of every other player and not the root it joins.

@@ -38,40 +38,15 @@ class GreedyAgent : public Agent {
       *scratch_ = pos;
     }
     Position& s = *scratch_;
-    const int k = pos.num_players();
-    std::uint32_t before[kMaxPlayers + 1] = {};
-    for (Player q = 1; q <= k; ++q) before[q] = pos.stones(q);
     double best = -1e300;
     Vertex best_v = moves[0];
     for (Vertex v : moves) {
-      s.play(v);
-      double score;
-      if (s.is_over()) {
-        score = s.winner() == me ? 1e9 : -1e9;
-      } else {
-        double gained = 0;
-        for (Player q = 1; q <= k; ++q) {
-          if (q != me) gained += static_cast<double>(before[q]) - s.stones(q);
-        }
-        const double lost = static_cast<double>(before[me]) + 1.0 - s.stones(me);
-        double own_space = 0, other_space = 0;
-        for (RootId r = 0; r < s.num_root_ids(); ++r) {
-          if (!s.root_alive(r)) continue;
-          const double sp = std::sqrt(static_cast<double>(s.root_space(r)));
-          if (s.root_owner(r) == me) {
-            own_space += sp;
-          } else {
-            other_space += sp;
-          }
-        }
-        score = 10.0 * gained - 12.0 * lost + own_space - 0.5 * other_space;
-      }
+      double score = one_ply_score(s, v);
       score += 1e-3 * rng_.uniform();
       if (score > best) {
         best = score;
         best_v = v;
       }
-      s.undo();
     }
     return best_v;
   }

@@ -86,6 +86,37 @@ MoveFacts scan_move(const Position& pos, Player p, Vertex v) {
 
 }  // namespace
 
+double one_ply_score(Position& pos, Vertex v) {
+  const Player me = pos.to_move();
+  const int k = pos.num_players();
+  std::uint32_t before[kMaxPlayers + 1] = {};
+  for (Player q = 1; q <= k; ++q) before[q] = pos.stones(q);
+  pos.play(v);
+  double score;
+  if (pos.is_over()) {
+    score = pos.winner() == me ? 1e9 : -1e9;
+  } else {
+    double gained = 0;
+    for (Player q = 1; q <= k; ++q) {
+      if (q != me) gained += static_cast<double>(before[q]) - pos.stones(q);
+    }
+    const double lost = static_cast<double>(before[me]) + 1.0 - pos.stones(me);
+    double own_space = 0, other_space = 0;
+    for (RootId r = 0; r < pos.num_root_ids(); ++r) {
+      if (!pos.root_alive(r)) continue;
+      const double sp = std::sqrt(static_cast<double>(pos.root_space(r)));
+      if (pos.root_owner(r) == me) {
+        own_space += sp;
+      } else {
+        other_space += sp;
+      }
+    }
+    score = 10.0 * gained - 12.0 * lost + own_space - 0.5 * other_space;
+  }
+  pos.undo();
+  return score;
+}
+
 bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
   std::uint32_t others = 0;
   for (Player q = 1; q <= pos.num_players(); ++q) {
@@ -369,18 +400,23 @@ class Worker {
       c.player = p;
       if (!win && move_wins_at_once(scratch_, p, v))
         win = static_cast<std::uint32_t>(tree.nodes.size());
-      if (config_.prior > 0) {
-        // Knowledge as AMAF priors: a self-bounding move starts with `prior` AMAF losses, a
-        // move that bounds another player's root with `prior` AMAF wins.
-        const MoveFacts f = scan_move(scratch_, p, v);
-        if (f.joined != kNoRoot && bounds_joined_root(scratch_, p, v, f.joined)) {
-          c.an = config_.prior;
-        } else if (f.bounds_other) {
-          c.an = config_.prior;
-          c.aw = static_cast<float>(config_.prior);
-        }
-      }
       tree.nodes.push_back(c);
+    }
+    if (config_.prior > 0) {
+      // One-ply knowledge as AMAF priors: the children ranked by one_ply_score(); the best
+      // starts with `prior` AMAF wins out of `prior`, the worst with none, linearly between.
+      scores_.clear();
+      for (Vertex v : moves) scores_.push_back(one_ply_score(scratch_, v));
+      order_.resize(moves.size());
+      for (std::uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+      std::stable_sort(order_.begin(), order_.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return scores_[a] > scores_[b]; });
+      const double m = static_cast<double>(moves.size());
+      for (std::uint32_t rank = 0; rank < order_.size(); ++rank) {
+        Node& c = tree.nodes[first + order_[rank]];
+        c.an = config_.prior;
+        c.aw = static_cast<float>(config_.prior * (1.0 - rank / m));
+      }
     }
     Node& node = tree.nodes[index];
     node.win_child = win;
@@ -478,6 +514,8 @@ class Worker {
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> path_;
   std::vector<Step> steps_;
+  std::vector<double> scores_;        // expansion with priors: scores of the children
+  std::vector<std::uint32_t> order_;  // and their ranking
 };
 
 void init_root(Tree& tree) {
