@@ -257,7 +257,8 @@ Layout compute_layout(const Topology& topo, const ViewSpec& view_in) {
       L.space_dims = static_cast<int>(std::min<std::size_t>(d, 3));
       const auto hidden = hidden_axes(topo, view);
       if (view.multiples_axis >= 0) L.panels = static_cast<int>(topo.dims[view.multiples_axis]);
-      const double panel_step = d > 3 ? static_cast<double>(topo.dims[view.axes[0]]) + 1.5 : 0.0;
+      const double panel_step =
+          d > 3 ? static_cast<double>(topo.dims[view.axes[0]]) + kPanelGap : 0.0;
       for (Vertex v = 0; v < n; ++v) {
         const auto c = topo.coords(v);
         for (int a : hidden) {

@@ -56,6 +56,8 @@ struct Layout {
 // Small multiples stand side by side along this horizontal direction, which the camera sees
 // as its right-hand direction, so the panels form a straight row on screen.
 inline constexpr std::array<double, 3> kPanelDirection{0.98396, 0.17836, 0.0};  // (1, 0.18)
+// Space between two panels, in units (room for the first panel's y labels).
+inline constexpr double kPanelGap = 3.0;
 
 // Computes where every vertex goes. DOT layouts without `pos` are computed here.
 Layout compute_layout(const Topology& topo, const ViewSpec& view);

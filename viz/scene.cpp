@@ -433,7 +433,7 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
     if (d > 3) axes = view.axes;
     std::array<std::uint32_t, 3> size{1, 1, 1};
     for (int i = 0; i < drawn; ++i) size[i] = topo.dims[axes[i]];
-    const double panel_step = d > 3 ? size[0] + 1.5 : 0.0;
+    const double panel_step = d > 3 ? size[0] + kPanelGap : 0.0;
     const int panels = info.layout.panels;
     for (int panel = 0; panel < panels; ++panel) {
       const double off = panel * panel_step;
