@@ -152,7 +152,15 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
         return 2;
       }
       game = std::make_unique<Game>(load_game(game_path));
-      save_path = game_path;
+      // An SGF file is shown but never overwritten with the game format.
+      const std::string text = read_text_file(game_path);
+      const auto first = text.find_first_not_of(" \t\r\n");
+      if (first != std::string::npos && text[first] == '(') {
+        err << "tanbo view: " << game_path << " is SGF: moves made in the window are not "
+            << "saved (tanbo import makes a game file of it)\n";
+      } else {
+        save_path = game_path;
+      }
     } else {
       if (!game_path.empty() && board.topology.empty()) {
         err << "tanbo view: no such game file \"" << game_path << "\" (give --topology to start "
