@@ -4,7 +4,11 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/fruchterman_reingold.hpp>
+// Boost's Johnson all-pairs code (inside Kamada-Kawai) trips g++ 12's -Wmaybe-uninitialized.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <boost/graph/kamada_kawai_spring_layout.hpp>
+#pragma GCC diagnostic pop
 #include <boost/graph/random_layout.hpp>
 #include <boost/graph/topology.hpp>
 #include <boost/random/linear_congruential.hpp>
