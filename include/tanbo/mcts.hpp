@@ -26,7 +26,7 @@ struct MctsConfig {
   bool tree_parallel = true;   // several threads: one shared tree (true) or one tree each
   bool rave = true;            // AMAF/RAVE values in the tree policy
   bool light = true;           // light playout knowledge (false = uniform random playouts)
-  std::uint32_t prior = 0;     // AMAF prior visits from the one-ply score (0 = none)
+  std::uint32_t prior = 30;    // AMAF prior visits from the one-ply score (0 = none)
   int tries = 1;               // light policy: random draws searched for a bounding move
   double explore = 0.2;        // UCT exploration constant
   double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
