@@ -433,11 +433,16 @@ TEST_F(ViewerPng, FourDCrossSectionsDifferBySlice) {
 TEST_F(ViewerPng, HexBoardFlat) {
   Position pos = make("hex 5");
   const std::string moves = random_moves(pos, 16, 3);
-  const Image img = read_png(render("hex", "--topology 'hex 5' --moves '" + moves + "'"));
+  const std::string args = "--topology 'hex 5' --moves '" + moves + "'";
+  // Point names (on by default here) may lie over other stones: colours are checked without.
+  const Image img = read_png(render("hex", args + " --names 0"));
   expect_not_blank(img);
   viz::SceneOptions opts;
+  opts.show_names = 0;
   expect_stone_colour(img, pos, opts, kBlack);
   expect_stone_colour(img, pos, opts, kWhite);
+  const Image named = read_png(render("hex_names", args));
+  EXPECT_GT(pixels_differing(img, named), 1000u);  // the names are drawn
 }
 
 TEST_F(ViewerPng, DotBoardsWithAndWithoutPositions) {
@@ -447,12 +452,16 @@ TEST_F(ViewerPng, DotBoardsWithAndWithoutPositions) {
     auto topo = parse_topology("file " + file.string());
     Position pos(topo, make_setup(*topo));
     const std::string moves = random_moves(pos, 4, 5);
-    const Image img = read_png(
-        render(name, "--topology " + quote("file " + file.string()) + " --moves '" + moves + "'"));
+    const std::string args =
+        "--topology " + quote("file " + file.string()) + " --moves '" + moves + "'";
+    const Image img = read_png(render(name, args + " --names 0"));
     expect_not_blank(img);
     viz::SceneOptions opts;
+    opts.show_names = 0;
     expect_stone_colour(img, pos, opts, kBlack);
     expect_stone_colour(img, pos, opts, kWhite);
+    const Image named = read_png(render(name + "_names", args));
+    EXPECT_GT(pixels_differing(img, named), 500u);
   }
 }
 

@@ -484,8 +484,8 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
     for (Vertex v = 0; v < n; ++v) {
       if (!L.visible[v]) continue;
       auto at = L.point[v];
-      at[1] += dy;
-      at[2] += info.flat ? 0.5 : 0.0;
+      // Below the point on screen: y is up on flat boards, z in 3D views.
+      at[info.flat ? 1 : 2] += info.flat ? dy : -0.5;
       label(topo.name(v), at, std::max(9, font * 3 / 4), label_colour);
     }
   }
