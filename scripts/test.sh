@@ -2,14 +2,17 @@
 # Installs what is missing, builds tanbo and runs every test: the command CI runs (.ci/run).
 #
 #   1. Release build in build/, the whole CTest suite.
-#   2. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ (g++, tests only:
-#      no benchmarks, no viewer), the whole CTest suite again under the sanitizers.
-#   3. libFuzzer targets built with clang in build-fuzz/, each run for FUZZ_SECONDS on a copy
-#      of its seed corpus (tests/fuzz/corpus/<target>/); a crash fails the run and leaves the
-#      input in build-fuzz/artifacts/ (turn it into tests/fuzz/regressions/<target>/FILE).
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ with clang (tests and
+#      libFuzzer targets; no benchmarks, no viewer), the whole CTest suite again under the
+#      sanitizers. One build serves both: the libraries carry the fuzzers' coverage hooks,
+#      which the tests do not notice, and the code is compiled once instead of twice.
+#   3. Each libFuzzer target runs for FUZZ_SECONDS on a copy of its seed corpus
+#      (tests/fuzz/corpus/<target>/); a crash fails the run and leaves the input in
+#      build-asan/fuzz-artifacts/ (turn it into tests/fuzz/regressions/<target>/FILE).
 #
 # Environment: JOBS (default: the number of cores), FUZZ_SECONDS (default 30; 0 skips
-# fuzzing), SANITIZE=0 skips stage 2. docs/hardening.md describes each stage and its timing.
+# fuzzing), SANITIZE=0 skips stages 2 and 3. docs/hardening.md describes each stage and its
+# timing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -25,36 +28,36 @@ cmake --build build -j "$JOBS"
 stage "Release tests"
 ctest --test-dir build --output-on-failure -j "$JOBS"
 
-if [ "$SANITIZE" != 0 ]; then
-  stage "AddressSanitizer + UBSan build"
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTANBO_SANITIZE=address,undefined \
-    -DTANBO_BENCH=OFF -DTANBO_VIEWER=OFF
-  cmake --build build-asan -j "$JOBS"
-  stage "AddressSanitizer + UBSan tests"
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \
-  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+if [ "$SANITIZE" = 0 ]; then
+  stage "all tests passed (sanitizers and fuzzing skipped: SANITIZE=0)"
+  exit 0
 fi
+stage "AddressSanitizer + UBSan build (clang, tests and fuzzers)"
+# -O2 keeps the sanitized suite fast; -g1 (line tables) names lines in reports.
+CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" \
+  -DTANBO_SANITIZE=address,undefined -DTANBO_FUZZ=ON -DTANBO_BENCH=OFF -DTANBO_VIEWER=OFF
+cmake --build build-asan -j "$JOBS"
+stage "AddressSanitizer + UBSan tests"
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+  ctest --test-dir build-asan --output-on-failure -j "$JOBS"
 
 if [ "$FUZZ_SECONDS" != 0 ]; then
-  stage "libFuzzer build (clang)"
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DTANBO_FUZZ=ON -DTANBO_TESTS=OFF -DTANBO_BENCH=OFF -DTANBO_VIEWER=OFF
-  cmake --build build-fuzz -j "$JOBS" --target fuzzers
   stage "fuzzing, ${FUZZ_SECONDS} s per target"
-  rm -rf build-fuzz/work build-fuzz/artifacts
-  mkdir -p build-fuzz/artifacts
+  rm -rf build-asan/fuzz-work build-asan/fuzz-artifacts
+  mkdir -p build-asan/fuzz-artifacts
   pids=() names=()
-  for bin in build-fuzz/tests/fuzz/fuzz_*; do
+  for bin in build-asan/tests/fuzz/fuzz_*; do
     [ -x "$bin" ] || continue
     name=$(basename "$bin")
     target=${name#fuzz_}
-    mkdir -p "build-fuzz/work/$target"
-    if [ -d "tests/fuzz/corpus/$target" ]; then cp -r "tests/fuzz/corpus/$target/." "build-fuzz/work/$target/"; fi
+    mkdir -p "build-asan/fuzz-work/$target"
+    if [ -d "tests/fuzz/corpus/$target" ]; then cp -r "tests/fuzz/corpus/$target/." "build-asan/fuzz-work/$target/"; fi
     # -timeout: a single input taking 10 s is a hang; -rss_limit_mb: one using 2 GB is a leak.
     "$bin" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="build-fuzz/artifacts/$target-" "build-fuzz/work/$target" \
-      >"build-fuzz/artifacts/$target.log" 2>&1 &
+      -artifact_prefix="build-asan/fuzz-artifacts/$target-" "build-asan/fuzz-work/$target" \
+      >"build-asan/fuzz-artifacts/$target.log" 2>&1 &
     pids+=($!) names+=("$target")
     # At most JOBS fuzzers at a time.
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 1; done
@@ -62,12 +65,12 @@ if [ "$FUZZ_SECONDS" != 0 ]; then
   failed=0
   for i in "${!pids[@]}"; do
     if wait "${pids[$i]}"; then
-      runs=$(grep -m1 'stat::number_of_executed_units' "build-fuzz/artifacts/${names[$i]}.log" | awk '{print $2}')
+      runs=$(grep -m1 'stat::number_of_executed_units' "build-asan/fuzz-artifacts/${names[$i]}.log" | awk '{print $2}')
       echo "fuzz_${names[$i]}: ok (${runs:-?} inputs)"
     else
       failed=1
-      echo "fuzz_${names[$i]}: FAILED; log and input in build-fuzz/artifacts/:"
-      tail -n 60 "build-fuzz/artifacts/${names[$i]}.log"
+      echo "fuzz_${names[$i]}: FAILED; log and input in build-asan/fuzz-artifacts/:"
+      tail -n 60 "build-asan/fuzz-artifacts/${names[$i]}.log"
     fi
   done
   [ "$failed" = 0 ] || exit 1

@@ -568,7 +568,9 @@ TEST(FuzzRegressions, ReplayedInputsAreHandledCleanly) {
         if (end == std::string::npos) end = input.size();
         const std::string r = e.handle_line(input.substr(start, end - start));
         start = end + 1;
-        EXPECT_EQ(r.find("internal error"), std::string::npos) << f.path() << ": " << r;
+        const std::size_t msg = r.find_first_not_of("0123456789", 1);
+        EXPECT_FALSE(!r.empty() && r[0] == '?' && r.compare(msg, 15, " internal error") == 0)
+            << f.path() << ": " << r;
         ASSERT_EQ(e.position().check_consistency(), "") << f.path();
       }
       ++replayed;

@@ -125,15 +125,18 @@ GameReport play_and_check(const std::string& spec, std::uint64_t seed, bool play
     return r;
   }
   r.peak_kb = peak_rss_kb();
-  // Take the whole game back: the start must come back exactly.
-  const std::uint32_t half = r.moves / 2;
-  while (pos.ply() > 0) {
+  // Take the game back: all of it, and the start must come back exactly; under ASan only the
+  // last eighth (the same code, at a fraction of the sanitizer's cost; Release undoes it all).
+  const std::uint32_t stop = TANBO_ASAN ? r.moves - r.moves / 8 : 0;
+  const std::uint32_t mid = stop + (r.moves - stop) / 2;
+  while (pos.ply() > stop) {
     pos.undo();
-    if (pos.ply() == half && !check("undoing, at")) return r;
+    if (pos.ply() == mid && !check("undoing, at")) return r;
   }
   const auto t3 = clock::now();
-  if (pos.hash() != start_hash) r.error = "undoing the whole game did not restore the start";
-  check("after undoing everything, at");
+  if (stop == 0 && pos.hash() != start_hash)
+    r.error = "undoing the whole game did not restore the start";
+  check("after undoing, at");
   r.build_s = secs(t0, t1);
   r.play_s = secs(t1, t2);
   r.undo_s = secs(t2, t3);

@@ -262,7 +262,7 @@ long tolerance_kb(long warm) {
 TEST(Soak, InProcessManyGamesMemoryFlat) {
   tanbo::cli::GtpEngine engine(11);
   const Send send = [&](const std::string& cmd) { return engine.handle_line(cmd); };
-  const int games = TANBO_ASAN ? 2000 : 6000;
+  const int games = TANBO_ASAN ? 1000 : 6000;
   const int warm_at = games / 5;
   long warm = -1;
   const SoakStats st = soak(
@@ -289,7 +289,7 @@ TEST(Soak, RealGtpProcessMemoryFlat) {
   GtpProcess proc(TANBO_BINARY);
   ASSERT_TRUE(proc.ok());
   ASSERT_EQ(proc.send("name"), "= tanbo\n\n");
-  const int games = TANBO_ASAN ? 600 : 2000;
+  const int games = TANBO_ASAN ? 400 : 2000;
   const int warm_at = games / 5;
   long warm = -1;
   const SoakStats st =
