@@ -190,9 +190,9 @@ TEST(BadDot, SelfLoopsAndDuplicateEdges) {
 
 TEST(BadDot, NodeIdsThatCannotNameAMoveAreRefused) {
   // Found by fuzz_dot: a node id of blanks could never be played (regressions/dot).
-  for (const std::string& id : {"\"  \"", "\"\"", "\"a b\"", "\"x#1\"", "\"tab\there\""}) {
+  for (const char* id : {"\"  \"", "\"\"", "\"a b\"", "\"x#1\"", "\"tab\there\""}) {
     const std::string msg =
-        dot_error("graph g { " + id + " -- b -- c -- d; b [stone=1]; d [stone=2] }");
+        dot_error(std::string("graph g { ") + id + " -- b -- c -- d; b [stone=1]; d [stone=2] }");
     EXPECT_NE(msg.find("cannot name a point"), std::string::npos) << id << ": " << msg;
   }
   // Ids that are one word, quoted or not, are fine and name their node.
@@ -347,8 +347,9 @@ TEST(BadGameFile, MalformedHeadersAndBinary) {
             std::string::npos);
   // A game file never reads a board from the disk: "file" boards are carried in "dot" lines,
   // whatever the case of the keyword.
-  for (const std::string& kw : {"file", "FILE", "File"}) {
-    const std::string msg = game_error("tanbo-game 1\ntopology " + kw + " /etc/hostname\nmoves\n");
+  for (const char* kw : {"file", "FILE", "File"}) {
+    const std::string msg =
+        game_error(std::string("tanbo-game 1\ntopology ") + kw + " /etc/hostname\nmoves\n");
     EXPECT_NE(msg.find("must be carried in the file"), std::string::npos) << kw << ": " << msg;
   }
   // Seeds that the rules refuse.
@@ -490,7 +491,7 @@ TEST(BadGtp, UndoPastTheStartAndMovesAfterTheEnd) {
   }
   ASSERT_TRUE(e.position().is_over());
   const State over = state_of(e);
-  for (const std::string& cmd : {"genmove b", "genmove w", "play b 4", "play w 4", "resign b"}) {
+  for (const char* cmd : {"genmove b", "genmove w", "play b 4", "play w 4", "resign b"}) {
     const std::string reply = e.handle_line(cmd);
     EXPECT_TRUE(refused(reply)) << cmd << " -> " << reply;
     EXPECT_NE(reply.find("over"), std::string::npos) << cmd << " -> " << reply;
