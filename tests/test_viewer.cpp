@@ -615,7 +615,7 @@ TEST(ViewerWindow, WholeGameWithTheMouseAgainstTheEngine) {
   engines.push_back(nullptr);
   engines.push_back(make_agent("random", 5));
   viz::Session session(game, file.string(), std::move(engines));
-  viz::ViewerWindow w(session, {}, 400, 300);
+  viz::ViewerWindow w(session, {}, 400, 300, 0);  // no anti-aliasing: quicker in software
   w.open();
 
   // A click on a stone: refused with the reason, shown in the window.
@@ -664,7 +664,7 @@ TEST(ViewerWindow, SlicesAndAxesOfA4DBoard) {
   if (!under_display("ViewerWindow.SlicesAndAxesOfA4DBoard")) return;
   Game game = new_game("grid 5x5x5x5", "default", 2, {});
   viz::Session session(game, "", {});
-  viz::ViewerWindow w(session, {}, 900, 650);
+  viz::ViewerWindow w(session, {}, 900, 650, 0);
   w.open();
   auto visible_w = [&] {  // the w values of the drawn points
     std::set<std::uint32_t> ws;

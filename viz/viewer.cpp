@@ -81,7 +81,7 @@ vtkStandardNewMacro(ViewerStyle);
 struct ViewerWindow::Impl {
   Session& session;
   SceneOptions opts;
-  int width, height;
+  int width, height, multisamples;
   SceneInfo info;
   bool opened = false;
   int engine_timer = -1;
@@ -92,7 +92,8 @@ struct ViewerWindow::Impl {
   std::vector<vtkSmartPointer<vtkSliderWidget>> sliders;
   std::vector<int> slider_axes;
 
-  Impl(Session& s, const SceneOptions& o, int w, int h) : session(s), opts(o), width(w), height(h) {
+  Impl(Session& s, const SceneOptions& o, int w, int h, int ms)
+      : session(s), opts(o), width(w), height(h), multisamples(ms) {
     normalise_view(topo(), opts.view);
     if (opts.help.empty()) opts.help = kViewerKeys;
   }
@@ -106,6 +107,7 @@ struct ViewerWindow::Impl {
           "without a display: xvfb-run -a tanbo view ... --png FILE)");
     }
     window->SetSize(width, height);
+    window->SetMultiSamples(multisamples);
     window->SetWindowName(("tanbo view - " + topo().spec).c_str());
     window->AddRenderer(renderer);
     interactor->SetRenderWindow(window);
@@ -363,8 +365,9 @@ void ViewerStyle::OnKeyPress() {
 
 }  // namespace
 
-ViewerWindow::ViewerWindow(Session& session, const SceneOptions& options, int width, int height)
-    : impl_(std::make_unique<Impl>(session, options, width, height)) {}
+ViewerWindow::ViewerWindow(Session& session, const SceneOptions& options, int width, int height,
+                           int multisamples)
+    : impl_(std::make_unique<Impl>(session, options, width, height, multisamples)) {}
 
 ViewerWindow::~ViewerWindow() = default;
 

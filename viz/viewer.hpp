@@ -28,7 +28,9 @@ Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, doubl
 
 class ViewerWindow {
  public:
-  ViewerWindow(Session& session, const SceneOptions& options, int width, int height);
+  // `multisamples`: anti-aliasing samples per pixel (0 = none, fastest with software OpenGL).
+  ViewerWindow(Session& session, const SceneOptions& options, int width, int height,
+               int multisamples = 4);
   ~ViewerWindow();
   ViewerWindow(const ViewerWindow&) = delete;
   ViewerWindow& operator=(const ViewerWindow&) = delete;
