@@ -502,9 +502,12 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
     std::size_t longest = 0;
     for (Player p = 1; p <= k; ++p) {
       std::ostringstream s;
-      s << player_title(p) << ": " << pos.stones(p)
-        << (pos.stones(p) == 1 ? " stone, " : " stones, ") << pos.roots_alive(p)
-        << (pos.roots_alive(p) == 1 ? " root" : " roots");
+      s << player_title(p);
+      if (p <= options.player_names.size() && !options.player_names[p - 1].empty()) {
+        s << " (" << options.player_names[p - 1] << ")";
+      }
+      s << ": " << pos.stones(p) << (pos.stones(p) == 1 ? " stone, " : " stones, ")
+        << pos.roots_alive(p) << (pos.roots_alive(p) == 1 ? " root" : " roots");
       if (pos.is_out(p)) s << " (out)";
       if (!pos.is_over() && pos.to_move() == p) s << "  <- to move";
       if (pos.is_over() && pos.winner() == p) s << "  (winner)";

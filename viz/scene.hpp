@@ -29,7 +29,8 @@ struct SceneOptions {
   std::string message;           // a message at the bottom, e.g. why a click was refused
   std::string help;              // key help, bottom right (interactive window)
   int font_size = 0;             // 0 = chosen from the image height
-  int slider_rows = 0;           // slider widgets at the bottom right (the camera keeps clear)
+  std::vector<std::string> player_names;  // per player, shown in the legend ("" = none)
+  int slider_rows = 0;  // slider widgets at the bottom right (the camera keeps clear)
 };
 
 // What build_scene drew: where each vertex is and the bounds used to frame the camera.

@@ -219,6 +219,7 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
           multiples.empty() ? hidden.front() : viz::parse_axis(multiples, topo.dimensions());
     }
     viz::normalise_view(topo, opts.view);
+    opts.player_names = game->names;
     opts.show_root_space = vm.count("root-space") > 0;
     opts.show_empty = vm.count("no-empty") == 0;
     opts.show_legend = vm.count("no-legend") == 0;

@@ -34,6 +34,13 @@ xvfb "$TANBO" view --topology "grid 5x5x5x5" --random 30 --axes x,y,w --slice z=
   --png "$out/4d_z1.png" --size 320x240 >"$out/log" 2>&1 || fail "4D z=1: $(cat "$out/log")"
 cmp -s "$out/4d.png" "$out/4d_z1.png" && fail "slices z=3 and z=1 gave the same picture"
 
+# The window itself starts and keeps running until it is closed (here: killed by timeout).
+timeout 4 xvfb-run -a -n $((120 + $$ % 800)) "$TANBO" view "$out/new.tanbo" --topology "grid 5x5x5" \
+  --size 400x300 >"$out/log" 2>&1
+status=$?
+[ "$status" = 124 ] || fail "the window did not stay open (status $status): $(cat "$out/log")"
+grep -q "^topology grid 5x5x5" "$out/new.tanbo" || fail "the new game file was not written"
+
 # Refusals change nothing and say why.
 if "$TANBO" view --topology "grid 5x5x5" --slice z=3 --png "$out/bad.png" 2>"$out/err"; then
   fail "--slice on a 3D board was accepted"
