@@ -33,6 +33,10 @@ TEST(MatchStats, WilsonIntervalMatchesHandComputedValues) {
   ci = wilson_interval(50, 100);
   EXPECT_NEAR(ci.lo, 0.40383, 1e-4);
   EXPECT_NEAR(ci.hi, 0.59617, 1e-4);
+  for (double n : {1.0, 7.0, 10.0, 33.0, 1000.0}) {
+    EXPECT_EQ(wilson_interval(n, n).hi, 1.0) << n;  // exactly: Elo +inf, not a huge number
+    EXPECT_EQ(wilson_interval(0, n).lo, 0.0) << n;
+  }
   ci = wilson_interval(0, 0);
   EXPECT_EQ(ci.lo, 0.0);
   EXPECT_EQ(ci.hi, 1.0);

@@ -50,7 +50,9 @@ Interval wilson_interval(double wins, double n, double z) {
   const double denom = 1.0 + z2 / n;
   const double centre = (p + z2 / (2.0 * n)) / denom;
   const double half = z * std::sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom;
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+  // At the ends the bounds are exactly 0 and 1 (the formula gives them up to rounding).
+  return {wins <= 0 ? 0.0 : std::max(0.0, centre - half),
+          wins >= n ? 1.0 : std::min(1.0, centre + half)};
 }
 
 double elo_from_rate(double p) {
