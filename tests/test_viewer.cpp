@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "test_support.hpp"
 
@@ -73,9 +75,12 @@ TEST(ViewerNotBuilt, ViewSaysSo) {
 
 #else
 
+#include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
+#include <vtkCommand.h>
 #include <vtkImageData.h>
 #include <vtkPNGReader.h>
+#include <vtkRenderWindowInteractor.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 
@@ -658,6 +663,38 @@ TEST(ViewerWindow, WholeGameWithTheMouseAgainstTheEngine) {
   EXPECT_EQ(session.shown_ply(), 1u);
   w.simulate_key("End");
   EXPECT_TRUE(session.at_end());
+}
+
+TEST(ViewerWindow, EnginesPlayOnTheirTimer) {
+  if (!under_display("ViewerWindow.EnginesPlayOnTheirTimer")) return;
+  Game game = new_game("hex 3", "default", 2, {});
+  std::vector<std::unique_ptr<Agent> > engines;
+  engines.push_back(make_agent("random", 1));
+  engines.push_back(make_agent("random", 2));
+  viz::Session session(game, "", std::move(engines));
+  viz::ViewerWindow w(session, {}, 300, 300, 0);
+  w.open();
+  // The real event loop: the window's timer lets each engine move in turn. A timer of the
+  // test's own ends the loop when the game is over (or after a minute).
+  struct Watch {
+    const Position* pos;
+    vtkRenderWindowInteractor* in;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  } watch{&game.position, w.interactor()};
+  vtkNew<vtkCallbackCommand> cb;
+  cb->SetClientData(&watch);
+  cb->SetCallback([](vtkObject*, unsigned long, void* data, void*) {
+    auto* wt = static_cast<Watch*>(data);
+    if (wt->pos->is_over() ||
+        std::chrono::steady_clock::now() - wt->start > std::chrono::seconds(60)) {
+      wt->in->TerminateApp();
+    }
+  });
+  w.interactor()->AddObserver(vtkCommand::TimerEvent, cb);
+  w.interactor()->CreateRepeatingTimer(100);
+  w.run();
+  EXPECT_TRUE(game.position.is_over());
+  EXPECT_NE(w.message().find("wins"), std::string::npos) << w.message();
 }
 
 TEST(ViewerWindow, SlicesAndAxesOfA4DBoard) {

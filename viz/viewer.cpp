@@ -380,6 +380,10 @@ void ViewerWindow::run() {
   impl_->interactor->Start();
 }
 
+vtkRenderWindowInteractor* ViewerWindow::interactor() const {
+  return impl_->interactor.Get();
+}
+
 void ViewerWindow::simulate_click(int x, int y) {
   auto* in = impl_->interactor.Get();
   in->SetEventInformation(x, y, 0, 0);

@@ -11,6 +11,8 @@
 #include "scene.hpp"
 #include "session.hpp"
 
+class vtkRenderWindowInteractor;
+
 namespace tanbo::viz {
 
 // Keys of the window (also shown in it, and in docs/viewer.md).
@@ -47,6 +49,7 @@ class ViewerWindow {
   void simulate_key(const std::string& keysym);
   // Plays the engine moves that are due at once (the event loop does it on a timer).
   void run_engines();
+  vtkRenderWindowInteractor* interactor() const;  // the window's event source
   // What a slider does: shows slice `value` (0-based) of hidden axis `axis`.
   void set_slice(int axis, std::uint32_t value);
   // The hidden axis of each slider, in order (one per hidden axis but the multiples one).
