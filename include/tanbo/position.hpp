@@ -107,8 +107,8 @@ class Position {
   std::string explain(Player p, Vertex v) const;
 
   // Number of legal moves of p, and the i-th of them in increasing vertex order (for uniform
-  // random choice: legal_move(p, rng.below(legal_count(p)))). legal_move costs a scan of the
-  // per-block counts (one per 4096 points) and of at most 64 words.
+  // random choice: legal_move(p, rng.below(legal_count(p)))). legal_move descends a Fenwick
+  // tree of counts per 512 points, then scans at most 8 words: O(log n).
   std::uint32_t legal_count(Player p) const { return legal_size_[p - 1]; }
   Vertex legal_move(Player p, std::uint32_t i) const;
   // Legal moves of p in increasing vertex order.
@@ -214,9 +214,10 @@ class Position {
 
   std::vector<std::byte> cells_;           // per vertex: Cell + players x Slot
   std::uint32_t words_ = 0;                // 64-bit words per player bitmap
-  std::uint32_t blocks_ = 0;               // blocks of 64 words per player
+  std::uint32_t blocks_ = 0;               // blocks of 8 words (512 points) per player
+  std::uint32_t fenwick_top_ = 0;          // largest power of two <= blocks_
   std::vector<std::uint64_t> legal_bits_;  // per player: bitmap of legal points
-  std::vector<std::uint32_t> legal_block_;  // per player and block: legal points in it
+  std::vector<std::uint32_t> legal_block_;  // per player: Fenwick tree of per-block counts
   std::vector<std::uint32_t> legal_size_;  // per player: legal points
   std::vector<Root> roots_;                // per root id
   std::vector<std::uint32_t> stones_;      // per player

@@ -110,7 +110,8 @@ void Position::allocate(std::uint32_t n, int players) {
     c.color = kEmpty;
   }
   words_ = (n + 63) / 64;
-  blocks_ = (words_ + 63) / 64;
+  blocks_ = (words_ + 7) / 8;
+  fenwick_top_ = blocks_ ? std::bit_floor(blocks_) : 0;
   legal_bits_.assign(std::size_t{words_} * players, 0);
   legal_block_.assign(std::size_t{blocks_} * players, 0);
   legal_size_.assign(players, 0);
@@ -118,17 +119,29 @@ void Position::allocate(std::uint32_t n, int players) {
   root_count_.assign(players, 0);
 }
 
-inline void Position::legal_add(Player p, Vertex v) {
+[[gnu::always_inline]] inline void Position::legal_add(Player p, Vertex v) {
   const std::size_t q = p - 1u;
   legal_bits_[q * words_ + (v >> 6)] |= std::uint64_t{1} << (v & 63);
-  ++legal_block_[q * blocks_ + (v >> 12)];
+  std::uint32_t* tree = legal_block_.data() + q * blocks_;
+  const std::uint32_t nb = blocks_;
+  if (nb == 1) {
+    ++tree[0];
+  } else {
+    for (std::uint32_t b = (v >> 9) + 1; b <= nb; b += b & (0u - b)) ++tree[b - 1];
+  }
   ++legal_size_[q];
 }
 
-inline void Position::legal_remove(Player p, Vertex v) {
+[[gnu::always_inline]] inline void Position::legal_remove(Player p, Vertex v) {
   const std::size_t q = p - 1u;
   legal_bits_[q * words_ + (v >> 6)] &= ~(std::uint64_t{1} << (v & 63));
-  --legal_block_[q * blocks_ + (v >> 12)];
+  std::uint32_t* tree = legal_block_.data() + q * blocks_;
+  const std::uint32_t nb = blocks_;
+  if (nb == 1) {
+    --tree[0];
+  } else {
+    for (std::uint32_t b = (v >> 9) + 1; b <= nb; b += b & (0u - b)) --tree[b - 1];
+  }
   --legal_size_[q];
 }
 
@@ -162,11 +175,17 @@ std::uint32_t select_bit(std::uint64_t word, std::uint32_t i) {
 
 Vertex Position::legal_move(Player p, std::uint32_t i) const {
   const std::size_t q = p - 1u;
-  const std::uint32_t* block = legal_block_.data() + q * blocks_;
+  // Fenwick descent: b = number of whole blocks before the one holding the i-th point.
+  const std::uint32_t* tree = legal_block_.data() + q * blocks_;
   std::uint32_t b = 0;
-  while (i >= block[b]) i -= block[b++];
+  for (std::uint32_t step = fenwick_top_; step; step >>= 1) {
+    if (b + step <= blocks_ && tree[b + step - 1] <= i) {
+      b += step;
+      i -= tree[b - 1];
+    }
+  }
   const std::uint64_t* bits = legal_bits_.data() + q * words_;
-  std::uint32_t w = b * 64;
+  std::uint32_t w = b * 8;
   for (;; ++w) {
     const auto c = static_cast<std::uint32_t>(std::popcount(bits[w]));
     if (i < c) break;
@@ -195,7 +214,9 @@ void Position::occupy(Vertex v, Player p) {
   const RootId r = cv.root;
   const Vertex* const nb = nbr_ + cv.first;
   const std::uint32_t deg = cv.degree;
-  for (std::uint32_t i = 0; i < deg; ++i) __builtin_prefetch(cells_.data() + nb[i] * stride_, 1);
+  if (n_ > (1u << 15)) {  // big boards: start fetching every neighbour record at once
+    for (std::uint32_t i = 0; i < deg; ++i) __builtin_prefetch(cells_.data() + nb[i] * stride_, 1);
+  }
   for (std::uint32_t i = 0; i < deg; ++i) {
     const Vertex u = nb[i];
     std::byte* rec = cells_.data() + u * stride_;
@@ -624,7 +645,7 @@ std::string Position::check_consistency() const {
       }
       if (legal) {
         ++want;
-        ++per_block[v >> 12];
+        ++per_block[v >> 9];
       }
     }
     for (std::uint32_t w = n_; w < words_ * 64u; ++w) {
@@ -633,8 +654,10 @@ std::string Position::check_consistency() const {
       }
     }
     if (want != legal_size_[q]) return "legal set size is wrong";
-    for (std::uint32_t b = 0; b < blocks_; ++b) {
-      if (per_block[b] != legal_block_[q * std::size_t{blocks_} + b]) return "legal block count is wrong";
+    for (std::uint32_t b = 1; b <= blocks_; ++b) {  // Fenwick node b covers (b - lowbit(b), b]
+      std::uint32_t sum = 0;
+      for (std::uint32_t c = b - (b & (0u - b)); c < b; ++c) sum += per_block[c];
+      if (sum != legal_block_[q * std::size_t{blocks_} + b - 1]) return "legal block count is wrong";
     }
   }
   // Turn order.
