@@ -149,3 +149,30 @@ TEST(Agents, AgentListsSplitOnCommasBeforeAgentNames) {
   EXPECT_THROW(split_agent_list("random,threads=2"), Error);  // random takes no options
   EXPECT_THROW(split_agent_list("random,alphago"), Error);
 }
+
+TEST(Agents, GtpEngineOptionDrivesGenmove) {
+  const std::string bin = TANBO_BINARY;
+  // Same seed, same search: the answers repeat; every answer is a legal move of the board.
+  const std::string input = "boardsize 9\ngenmove b\ngenmove w\nlegal_moves\nquit\n";
+  const auto a = test::run_command(bin + " gtp --engine mcts:playouts=60 --seed 3", input);
+  const auto b = test::run_command(bin + " gtp --engine mcts:playouts=60 --seed 3", input);
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.out.substr(0, 4), "=\n\n=");
+  const auto t = test::run_command(bin + " gtp --engine greedy --threads 2", "genmove b\nquit\n");
+  EXPECT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.out.substr(0, 2), "= ");
+  const auto bad = test::run_command(bin + " gtp --engine alphago", "");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("unknown player \"alphago\""), std::string::npos) << bad.err;
+  const auto badt = test::run_command(bin + " gtp --threads 0", "");
+  EXPECT_EQ(badt.status, 2);
+  EXPECT_NE(badt.err.find("--threads 0"), std::string::npos) << badt.err;
+}
+
+TEST(Agents, WithThreadsAddsTheOptionToMctsSpecsOnly) {
+  EXPECT_EQ(with_threads("mcts", 4), "mcts:threads=4");
+  EXPECT_EQ(with_threads("mcts:playouts=500", 2), "mcts:playouts=500,threads=2");
+  EXPECT_EQ(with_threads("greedy", 2), "greedy");
+  EXPECT_EQ(make_agent(with_threads("mcts:time=1", 3))->spec(), "mcts:time=1,threads=3");
+}
