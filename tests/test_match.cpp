@@ -162,7 +162,7 @@ TEST(Png, EncodesAValidStoredDeflateImage) {
   c.set(2, 1, {0, 0, 255});
   EXPECT_EQ(c.at(0, 0).r, 255);
   EXPECT_EQ(c.at(0, 0).g, 0);
-  const std::string png = encode_png(c);
+  const std::string png = encode_png(c, false);
   ASSERT_GT(png.size(), 8u + 25u + 12u);
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   EXPECT_EQ(png.substr(12, 4), "IHDR");
@@ -184,6 +184,121 @@ TEST(Png, EncodesAValidStoredDeflateImage) {
     for (int x = 0; x < 40; ++x) dark += t.at(x, y).r == 0;
   }
   EXPECT_GT(dark, 20);
+}
+
+namespace {
+
+// A small inflater for what encode_png writes (stored blocks and fixed-Huffman blocks), written
+// from RFC 1951 independently of the encoder, to check the compressed images byte for byte.
+std::string inflate_fixed(const std::string& in, std::size_t pos) {
+  std::size_t bit = pos * 8;
+  auto get = [&](int n) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < n; ++i, ++bit) {
+      v |= ((static_cast<unsigned char>(in.at(bit / 8)) >> (bit % 8)) & 1u) << i;
+    }
+    return v;
+  };
+  auto huff = [&](int n) {  // n more bits of a code, most significant first
+    std::uint32_t v = 0;
+    for (int i = 0; i < n; ++i) v = (v << 1) | get(1);
+    return v;
+  };
+  static const int lbase[] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                              31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+  static const int lextra[] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                               2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+  static const int dbase[] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
+                              33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
+                              1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+  static const int dextra[] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                               6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+  std::string out;
+  for (bool last = false; !last;) {
+    last = get(1);
+    const std::uint32_t type = get(2);
+    if (type == 0) {
+      bit = (bit + 7) / 8 * 8;
+      const std::uint32_t len = get(16);
+      EXPECT_EQ(get(16), (~len) & 0xFFFF);
+      for (std::uint32_t i = 0; i < len; ++i) out += static_cast<char>(get(8));
+      continue;
+    }
+    EXPECT_EQ(type, 1u);
+    if (type != 1) return out;
+    for (;;) {
+      std::uint32_t code = huff(7), sym;
+      if (code <= 23) {
+        sym = 256 + code;
+      } else {
+        code = (code << 1) | get(1);
+        if (code >= 0x30 && code <= 0xBF) {
+          sym = code - 0x30;
+        } else if (code >= 0xC0 && code <= 0xC7) {
+          sym = 280 + code - 0xC0;
+        } else {
+          sym = 144 + ((code << 1) | get(1)) - 0x190;
+        }
+      }
+      if (sym < 256) {
+        out += static_cast<char>(sym);
+        continue;
+      }
+      if (sym == 256) break;
+      const int li = static_cast<int>(sym) - 257;
+      const std::uint32_t len = lbase[li] + get(lextra[li]);
+      const int di = static_cast<int>(huff(5));
+      const std::uint32_t dist = dbase[di] + get(dextra[di]);
+      for (std::uint32_t i = 0; i < len; ++i) out += out[out.size() - dist];
+    }
+  }
+  return out;
+}
+
+// The IDAT data of a PNG (one IDAT chunk, as encode_png writes).
+std::string idat_of(const std::string& png) {
+  std::size_t pos = 8;
+  while (pos + 12 <= png.size()) {
+    const std::uint32_t len = (static_cast<unsigned char>(png[pos]) << 24) |
+                              (static_cast<unsigned char>(png[pos + 1]) << 16) |
+                              (static_cast<unsigned char>(png[pos + 2]) << 8) |
+                              static_cast<unsigned char>(png[pos + 3]);
+    if (png.compare(pos + 4, 4, "IDAT") == 0) return png.substr(pos + 8, len);
+    pos += 12 + len;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(Png, CompressedAndStoredImagesHoldTheSameScanlines) {
+  Canvas c(97, 41, {250, 250, 250});
+  c.fill_rect(3, 3, 60, 20, {40, 90, 170});
+  c.text(2, 25, "grid 5x5x5 50%", {0, 0, 0}, 2);
+  for (int x = 0; x < 97; x += 7) c.set(x, 40 - x % 13, {static_cast<std::uint8_t>(x), 7, 200});
+  std::string raw;
+  for (int y = 0; y < 41; ++y) {
+    raw += '\0';
+    for (int x = 0; x < 97; ++x) {
+      const Rgb p = c.at(x, y);
+      raw += static_cast<char>(p.r);
+      raw += static_cast<char>(p.g);
+      raw += static_cast<char>(p.b);
+    }
+  }
+  const std::string stored = idat_of(encode_png(c, false));
+  const std::string packed = idat_of(encode_png(c, true));
+  ASSERT_FALSE(stored.empty());
+  ASSERT_FALSE(packed.empty());
+  EXPECT_LT(packed.size() * 5, stored.size());  // flat colours compress well
+  EXPECT_EQ(inflate_fixed(stored, 2), raw);
+  EXPECT_EQ(inflate_fixed(packed, 2), raw);
+  // Both end with the Adler-32 of the scanlines.
+  const std::uint32_t a = adler32(raw);
+  const std::string tail = {static_cast<char>(a >> 24), static_cast<char>(a >> 16),
+                            static_cast<char>(a >> 8), static_cast<char>(a)};
+  EXPECT_EQ(packed.substr(packed.size() - 4), tail);
+  EXPECT_EQ(stored.substr(stored.size() - 4), tail);
 }
 
 TEST(MatchCommand, CsvTableAddsUp) {
