@@ -119,7 +119,7 @@ Canvas chart(const std::vector<StudyTally>& tallies, const std::string& title) {
   int label_w = Canvas::text_width("topology", scale);
   for (const auto& t : tallies) label_w = std::max(label_w, Canvas::text_width(t.topology, scale));
   const int left = 20 + label_w + 20, plot_w = 500, row_h = 34, top = 60;
-  const int width = left + plot_w + 40;
+  const int width = std::max(left + plot_w + 40, 40 + Canvas::text_width(title, scale));
   const int height = top + row_h * static_cast<int>(tallies.size()) + 70;
   Canvas c(static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height));
   const Rgb black{0, 0, 0}, grid{215, 215, 215}, half{200, 60, 60}, bar{40, 90, 170};
