@@ -195,6 +195,10 @@ TEST(BadDot, NodeIdsThatCannotNameAMoveAreRefused) {
         dot_error(std::string("graph g { ") + id + " -- b -- c -- d; b [stone=1]; d [stone=2] }");
     EXPECT_NE(msg.find("cannot name a point"), std::string::npos) << id << ": " << msg;
   }
+  // Found by fuzz_dot: a node_id attribute renames a node, so two nodes could share an id.
+  const std::string dup =
+      dot_error("graph g { a [node_id=b]; a -- b -- c; b [stone=1]; c [stone=2] }");
+  EXPECT_NE(dup.find("two nodes have the id \"b\""), std::string::npos) << dup;
   // Ids that are one word, quoted or not, are fine and name their node.
   auto t = tanbo::make_from_dot("graph g { \"n-1\" -- \"N_2\" -- 3.5 -- x; }", "ok.dot");
   for (tanbo::Vertex v = 0; v < t->num_vertices(); ++v) EXPECT_EQ(t->parse_vertex(t->name(v)), v);

@@ -378,7 +378,9 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                   "characters or '#'");
     }
     topo->node_ids.push_back(nodes[v].id);
-    ids[nodes[v].id] = v;
+    if (!ids.emplace(nodes[v].id, v).second) {  // a node_id attribute can rename a node
+      throw Error(where + ": two nodes have the id \"" + id + "\" (is a node renamed by a node_id attribute?)");
+    }
     if (!nodes[v].stone.empty()) {
       auto p = parse_player(nodes[v].stone, kMaxPlayers);
       if (!p) {

@@ -29,7 +29,14 @@ namespace {
 
 // True for lines that would build a board too big to fuzz quickly, or read a file.
 bool out_of_scope(const std::string& line) {
-  const std::string l = tanbo::fuzz::lower_ascii(line);
+  // What the engine sees: control characters dropped, a comment cut off.
+  std::string seen;
+  for (char c : line) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '#') break;
+    if (u >= 32 && u != 127) seen += c;
+  }
+  const std::string l = tanbo::fuzz::lower_ascii(seen);
   if (l.find("topology") == std::string::npos && l.find("boardsize") == std::string::npos)
     return false;
   return l.find("file") != std::string::npos || tanbo::fuzz::number_product(l) > 4096;
