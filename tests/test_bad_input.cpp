@@ -400,6 +400,12 @@ TEST(BadSgf, MalformedRecordsGetSpecificMessages) {
   // A move the rules refuse names the move.
   const std::string m = sgf_error("(;GM[1]SZ[9]AB[bh][hb]AW[hh][bb];B[ee])");
   EXPECT_NE(m.find("ee"), std::string::npos) << m;
+  // Found by fuzz_sgf: a date holding ']' or '\\' was written back unescaped, so the exported
+  // record could not be read again.
+  const tanbo::Game g =
+      tanbo::read_sgf("(;GM[1]SZ[9]DT[2026-11\\]21\\\\x]AB[bh][hb]AW[hh][bb])", "dt.sgf");
+  const tanbo::Game again = tanbo::read_sgf(tanbo::write_sgf(g), "dt-again.sgf");
+  EXPECT_EQ(again.date, g.date.substr(0, 10));
   // Deep nesting is refused or read, never a stack overflow.
   std::string deep = "(;GM[1]SZ[9]AB[bh][hb]AW[hh][bb]";
   for (int i = 0; i < 100000; ++i) deep += "(;";
@@ -597,5 +603,31 @@ TEST(FuzzRegressions, ReplayedInputsAreHandledCleanly) {
       ++replayed;
     }
   }
+  for (const char* kind : {"sgf", "gamefile"}) {
+    if (!fs::exists(root / kind)) continue;
+    const bool sgf = std::string(kind) == "sgf";
+    for (const auto& f : fs::directory_iterator(root / kind)) {
+      const std::string input = tanbo::test::read_file(f.path().string());
+      std::string written;
+      std::uint64_t hash = 0;
+      try {
+        const tanbo::Game g =
+            sgf ? tanbo::read_sgf(input, "regression") : tanbo::read_game(input, "regression");
+        EXPECT_EQ(g.position.check_consistency(), "") << f.path();
+        hash = g.position.hash();
+        written = sgf ? tanbo::write_sgf(g) : tanbo::write_game(g);
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()), "") << f.path();
+      }
+      if (!written.empty()) {
+        // What was written must read back as the same game.
+        const tanbo::Game again =
+            sgf ? tanbo::read_sgf(written, "again") : tanbo::read_game(written, "again");
+        EXPECT_EQ(again.position.hash(), hash) << f.path();
+      }
+      ++replayed;
+    }
+  }
+  EXPECT_GT(replayed, 0);
   RecordProperty("replayed", replayed);
 }

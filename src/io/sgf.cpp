@@ -160,7 +160,7 @@ std::string write_sgf(const Game& game) {
         "(AE).]\n";
   if (!game.names.empty() && !game.names[0].empty()) os << "PB[" << escape(game.names[0]) << "]";
   if (game.names.size() > 1 && !game.names[1].empty()) os << "PW[" << escape(game.names[1]) << "]";
-  if (game.date.size() >= 10) os << "DT[" << game.date.substr(0, 10) << "]";
+  if (game.date.size() >= 10) os << "DT[" << escape(game.date.substr(0, 10)) << "]";
   if (!game.event.empty()) os << "EV[" << escape(game.event) << "]";
   if (end.is_over()) {
     const char winner = end.winner() == kBlack ? 'B' : 'W';
