@@ -45,6 +45,18 @@ void BM_PlayUndo(benchmark::State& state, const char* spec, std::uint32_t plies)
   }
 }
 
+// play + undo of one fixed legal move, again and again: the cost of a move once its
+// neighbourhood is in cache, which shows that the work does not grow with the board.
+void BM_PlayUndoWarm(benchmark::State& state, const char* spec, std::uint32_t plies) {
+  Position pos = midgame(spec, plies, 3);
+  Rng rng(2);
+  const Vertex v = random_move(pos, rng);
+  for (auto _ : state) {
+    pos.play(v);
+    pos.undo();
+  }
+}
+
 // Only the play half: a random game is played and restarted from a copy when it ends.
 void BM_Play(benchmark::State& state, const char* spec) {
   const Position s = start(spec);
@@ -86,8 +98,11 @@ BENCHMARK_CAPTURE(BM_Playout, g5x5x5x5, "grid 5x5x5x5");
 BENCHMARK_CAPTURE(BM_Playout, hex5, "hex 5");
 BENCHMARK_CAPTURE(BM_PlayUndo, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_PlayUndo, g1000x1000, "grid 1000x1000", 20000);
+BENCHMARK_CAPTURE(BM_PlayUndoWarm, g19x19, "grid 19x19", 150);
+BENCHMARK_CAPTURE(BM_PlayUndoWarm, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_Play, g19x19, "grid 19x19");
 BENCHMARK_CAPTURE(BM_Play, g5x5x5, "grid 5x5x5");
 BENCHMARK_CAPTURE(BM_Play, g1000x1000, "grid 1000x1000");
+BENCHMARK_CAPTURE(BM_Play, g100x100x100, "grid 100x100x100");
 BENCHMARK_CAPTURE(BM_LegalMovesSorted, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_IsLegalAllPoints, g19x19, "grid 19x19", 150);

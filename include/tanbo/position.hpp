@@ -195,10 +195,14 @@ class Position {
   const Slot& slot(Vertex v, Player p) const { return slots(v)[p - 1]; }
 
   void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
-  void legal_add(Player p, Vertex v);
-  void legal_remove(Player p, Vertex v);
+  void legal_change(std::size_t q, Vertex v, int d);  // +1 add, -1 remove, 0 nothing
   void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
+  // The two above, for boards of one legal-count block (kBig = false) or more (Fenwick tree).
+  template <bool kBig>
+  void occupy_impl(Vertex v, Player p);
+  template <bool kBig>
+  void vacate_impl(Vertex v);
   void remove_root(RootId r);
   void restore_root(RootId r);
   void advance_turn(Player from, bool removals);
@@ -213,7 +217,10 @@ class Position {
   const Vertex* nbr_ = nullptr;
 
   std::vector<std::byte> cells_;           // per vertex: Cell + players x Slot
-  std::uint32_t words_ = 0;                // 64-bit words per player bitmap
+  // Big lattices: byte offsets of the neighbour records (+-stride per axis), prefetched all at
+  // once when a move starts so that their cache misses overlap. Empty elsewhere.
+  std::vector<std::ptrdiff_t> prefetch_;
+  std::uint32_t words_ = 0;                // 64-bit words per player bitmap (8 per block)
   std::uint32_t blocks_ = 0;               // blocks of 8 words (512 points) per player
   std::uint32_t fenwick_top_ = 0;          // largest power of two <= blocks_
   std::vector<std::uint64_t> legal_bits_;  // per player: bitmap of legal points
@@ -222,8 +229,8 @@ class Position {
   std::vector<Root> roots_;                // per root id
   std::vector<std::uint32_t> stones_;      // per player
   std::vector<std::uint32_t> root_count_;  // per player
-  std::vector<RootId> zeroed_;  // roots whose space hit zero while the current move was placed
-  bool track_zero_ = false;
+  std::vector<RootId> zeroed_;  // roots whose space hit zero in the last occupy (max degree + P + 1)
+  std::uint32_t zero_count_ = 0;  // entries of zeroed_ in use
   std::uint64_t hash_ = 0;
   Player to_move_ = kBlack;
   Player winner_ = kEmpty;

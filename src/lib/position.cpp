@@ -91,7 +91,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
   out_ = 0;
   to_move_ = kBlack;
   winner_ = kEmpty;
-  zeroed_.clear();
+  zero_count_ = 0;
 }
 
 void Position::allocate(std::uint32_t n, int players) {
@@ -109,40 +109,39 @@ void Position::allocate(std::uint32_t n, int players) {
     c.degree = static_cast<std::uint16_t>(off_[v + 1] - off_[v]);
     c.color = kEmpty;
   }
-  words_ = (n + 63) / 64;
-  blocks_ = (words_ + 7) / 8;
+  blocks_ = std::max<std::uint32_t>(1, (n + 511) / 512);
+  words_ = blocks_ * 8;  // whole blocks: the padding words stay zero
   fenwick_top_ = blocks_ ? std::bit_floor(blocks_) : 0;
   legal_bits_.assign(std::size_t{words_} * players, 0);
+  prefetch_.clear();
+  if (n > (1u << 15) && topo_->kind == BoardKind::kLattice) {
+    std::ptrdiff_t step = static_cast<std::ptrdiff_t>(stride_);
+    for (std::uint32_t d : topo_->dims) {
+      prefetch_.push_back(step);
+      prefetch_.push_back(-step);
+      step *= d;
+    }
+  }
   legal_block_.assign(std::size_t{blocks_} * players, 0);
   legal_size_.assign(players, 0);
+  zeroed_.assign(topo_->graph.max_degree() + static_cast<std::size_t>(players) + 1, kNoRoot);
+  zero_count_ = 0;
   stones_.assign(players, 0);
   root_count_.assign(players, 0);
 }
 
-[[gnu::always_inline]] inline void Position::legal_add(Player p, Vertex v) {
-  const std::size_t q = p - 1u;
-  legal_bits_[q * words_ + (v >> 6)] |= std::uint64_t{1} << (v & 63);
+// d = +1 adds v to the legal set of player q+1, -1 removes it, 0 changes nothing. Written
+// without branches on d so that the random pattern of a game costs no mispredictions.
+[[gnu::always_inline]] inline void Position::legal_change(std::size_t q, Vertex v, int d) {
+  legal_bits_[q * words_ + (v >> 6)] ^= std::uint64_t(static_cast<unsigned>(d) & 1u) << (v & 63);
+  legal_size_[q] += static_cast<std::uint32_t>(d);
   std::uint32_t* tree = legal_block_.data() + q * blocks_;
   const std::uint32_t nb = blocks_;
   if (nb == 1) {
-    ++tree[0];
-  } else {
-    for (std::uint32_t b = (v >> 9) + 1; b <= nb; b += b & (0u - b)) ++tree[b - 1];
+    tree[0] += static_cast<std::uint32_t>(d);
+  } else if (d != 0) {
+    for (std::uint32_t b = (v >> 9) + 1; b <= nb; b += b & (0u - b)) tree[b - 1] += static_cast<std::uint32_t>(d);
   }
-  ++legal_size_[q];
-}
-
-[[gnu::always_inline]] inline void Position::legal_remove(Player p, Vertex v) {
-  const std::size_t q = p - 1u;
-  legal_bits_[q * words_ + (v >> 6)] &= ~(std::uint64_t{1} << (v & 63));
-  std::uint32_t* tree = legal_block_.data() + q * blocks_;
-  const std::uint32_t nb = blocks_;
-  if (nb == 1) {
-    --tree[0];
-  } else {
-    for (std::uint32_t b = (v >> 9) + 1; b <= nb; b += b & (0u - b)) --tree[b - 1];
-  }
-  --legal_size_[q];
 }
 
 namespace {
@@ -184,90 +183,156 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
       i -= tree[b - 1];
     }
   }
-  const std::uint64_t* bits = legal_bits_.data() + q * words_;
-  std::uint32_t w = b * 8;
-  for (;; ++w) {
-    const auto c = static_cast<std::uint32_t>(std::popcount(bits[w]));
-    if (i < c) break;
-    i -= c;
+  // The word in the block, without a data-dependent branch: j = number of words whose
+  // running count stays <= i.
+  const std::uint64_t* bits = legal_bits_.data() + q * words_ + b * 8u;
+  std::uint32_t prefix[8];
+  std::uint32_t acc = 0, j = 0;
+  for (int k = 0; k < 8; ++k) {
+    acc += static_cast<std::uint32_t>(std::popcount(bits[k]));
+    prefix[k] = acc;
+    j += acc <= i;
   }
-  return w * 64 + select_bit(bits[w], i);
+  if (j) i -= prefix[j - 1];
+  return (b * 8 + j) * 64 + select_bit(bits[j], i);
 }
 
-// A stone of p appears on the empty vertex v; cell(v).root is set by the caller.
+// A stone of p appears on the empty vertex v; cell(v).root is set by the caller. Roots whose
+// space drops to zero are listed in zeroed_[0, zero_count_). The neighbour updates are
+// branch-free: a count or root-space change of 0 is applied where a branch would skip it,
+// with cell(v).root standing in as a harmless index. Members are read into locals first, as
+// the compiler must otherwise reload them after every store.
 void Position::occupy(Vertex v, Player p) {
+  if (blocks_ == 1) {
+    occupy_impl<false>(v, p);
+  } else {
+    occupy_impl<true>(v, p);
+  }
+}
+
+template <bool kBig>
+void Position::occupy_impl(Vertex v, Player p) {
+  std::byte* const base = cells_.data();
+  const std::size_t stride = stride_;
+  const int players = players_;
+  const std::uint32_t words = words_;
+  const std::uint32_t nblocks = blocks_;
   Root* const roots = roots_.data();
+  RootId* const zero = zeroed_.data();
+  auto cell_at = [&](Vertex x) -> Cell& { return *reinterpret_cast<Cell*>(base + x * stride); };
+  std::uint32_t nz = 0;
+  Cell& cv = cell_at(v);
+  const RootId r = cv.root;
   {
     // v stops being root space for every colour it was root space of.
-    const Slot* sv = slots(v);
-    for (int q = 0; q < players_; ++q) {
-      if (sv[q].count == 1) {
-        Root& owner = roots[cell(sv[q].xr).root];
-        if (--owner.space == 0 && track_zero_) zeroed_.push_back(cell(sv[q].xr).root);
-        legal_remove(static_cast<Player>(q + 1), v);
+    const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
+    for (int c = 0; c < players; ++c) {
+      const std::uint32_t one = sv[c].count == 1;
+      const RootId owner = cell_at(one ? sv[c].xr : v).root;
+      const std::uint32_t left = (roots[owner].space -= one);
+      zero[nz] = owner;
+      nz += one & (left == 0);
+      legal_change(static_cast<std::size_t>(c), v, -static_cast<int>(one));
+    }
+  }
+  cv.color = p;
+  hash_ ^= zobrist(v, p);
+  const Vertex* const nb = nbr_ + cv.first;
+  const std::uint32_t deg = cv.degree;
+  if constexpr (kBig) {  // big boards: start fetching every neighbour record at once
+    for (std::uint32_t i = 0; i < deg; ++i) __builtin_prefetch(base + nb[i] * stride, 1);
+  }
+  const std::size_t q = p - 1u;
+  std::uint64_t* const bits = legal_bits_.data() + q * words;
+  std::uint32_t* const tree = legal_block_.data() + q * nblocks;
+  std::uint32_t delta = 0;  // change of p's legal-set size
+  for (std::uint32_t i = 0; i < deg; ++i) {
+    const Vertex u = nb[i];
+    std::byte* rec = base + u * stride;
+    Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[q];
+    const std::uint32_t old = s.count;
+    const Vertex single = s.xr;
+    s.count = old + 1;
+    s.xr = single ^ v;
+    const std::uint32_t empty = reinterpret_cast<Cell*>(rec)->color == kEmpty;
+    const std::uint32_t gain = empty & (old == 0);  // u joins the space of r
+    const std::uint32_t lose = empty & (old == 1);  // u leaves the space of single's root
+    roots[r].space += gain;
+    const RootId lost = cell_at(lose ? single : v).root;
+    const std::uint32_t left = (roots[lost].space -= lose);
+    zero[nz] = lost;
+    nz += lose & (left == 0);
+    bits[u >> 6] ^= std::uint64_t{gain | lose} << (u & 63);
+    delta += gain - lose;
+    if constexpr (kBig) {
+      if (gain | lose) {
+        for (std::uint32_t b = (u >> 9) + 1; b <= nblocks; b += b & (0u - b)) tree[b - 1] += gain - lose;
       }
     }
   }
-  Cell& cv = cell(v);
-  cv.color = p;
-  hash_ ^= zobrist(v, p);
-  const RootId r = cv.root;
-  const Vertex* const nb = nbr_ + cv.first;
-  const std::uint32_t deg = cv.degree;
-  if (n_ > (1u << 15)) {  // big boards: start fetching every neighbour record at once
-    for (std::uint32_t i = 0; i < deg; ++i) __builtin_prefetch(cells_.data() + nb[i] * stride_, 1);
-  }
-  for (std::uint32_t i = 0; i < deg; ++i) {
-    const Vertex u = nb[i];
-    std::byte* rec = cells_.data() + u * stride_;
-    Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[p - 1];
-    const std::uint32_t old = s.count++;
-    const Vertex single = s.xr;
-    s.xr ^= v;
-    if (reinterpret_cast<Cell*>(rec)->color != kEmpty) continue;
-    if (old == 0) {
-      ++roots[r].space;
-      legal_add(p, u);
-    } else if (old == 1) {
-      const RootId lost = cell(single).root;
-      if (--roots[lost].space == 0 && track_zero_) zeroed_.push_back(lost);
-      legal_remove(p, u);
-    }
+  legal_size_[q] += delta;
+  if constexpr (!kBig) tree[0] += delta;
+  zero_count_ = nz;
+}
+
+// The stone on v disappears (its root bookkeeping is the caller's). Branch-free like occupy.
+void Position::vacate(Vertex v) {
+  if (blocks_ == 1) {
+    vacate_impl<false>(v);
+  } else {
+    vacate_impl<true>(v);
   }
 }
 
-// The stone on v disappears (its root bookkeeping is the caller's).
-void Position::vacate(Vertex v) {
+template <bool kBig>
+void Position::vacate_impl(Vertex v) {
+  std::byte* const base = cells_.data();
+  const std::size_t stride = stride_;
+  const int players = players_;
+  const std::uint32_t words = words_;
+  const std::uint32_t nblocks = blocks_;
   Root* const roots = roots_.data();
-  Cell& cv = cell(v);
+  auto cell_at = [&](Vertex x) -> Cell& { return *reinterpret_cast<Cell*>(base + x * stride); };
+  Cell& cv = cell_at(v);
   const Player p = cv.color;
   const RootId r = cv.root;
   cv.color = kEmpty;
   hash_ ^= zobrist(v, p);
   const Vertex* const nb = nbr_ + cv.first;
   const std::uint32_t deg = cv.degree;
+  const std::size_t q = p - 1u;
+  std::uint64_t* const bits = legal_bits_.data() + q * words;
+  std::uint32_t* const tree = legal_block_.data() + q * nblocks;
+  std::uint32_t delta = 0;
   for (std::uint32_t i = 0; i < deg; ++i) {
     const Vertex u = nb[i];
-    std::byte* rec = cells_.data() + u * stride_;
-    Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[p - 1];
-    const std::uint32_t old = s.count--;
-    s.xr ^= v;
-    if (reinterpret_cast<Cell*>(rec)->color != kEmpty) continue;
-    if (old == 1) {
-      --roots[r].space;
-      legal_remove(p, u);
-    } else if (old == 2) {
-      ++roots[cell(s.xr).root].space;
-      legal_add(p, u);
+    std::byte* rec = base + u * stride;
+    Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[q];
+    const std::uint32_t old = s.count;
+    const Vertex rest = s.xr ^ v;
+    s.count = old - 1;
+    s.xr = rest;
+    const std::uint32_t empty = reinterpret_cast<Cell*>(rec)->color == kEmpty;
+    const std::uint32_t lose = empty & (old == 1);  // u leaves the space of r
+    const std::uint32_t gain = empty & (old == 2);  // u joins the space of rest's root
+    roots[r].space -= lose;
+    roots[cell_at(gain ? rest : v).root].space += gain;
+    bits[u >> 6] ^= std::uint64_t{gain | lose} << (u & 63);
+    delta += gain - lose;
+    if constexpr (kBig) {
+      if (gain | lose) {
+        for (std::uint32_t b = (u >> 9) + 1; b <= nblocks; b += b & (0u - b)) tree[b - 1] += gain - lose;
+      }
     }
   }
+  legal_size_[q] += delta;
+  if constexpr (!kBig) tree[0] += delta;
   // v becomes root space for every colour with exactly one stone next to it.
-  const Slot* sv = slots(v);
-  for (int q = 0; q < players_; ++q) {
-    if (sv[q].count == 1) {
-      ++roots[cell(sv[q].xr).root].space;
-      legal_add(static_cast<Player>(q + 1), v);
-    }
+  const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
+  for (int c = 0; c < players; ++c) {
+    const std::uint32_t one = sv[c].count == 1;
+    roots[cell_at(one ? sv[c].xr : v).root].space += one;
+    legal_change(static_cast<std::size_t>(c), v, static_cast<int>(one));
   }
 }
 
@@ -378,6 +443,15 @@ std::vector<Vertex> Position::legal_moves(Player p) const {
 }
 
 const MoveRecord& Position::play(Vertex v) {
+  if (!prefetch_.empty()) {
+    // Fetch the point's record, its CSR row and (on lattices) its neighbours' records at once.
+    const auto at = reinterpret_cast<std::uintptr_t>(cells_.data()) + v * stride_;
+    __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
+    __builtin_prefetch(off_ + v);
+    for (std::ptrdiff_t d : prefetch_) {
+      __builtin_prefetch(reinterpret_cast<const void*>(at + static_cast<std::uintptr_t>(d)), 1);
+    }
+  }
   const Player p = to_move_;
   MoveRecord& rec = history_.emplace_back();
   rec.kind = MoveRecord::Kind::kPlace;
@@ -398,10 +472,7 @@ const MoveRecord& Position::play(Vertex v) {
   er.head = v;
   ++er.size;
   ++stones_[p - 1];
-  track_zero_ = true;
-  zeroed_.clear();
   occupy(v, p);
-  track_zero_ = false;
 
   // Remove bounded roots.
   if (er.space == 0) {
@@ -409,8 +480,9 @@ const MoveRecord& Position::play(Vertex v) {
     rec.stones_removed = er.size;
     removed_.push_back(e);
     remove_root(e);
-  } else if (!zeroed_.empty()) {
-    for (RootId r : zeroed_) {
+  } else if (zero_count_ != 0) {
+    for (std::uint32_t z = 0; z < zero_count_; ++z) {
+      const RootId r = zeroed_[z];
       // A root other than the expanded one only loses space during placement, so it hits
       // zero at most once; the alive check guards against listing it twice anyway.
       if (roots_[r].space == 0 && roots_[r].alive && r != e) {

@@ -114,8 +114,7 @@ Position Position::from_stones(TopologyPtr topology, int players,
     pos.to_move_ = to_move;
     pos.winner_ = kEmpty;
   }
-  pos.zeroed_.clear();
-  pos.track_zero_ = false;
+  pos.zero_count_ = 0;
   return pos;
 }
 
