@@ -185,20 +185,30 @@ TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits) {
   topo->spec = spec;
   topo->hex_side = side;
   const int m = static_cast<int>(side) - 1;
-  std::map<std::pair<int, int>, Vertex> index;
+  // Vertices are numbered row by row (r = -m..m), left to right (q ascending) in a row.
+  std::vector<std::uint64_t> row_start(static_cast<std::size_t>(2 * m + 2), 0);
+  auto qmin = [m](int r) { return std::max(-m, -m - r); };
+  auto qmax = [m](int r) { return std::min(m, m - r); };
   for (int r = -m; r <= m; ++r) {
-    for (int q = std::max(-m, -m - r); q <= std::min(m, m - r); ++q) {
-      index[{q, r}] = static_cast<Vertex>(topo->hex_axial.size());
-      topo->hex_axial.push_back({q, r});
-    }
+    row_start[static_cast<std::size_t>(r + m + 1)] =
+        row_start[static_cast<std::size_t>(r + m)] + static_cast<std::uint64_t>(qmax(r) - qmin(r) + 1);
+  }
+  auto index = [&](int q, int r) -> Vertex {
+    if (r < -m || r > m || q < qmin(r) || q > qmax(r)) return kNoVertex;
+    return static_cast<Vertex>(row_start[static_cast<std::size_t>(r + m)] + static_cast<std::uint64_t>(q - qmin(r)));
+  };
+  topo->hex_axial.reserve(n);
+  for (int r = -m; r <= m; ++r) {
+    for (int q = qmin(r); q <= qmax(r); ++q) topo->hex_axial.push_back({q, r});
   }
   std::vector<std::pair<Vertex, Vertex>> edges;
+  edges.reserve(3 * n);
   const int dirs[3][2] = {{1, 0}, {0, 1}, {-1, 1}};
   for (Vertex v = 0; v < topo->hex_axial.size(); ++v) {
     const auto [q, r] = topo->hex_axial[v];
     for (const auto& dir : dirs) {
-      auto it = index.find({q + dir[0], r + dir[1]});
-      if (it != index.end()) edges.emplace_back(v, it->second);
+      const Vertex u = index(q + dir[0], r + dir[1]);
+      if (u != kNoVertex) edges.emplace_back(v, u);
     }
   }
   topo->graph = Graph::from_edges(static_cast<std::uint32_t>(n), edges);
