@@ -55,6 +55,29 @@ void print_game(const Game& game, std::ostream& out, bool colour) {
   out << render_board(game.position, o) << render_status(game.position, game.names) << "\n";
 }
 
+// Reads GAME (a game file or an SGF record), lets `change` alter it (it throws tanbo::Error to
+// refuse, and then nothing is written), and saves it atomically in the format it had.
+template <class Change>
+Game edit_game_file(const std::string& file, Change change) {
+  const std::string text = read_text_file(file);
+  const bool sgf = is_sgf_text(text);
+  Game game = sgf ? read_sgf(text, file) : read_game(text, file);
+  change(game);
+  save_like(game, file, sgf);
+  return game;
+}
+
+// Writes `text` to `output` atomically, or to `out` when output is "" or "-".
+void write_output(const std::string& output, const std::string& text, std::ostream& out,
+                  std::ostream& err) {
+  if (output.empty() || output == "-") {
+    out << text;
+  } else {
+    write_file_atomic(output, text);
+    err << "wrote " << output << "\n";
+  }
+}
+
 // Shared shape of the commands that take GAME first.
 struct GameArgs {
   std::string file;
@@ -130,32 +153,32 @@ int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& 
   }
   if (!check_colour(colour, "move", err)) return 2;
   try {
-    const std::string text = read_text_file(g.file);
-    const bool sgf = is_sgf_text(text);
-    Game game = sgf ? read_sgf(text, g.file) : read_game(text, g.file);
-    Position& pos = game.position;
-    if (pos.is_over()) throw Error("the game is over: " + result_text(game));
-    const Player p = pos.to_move();
-    if (!as.empty()) {
-      const auto who = parse_player(as, pos.num_players());
-      if (!who) throw Error("--as " + as + ": not a player of this game");
-      if (*who != p) {
-        throw Error("it is " + player_label(p, game.names) + "'s turn, not " + player_title(*who) +
-                    "'s");
+    const Game game = edit_game_file(g.file, [&](Game& game) {
+      Position& pos = game.position;
+      if (pos.is_over()) throw Error("the game is over: " + result_text(game));
+      const Player p = pos.to_move();
+      if (!as.empty()) {
+        const auto who = parse_player(as, pos.num_players());
+        if (!who) throw Error("--as " + as + ": not a player of this game");
+        if (*who != p) {
+          throw Error("it is " + player_label(p, game.names) + "'s turn, not " +
+                      player_title(*who) + "'s");
+        }
       }
-    }
-    const auto v = pos.topology().parse_vertex(point);
-    if (!v) {
-      throw Error("\"" + point + "\" is not a point of this board (" +
-                  pos.topology().notation_hint() + ")");
-    }
-    const std::string why = pos.explain(p, *v);
-    if (!why.empty())
-      throw Error("illegal move " + pos.topology().name(*v) + " for " + player_title(p) + ": " +
-                  why);
-    const MoveRecord& rec = pos.play(*v);
-    save_like(game, g.file, sgf);
-    out << describe_move(pos, rec) << "\n";
+      const auto v = pos.topology().parse_vertex(point);
+      if (!v) {
+        throw Error("\"" + point + "\" is not a point of this board (" +
+                    pos.topology().notation_hint() + ")");
+      }
+      const std::string why = pos.explain(p, *v);
+      if (!why.empty()) {
+        throw Error("illegal move " + pos.topology().name(*v) + " for " + player_title(p) + ": " +
+                    why);
+      }
+      pos.play(*v);
+    });
+    const Position& pos = game.position;
+    out << describe_move(pos, pos.last_move()) << "\n";
     print_game(game, out, colour_wanted(colour, out));
     if (pos.is_over()) out << "Game over: " << result_text(game) << ".\n";
   } catch (const Error& e) {
@@ -244,13 +267,12 @@ int cmd_undo(const std::vector<std::string>& args, std::istream&, std::ostream& 
   }
   if (!check_colour(colour, "undo", err)) return 2;
   try {
-    const std::string text = read_text_file(g.file);
-    const bool sgf = is_sgf_text(text);
-    Game game = sgf ? read_sgf(text, g.file) : read_game(text, g.file);
-    if (game.position.ply() == 0) throw Error("no move to take back: the game is at its start");
-    const std::string what = describe_move(game.position, game.position.last_move());
-    game.position.undo();
-    save_like(game, g.file, sgf);
+    std::string what;
+    const Game game = edit_game_file(g.file, [&](Game& game) {
+      if (game.position.ply() == 0) throw Error("no move to take back: the game is at its start");
+      what = describe_move(game.position, game.position.last_move());
+      game.position.undo();
+    });
     out << "took back: " << what << "\n";
     print_game(game, out, colour_wanted(colour, out));
   } catch (const Error& e) {
@@ -278,18 +300,17 @@ int cmd_resign(const std::vector<std::string>& args, std::istream&, std::ostream
     return code;
   }
   try {
-    const std::string text = read_text_file(g.file);
-    const bool sgf = is_sgf_text(text);
-    Game game = sgf ? read_sgf(text, g.file) : read_game(text, g.file);
-    Position& pos = game.position;
-    const auto p = parse_player(player, pos.num_players());
-    if (!p) {
-      throw Error("\"" + player + "\" is not a player of this " +
-                  std::to_string(pos.num_players()) + "-player game");
-    }
-    const MoveRecord& rec = pos.resign(*p);
-    save_like(game, g.file, sgf);
-    out << describe_move(pos, rec) << "\n";
+    const Game game = edit_game_file(g.file, [&](Game& game) {
+      Position& pos = game.position;
+      const auto p = parse_player(player, pos.num_players());
+      if (!p) {
+        throw Error("\"" + player + "\" is not a player of this " +
+                    std::to_string(pos.num_players()) + "-player game");
+      }
+      pos.resign(*p);
+    });
+    const Position& pos = game.position;
+    out << describe_move(pos, pos.last_move()) << "\n";
     out << render_status(pos, game.names) << "\n";
     if (pos.is_over()) out << "Game over: " << result_text(game) << ".\n";
   } catch (const Error& e) {
@@ -321,13 +342,7 @@ int cmd_export(const std::vector<std::string>& args, std::istream&, std::ostream
     return 2;
   }
   try {
-    const std::string text = write_sgf(load_game(g.file));
-    if (output.empty() || output == "-") {
-      out << text;
-    } else {
-      write_file_atomic(output, text);
-      err << "wrote " << output << "\n";
-    }
+    write_output(output, write_sgf(load_game(g.file)), out, err);
   } catch (const Error& e) {
     err << "tanbo export: " << e.what() << "\n";
     return 1;
@@ -352,13 +367,7 @@ int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream
     return code;
   }
   try {
-    const std::string text = write_game(load_game(g.file));
-    if (output.empty() || output == "-") {
-      out << text;
-    } else {
-      write_file_atomic(output, text);
-      err << "wrote " << output << "\n";
-    }
+    write_output(output, write_game(load_game(g.file)), out, err);
   } catch (const Error& e) {
     err << "tanbo import: " << e.what() << "\n";
     return 1;
