@@ -22,34 +22,9 @@
 #include "tanbo/random.hpp"
 #include "tanbo/setup.hpp"
 #include "tanbo/topology.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define TANBO_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TANBO_ASAN 1
-#endif
-#endif
-#ifndef TANBO_ASAN
-#define TANBO_ASAN 0
-#endif
+#include "test_support.hpp"
 
 namespace {
-
-// Resident memory now, in KB (VmRSS of /proc/self/status).
-long rss_now_kb() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  long value = 0;
-  while (in >> key) {
-    if (key == "VmRSS:") {
-      in >> value;
-      return value;
-    }
-    std::getline(in, key);
-  }
-  return -1;
-}
 
 long peak_rss_kb() {
   rusage u{};
@@ -79,12 +54,12 @@ GameReport play_and_check(const std::string& spec, std::uint64_t seed, bool play
     return std::chrono::duration<double>(b - a).count();
   };
   GameReport r;
-  r.base_kb = rss_now_kb();
+  r.base_kb = tanbo::test::rss_kb();
   const auto t0 = clock::now();
   auto topo = tanbo::parse_topology(spec);
   tanbo::Position pos(topo, tanbo::make_setup(*topo));
   const auto t1 = clock::now();
-  r.start_kb = rss_now_kb();
+  r.start_kb = tanbo::test::rss_kb();
   r.points = pos.num_vertices();
   r.edges = topo->graph.num_edges();
   r.seeds = pos.setup().stones.size();

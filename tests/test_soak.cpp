@@ -21,17 +21,7 @@
 
 #include "gtp.hpp"
 #include "tanbo/random.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define TANBO_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TANBO_ASAN 1
-#endif
-#endif
-#ifndef TANBO_ASAN
-#define TANBO_ASAN 0
-#endif
+#include "test_support.hpp"
 
 #if TANBO_ASAN
 // Freed memory waits in AddressSanitizer's quarantine (256 MB by default) before it is reused,
@@ -42,20 +32,6 @@ extern "C" const char* __asan_default_options() {
 #endif
 
 namespace {
-
-long rss_kb(pid_t pid) {
-  std::ifstream in(pid ? "/proc/" + std::to_string(pid) + "/status" : "/proc/self/status");
-  std::string key;
-  long value = -1;
-  while (in >> key) {
-    if (key == "VmRSS:") {
-      in >> value;
-      break;
-    }
-    std::getline(in, key);
-  }
-  return value;
-}
 
 // One GTP exchange: sends a command, returns the full reply ("= ...\n\n" or "? ...\n\n").
 using Send = std::function<std::string(const std::string&)>;
@@ -268,9 +244,9 @@ TEST(Soak, InProcessManyGamesMemoryFlat) {
   const SoakStats st = soak(
       send, games, 42, dot_board(), [&] { return engine.position().check_consistency(); },
       [&](int g) {
-        if (g == warm_at) warm = rss_kb(0);
+        if (g == warm_at) warm = tanbo::test::rss_kb(0);
       });
-  const long end = rss_kb(0);
+  const long end = tanbo::test::rss_kb(0);
   std::printf(
       "[soak] in-process: %d games, %d moves, %d undos, %d illegal moves, %d refused topologies, "
       "%d consistency checks; RSS warm %ld KB, end %ld KB\n",
@@ -295,9 +271,9 @@ TEST(Soak, RealGtpProcessMemoryFlat) {
   const SoakStats st =
       soak([&](const std::string& cmd) { return proc.send(cmd); }, games, 43, dot_board(), nullptr,
            [&](int g) {
-             if (g == warm_at) warm = rss_kb(proc.pid());
+             if (g == warm_at) warm = tanbo::test::rss_kb(proc.pid());
            });
-  const long end = rss_kb(proc.pid());
+  const long end = tanbo::test::rss_kb(proc.pid());
   std::printf(
       "[soak] tanbo gtp process: %d games, %d moves, %d undos, %d illegal moves, %d refused "
       "topologies; RSS warm %ld KB, end %ld KB\n",

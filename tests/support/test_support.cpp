@@ -23,6 +23,20 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+long rss_kb(pid_t pid) {
+  std::ifstream in(pid ? "/proc/" + std::to_string(pid) + "/status" : "/proc/self/status");
+  std::string key;
+  long value = -1;
+  while (in >> key) {
+    if (key == "VmRSS:") {
+      in >> value;
+      break;
+    }
+    std::getline(in, key);
+  }
+  return value;
+}
+
 RunResult run_command(const std::string& command, const std::string& input) {
   char in_name[] = "/tmp/tanbo_test_inXXXXXX";
   char out_name[] = "/tmp/tanbo_test_outXXXXXX";

@@ -1,12 +1,30 @@
 // Helpers shared by the tests.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
 #include "tanbo/position.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TANBO_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TANBO_ASAN 1
+#endif
+#endif
+#ifndef TANBO_ASAN
+#define TANBO_ASAN 0
+#endif
+// TANBO_ASAN is 1 in builds with AddressSanitizer (tests then do less work or skip what the
+// sanitizer's own memory hides).
+
 namespace tanbo::test {
+
+// Resident memory of process `pid` (0 = this process) in KB, from /proc; -1 if unknown.
+long rss_kb(pid_t pid = 0);
 
 // Builds a position from a topology spec and a setup name (default setup when empty).
 Position make(const std::string& spec, const std::string& setup = "default", int players = 0);
