@@ -47,10 +47,10 @@ enum class MoveStatus {
 struct MoveRecord {
   enum class Kind : std::uint8_t { kPlace, kResign };
   Kind kind = Kind::kPlace;
-  Player player = kEmpty;       // who moved (or resigned)
-  Vertex vertex = kNoVertex;    // where the stone went (kPlace)
-  RootId expanded = kNoRoot;    // the root the stone joined (kPlace)
-  bool expanded_removed = false;  // the expanded root was bounded and removed
+  Player player = kEmpty;           // who moved (or resigned)
+  Vertex vertex = kNoVertex;        // where the stone went (kPlace)
+  RootId expanded = kNoRoot;        // the root the stone joined (kPlace)
+  bool expanded_removed = false;    // the expanded root was bounded and removed
   std::uint32_t removed_begin = 0;  // removed roots: removed_roots()[begin, end)
   std::uint32_t removed_end = 0;
   std::uint32_t stones_removed = 0;  // stones taken off by this turn
@@ -78,7 +78,7 @@ class Position {
                               Player to_move = kBlack);
 
   // ---- the board
-  const Topology& topology() const { return *topo_; }       // the board
+  const Topology& topology() const { return *topo_; }        // the board
   const TopologyPtr& topology_ptr() const { return topo_; }  // shared board
   const Graph& graph() const { return topo_->graph; }        // its adjacency
   const Setup& setup() const { return setup_; }              // how the game started
@@ -134,17 +134,17 @@ class Position {
   // ---- roots
   std::uint32_t num_root_ids() const { return static_cast<std::uint32_t>(roots_.size()); }
   RootId root_of(Vertex v) const { return cell(v).color == kEmpty ? kNoRoot : cell(v).root; }
-  bool root_alive(RootId r) const { return roots_[r].alive; }       // still on the board
-  Player root_owner(RootId r) const { return roots_[r].owner; }     // its colour
-  std::uint32_t root_size(RootId r) const { return roots_[r].size; }  // stones in it
+  bool root_alive(RootId r) const { return roots_[r].alive; }           // still on the board
+  Player root_owner(RootId r) const { return roots_[r].owner; }         // its colour
+  std::uint32_t root_size(RootId r) const { return roots_[r].size; }    // stones in it
   std::uint32_t root_space(RootId r) const { return roots_[r].space; }  // root-space points
-  Vertex root_seed(RootId r) const { return roots_[r].seed; }       // its starting stone
-  std::vector<Vertex> root_stones(RootId r) const;       // its stones, sorted
-  std::vector<Vertex> root_space_points(RootId r) const;  // its root space, sorted
-  std::vector<RootId> live_roots() const;                 // alive roots by id
+  Vertex root_seed(RootId r) const { return roots_[r].seed; }           // its starting stone
+  std::vector<Vertex> root_stones(RootId r) const;                      // its stones, sorted
+  std::vector<Vertex> root_space_points(RootId r) const;                // its root space, sorted
+  std::vector<RootId> live_roots() const;                               // alive roots by id
 
   // ---- per player
-  std::uint32_t stones(Player p) const { return stones_[p - 1]; }      // stones on the board
+  std::uint32_t stones(Player p) const { return stones_[p - 1]; }           // stones on the board
   std::uint32_t roots_alive(Player p) const { return root_count_[p - 1]; }  // live roots
 
   // Zobrist-style hash of the stones and the side to move.
@@ -194,7 +194,7 @@ class Position {
   Slot& slot(Vertex v, Player p) { return slots(v)[p - 1]; }
   const Slot& slot(Vertex v, Player p) const { return slots(v)[p - 1]; }
 
-  void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
+  void allocate(std::uint32_t n, int players);        // sizes every per-vertex/per-player array
   void legal_change(std::size_t q, Vertex v, int d);  // +1 add, -1 remove, 0 nothing
   void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
@@ -216,20 +216,21 @@ class Position {
   const std::uint32_t* off_ = nullptr;  // graph CSR, cached
   const Vertex* nbr_ = nullptr;
 
-  std::vector<std::byte> cells_;           // per vertex: Cell + players x Slot
+  std::vector<std::byte> cells_;  // per vertex: Cell + players x Slot
   // Big lattices: byte offsets of the neighbour records (+-stride per axis), prefetched all at
   // once when a move starts so that their cache misses overlap. Empty elsewhere.
   std::vector<std::ptrdiff_t> prefetch_;
-  std::uint32_t words_ = 0;                // 64-bit words per player bitmap (8 per block)
-  std::uint32_t blocks_ = 0;               // blocks of 8 words (512 points) per player
-  std::uint32_t fenwick_top_ = 0;          // largest power of two <= blocks_
-  std::vector<std::uint64_t> legal_bits_;  // per player: bitmap of legal points
+  std::uint32_t words_ = 0;                 // 64-bit words per player bitmap (8 per block)
+  std::uint32_t blocks_ = 0;                // blocks of 8 words (512 points) per player
+  std::uint32_t fenwick_top_ = 0;           // largest power of two <= blocks_
+  std::vector<std::uint64_t> legal_bits_;   // per player: bitmap of legal points
   std::vector<std::uint32_t> legal_block_;  // per player: Fenwick tree of per-block counts
-  std::vector<std::uint32_t> legal_size_;  // per player: legal points
-  std::vector<Root> roots_;                // per root id
-  std::vector<std::uint32_t> stones_;      // per player
-  std::vector<std::uint32_t> root_count_;  // per player
-  std::vector<RootId> zeroed_;  // roots whose space hit zero in the last occupy (max degree + P + 1)
+  std::vector<std::uint32_t> legal_size_;   // per player: legal points
+  std::vector<Root> roots_;                 // per root id
+  std::vector<std::uint32_t> stones_;       // per player
+  std::vector<std::uint32_t> root_count_;   // per player
+  std::vector<RootId>
+      zeroed_;  // roots whose space hit zero in the last occupy (max degree + P + 1)
   std::uint32_t zero_count_ = 0;  // entries of zeroed_ in use
   std::uint64_t hash_ = 0;
   Player to_move_ = kBlack;

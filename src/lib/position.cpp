@@ -20,20 +20,30 @@ inline std::uint64_t mix(std::uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
-inline std::uint64_t zobrist(Vertex v, Player p) { return mix((std::uint64_t{v} << 3) | (p - 1)); }
+inline std::uint64_t zobrist(Vertex v, Player p) {
+  return mix((std::uint64_t{v} << 3) | (p - 1));
+}
 
 }  // namespace
 
 const char* to_string(MoveStatus s) {
   switch (s) {
-    case MoveStatus::kLegal: return "legal";
-    case MoveStatus::kGameOver: return "the game is over";
-    case MoveStatus::kNotYourTurn: return "not your turn";
-    case MoveStatus::kPlayerOut: return "that player is out of the game";
-    case MoveStatus::kOffBoard: return "not on this board";
-    case MoveStatus::kOccupied: return "occupied";
-    case MoveStatus::kNoConnection: return "no stone of yours touches it";
-    case MoveStatus::kTooMany: return "it touches two or more of your stones";
+    case MoveStatus::kLegal:
+      return "legal";
+    case MoveStatus::kGameOver:
+      return "the game is over";
+    case MoveStatus::kNotYourTurn:
+      return "not your turn";
+    case MoveStatus::kPlayerOut:
+      return "that player is out of the game";
+    case MoveStatus::kOffBoard:
+      return "not on this board";
+    case MoveStatus::kOccupied:
+      return "occupied";
+    case MoveStatus::kNoConnection:
+      return "no stone of yours touches it";
+    case MoveStatus::kTooMany:
+      return "it touches two or more of your stones";
   }
   return "?";
 }
@@ -83,9 +93,8 @@ Position::Position(TopologyPtr topology, const Setup& setup)
   }
   for (RootId r = 0; r < roots_.size(); ++r) {
     if (roots_[r].space == 0) {
-      throw Error("the starting position has a bounded root: the " +
-                  player_title(roots_[r].owner) + " seed at " + t.name(roots_[r].seed) +
-                  " has no root space");
+      throw Error("the starting position has a bounded root: the " + player_title(roots_[r].owner) +
+                  " seed at " + t.name(roots_[r].seed) + " has no root space");
     }
   }
   out_ = 0;
@@ -140,7 +149,8 @@ void Position::allocate(std::uint32_t n, int players) {
   if (nb == 1) {
     tree[0] += static_cast<std::uint32_t>(d);
   } else if (d != 0) {
-    for (std::uint32_t b = (v >> 9) + 1; b <= nb; b += b & (0u - b)) tree[b - 1] += static_cast<std::uint32_t>(d);
+    for (std::uint32_t b = (v >> 9) + 1; b <= nb; b += b & (0u - b))
+      tree[b - 1] += static_cast<std::uint32_t>(d);
   }
 }
 
@@ -168,6 +178,24 @@ std::uint32_t select_bit(std::uint64_t word, std::uint32_t i) {
   }
   for (; i > 0; --i) word &= word - 1;
   return base + static_cast<std::uint32_t>(std::countr_zero(word));
+}
+
+// In a player's legal set, u becomes legal (gain = 1) or stops being legal (lose = 1), or
+// neither: the bitmap bit flips without a branch; the size change is summed into `delta` (on a
+// one-block board the caller adds it to the block count once); on big boards the Fenwick tree
+// of block counts is updated.
+template <bool kBig>
+[[gnu::always_inline]] inline void legal_flip(std::uint64_t* bits, std::uint32_t* tree,
+                                              std::uint32_t nblocks, Vertex u, std::uint32_t gain,
+                                              std::uint32_t lose, std::uint32_t& delta) {
+  bits[u >> 6] ^= std::uint64_t{gain | lose} << (u & 63);
+  delta += gain - lose;
+  if constexpr (kBig) {
+    if (gain | lose) {
+      for (std::uint32_t b = (u >> 9) + 1; b <= nblocks; b += b & (0u - b))
+        tree[b - 1] += gain - lose;
+    }
+  }
 }
 
 }  // namespace
@@ -262,13 +290,7 @@ void Position::occupy_impl(Vertex v, Player p) {
     const std::uint32_t left = (roots[lost].space -= lose);
     zero[nz] = lost;
     nz += lose & (left == 0);
-    bits[u >> 6] ^= std::uint64_t{gain | lose} << (u & 63);
-    delta += gain - lose;
-    if constexpr (kBig) {
-      if (gain | lose) {
-        for (std::uint32_t b = (u >> 9) + 1; b <= nblocks; b += b & (0u - b)) tree[b - 1] += gain - lose;
-      }
-    }
+    legal_flip<kBig>(bits, tree, nblocks, u, gain, lose, delta);
   }
   legal_size_[q] += delta;
   if constexpr (!kBig) tree[0] += delta;
@@ -317,13 +339,7 @@ void Position::vacate_impl(Vertex v) {
     const std::uint32_t gain = empty & (old == 2);  // u joins the space of rest's root
     roots[r].space -= lose;
     roots[cell_at(gain ? rest : v).root].space += gain;
-    bits[u >> 6] ^= std::uint64_t{gain | lose} << (u & 63);
-    delta += gain - lose;
-    if constexpr (kBig) {
-      if (gain | lose) {
-        for (std::uint32_t b = (u >> 9) + 1; b <= nblocks; b += b & (0u - b)) tree[b - 1] += gain - lose;
-      }
-    }
+    legal_flip<kBig>(bits, tree, nblocks, u, gain, lose, delta);
   }
   legal_size_[q] += delta;
   if constexpr (!kBig) tree[0] += delta;
@@ -399,18 +415,20 @@ std::string Position::explain(Player p, Vertex v) const {
   const MoveStatus st = check_move(p, v);
   const Topology& t = *topo_;
   switch (st) {
-    case MoveStatus::kLegal: return "";
+    case MoveStatus::kLegal:
+      return "";
     case MoveStatus::kGameOver:
       return "the game is over: " + player_title(winner_) + " has won";
     case MoveStatus::kPlayerOut:
       if (p < 1 || p > players_) {
-        return "there is no player " + std::to_string(p) + " in this " +
-               std::to_string(players_) + "-player game";
+        return "there is no player " + std::to_string(p) + " in this " + std::to_string(players_) +
+               "-player game";
       }
       return player_title(p) + " is out of the game";
     case MoveStatus::kNotYourTurn:
       return "it is " + player_title(to_move_) + "'s turn, not " + player_title(p) + "'s";
-    case MoveStatus::kOffBoard: return "not on this board";
+    case MoveStatus::kOffBoard:
+      return "not on this board";
     case MoveStatus::kOccupied:
       return t.name(v) + " is occupied by " + player_title(at(v));
     case MoveStatus::kNoConnection:
@@ -584,7 +602,9 @@ std::vector<RootId> Position::live_roots() const {
   return out;
 }
 
-std::uint64_t Position::hash() const { return hash_ ^ mix(0xABCDEF00ull + to_move_); }
+std::uint64_t Position::hash() const {
+  return hash_ ^ mix(0xABCDEF00ull + to_move_);
+}
 
 std::string Position::check_consistency() const {
   std::ostringstream err;
@@ -729,7 +749,8 @@ std::string Position::check_consistency() const {
     for (std::uint32_t b = 1; b <= blocks_; ++b) {  // Fenwick node b covers (b - lowbit(b), b]
       std::uint32_t sum = 0;
       for (std::uint32_t c = b - (b & (0u - b)); c < b; ++c) sum += per_block[c];
-      if (sum != legal_block_[q * std::size_t{blocks_} + b - 1]) return "legal block count is wrong";
+      if (sum != legal_block_[q * std::size_t{blocks_} + b - 1])
+        return "legal block count is wrong";
     }
   }
   // Turn order.
