@@ -31,8 +31,10 @@ void BM_Playout(benchmark::State& state, const char* spec) {
     Position pos = s;
     moves += random_playout(pos, rng);
   }
-  state.counters["moves/game"] = static_cast<double>(moves) / static_cast<double>(state.iterations());
-  state.counters["playouts/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["moves/game"] =
+      static_cast<double>(moves) / static_cast<double>(state.iterations());
+  state.counters["playouts/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 // play + undo of a random legal move in a mid-game position (cost of one move and its undo).

@@ -8,8 +8,8 @@
 
 namespace tanbo {
 
-using Vertex = std::uint32_t;                   // a point of the board, 0..n-1
-inline constexpr Vertex kNoVertex = 0xFFFFFFFFu;  // "no vertex"
+using Vertex = std::uint32_t;                       // a point of the board, 0..n-1
+inline constexpr Vertex kNoVertex = 0xFFFFFFFFu;    // "no vertex"
 inline constexpr std::uint32_t kMaxDegree = 65535;  // most neighbours a point may have
 
 // An undirected simple graph frozen into flat arrays. Neighbour lists are sorted.
@@ -28,10 +28,10 @@ class Graph {
   static Graph from_edges(std::uint32_t n, const std::vector<std::pair<Vertex, Vertex>>& edges,
                           Duplicates duplicates = Duplicates::kRefuse);
 
-  std::uint32_t num_vertices() const { return n_; }                 // number of points
-  std::uint64_t num_edges() const { return nbr_.size() / 2; }       // undirected edges
+  std::uint32_t num_vertices() const { return n_; }                       // number of points
+  std::uint64_t num_edges() const { return nbr_.size() / 2; }             // undirected edges
   std::uint32_t degree(Vertex v) const { return off_[v + 1] - off_[v]; }  // neighbour count
-  std::uint32_t max_degree() const { return max_degree_; }         // largest degree
+  std::uint32_t max_degree() const { return max_degree_; }                // largest degree
   // The sorted neighbours of v.
   std::span<const Vertex> neighbours(Vertex v) const {
     return {nbr_.data() + off_[v], nbr_.data() + off_[v + 1]};
@@ -39,7 +39,7 @@ class Graph {
   bool adjacent(Vertex a, Vertex b) const;  // true when {a, b} is an edge (binary search)
 
   const std::vector<std::uint32_t>& offsets() const { return off_; }  // CSR row starts, n+1
-  const std::vector<Vertex>& targets() const { return nbr_; }          // CSR column ids
+  const std::vector<Vertex>& targets() const { return nbr_; }         // CSR column ids
 
  private:
   std::uint32_t n_ = 0;

@@ -8,7 +8,7 @@
 
 namespace tanbo {
 
-using Player = std::uint8_t;          // 1..8; 0 means "empty" / "nobody"
+using Player = std::uint8_t;           // 1..8; 0 means "empty" / "nobody"
 inline constexpr Player kEmpty = 0;    // no stone
 inline constexpr Player kBlack = 1;    // moves first
 inline constexpr Player kWhite = 2;    // moves second

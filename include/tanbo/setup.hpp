@@ -15,8 +15,8 @@ namespace tanbo {
 
 // A starting position: the number of players and the seeds.
 struct Setup {
-  std::string name;                              // e.g. "steere1995"
-  int players = 2;                               // 2..8
+  std::string name;                               // e.g. "steere1995"
+  int players = 2;                                // 2..8
   std::vector<std::pair<Vertex, Player>> stones;  // the seeds
 };
 

@@ -50,11 +50,11 @@ struct Topology {
   std::string dot_text;
 
   std::uint32_t num_vertices() const { return graph.num_vertices(); }  // point count
-  std::size_t dimensions() const { return dims.size(); }              // lattice axes (0 if none)
+  std::size_t dimensions() const { return dims.size(); }               // lattice axes (0 if none)
 
   // Lattice helpers (kind == kLattice). Coordinates are 0-based here; names are 1-based.
-  std::vector<std::uint32_t> coords(Vertex v) const;                       // vertex -> coords
-  Vertex vertex_at(const std::vector<std::uint32_t>& coords) const;       // coords -> vertex
+  std::vector<std::uint32_t> coords(Vertex v) const;                 // vertex -> coords
+  Vertex vertex_at(const std::vector<std::uint32_t>& coords) const;  // coords -> vertex
 
   // Naming (implemented per board kind in naming.cpp).
   // The board's own notation for v: Go coordinates ("D4") on 2D boards up to 25 wide, pbmserv

@@ -19,14 +19,16 @@ const std::vector<Command>& commands() {
       {"bench", "play uniformly random games and report playouts per second", cmd_bench},
       {"match", "play engine players against each other and score them", cmd_match},
       {"study", "measure fairness and game length of many topologies", cmd_study},
-      {"view", "show a game or position in 3D (VTK), play it with the mouse, render PNGs", cmd_view},
+      {"view", "show a game or position in 3D (VTK), play it with the mouse, render PNGs",
+       cmd_view},
   };
   return table;
 }
 
 namespace {
 void usage(std::ostream& os) {
-  os << "tanbo " TANBO_VERSION " - Tanbo on any board that is a graph\n\n"
+  os << "tanbo " TANBO_VERSION
+        " - Tanbo on any board that is a graph\n\n"
         "usage: tanbo SUBCOMMAND [options]   (tanbo SUBCOMMAND --help for its options)\n\n"
         "subcommands:\n";
   for (const auto& c : commands()) {

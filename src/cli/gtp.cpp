@@ -63,13 +63,15 @@ Player GtpEngine::need_player(const std::string& text) const {
   auto p = parse_player(text, pos_->num_players());
   if (!p) {
     throw Error("unknown player \"" + text + "\"; this game has " +
-                std::to_string(pos_->num_players()) + " players: " + [&] {
+                std::to_string(pos_->num_players()) + " players: " +
+                [&] {
                   std::string s;
                   for (int i = 1; i <= pos_->num_players(); ++i) {
                     s += (i > 1 ? ", " : "") + std::string(player_name(static_cast<Player>(i)));
                   }
                   return s;
-                }() + " (or 1.." + std::to_string(pos_->num_players()) + ")");
+                }() +
+                " (or 1.." + std::to_string(pos_->num_players()) + ")");
   }
   return *p;
 }
@@ -106,7 +108,9 @@ void GtpEngine::register_builtin() {
   c["boardsize"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "boardsize N");
     const std::string& s = a[0];
-    if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+    if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char ch) {
+          return std::isdigit(static_cast<unsigned char>(ch));
+        })) {
       throw Error("unacceptable size: boardsize takes a whole number");
     }
     try {
@@ -201,12 +205,15 @@ void GtpEngine::register_builtin() {
   c["genmove"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "genmove PLAYER");
     const Player p = need_player(a[0]);
-    if (pos_->is_over()) throw Error("the game is over: " + player_title(pos_->winner()) + " has won");
+    if (pos_->is_over())
+      throw Error("the game is over: " + player_title(pos_->winner()) + " has won");
     if (p != pos_->to_move()) {
-      throw Error("it is " + player_title(pos_->to_move()) + "'s turn, not " + player_title(p) + "'s");
+      throw Error("it is " + player_title(pos_->to_move()) + "'s turn, not " + player_title(p) +
+                  "'s");
     }
     const Vertex v = generator_(*pos_);
-    if (pos_->check_move(p, v) != MoveStatus::kLegal) throw Error("engine failure: generated an illegal move");
+    if (pos_->check_move(p, v) != MoveStatus::kLegal)
+      throw Error("engine failure: generated an illegal move");
     pos_->play(v);
     return Reply{true, pos_->topology().name(v)};
   };
@@ -219,15 +226,18 @@ std::string GtpEngine::handle_line(const std::string& raw) {
   for (char ch : raw) {
     const auto u = static_cast<unsigned char>(ch);
     if (ch == '#') break;
-    if (ch == '\t') line += ' ';
-    else if (u >= 32 && u != 127) line += ch;
+    if (ch == '\t')
+      line += ' ';
+    else if (u >= 32 && u != 127)
+      line += ch;
   }
   std::istringstream is(line);
   std::vector<std::string> words;
   for (std::string w; is >> w;) words.push_back(w);
   if (words.empty()) return "";
   std::string id;
-  if (std::all_of(words[0].begin(), words[0].end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+  if (std::all_of(words[0].begin(), words[0].end(),
+                  [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
     id = words[0];
     words.erase(words.begin());
   }

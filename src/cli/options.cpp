@@ -9,13 +9,13 @@
 namespace tanbo::cli {
 
 void add_board_options(po::options_description& desc, BoardOptions& b, bool with_seed) {
-  desc.add_options()
-      ("topology,t", po::value(&b.topology)->default_value(b.topology),
-       "board: \"line N\", \"grid AxBx... [wrap]\", \"hex N\" or \"file PATH\" (DOT)")
-      ("setup,s", po::value(&b.setup)->default_value(b.setup),
-       "starting setup (steere1995, pbmserv, steere2005, four, dense, hexbo, spaced, file)")
-      ("players,p", po::value(&b.players),
-       "number of players (2-8), or their names: --players alice,bob");
+  desc.add_options()(
+      "topology,t", po::value(&b.topology)->default_value(b.topology),
+      "board: \"line N\", \"grid AxBx... [wrap]\", \"hex N\" or \"file PATH\" (DOT)")(
+      "setup,s", po::value(&b.setup)->default_value(b.setup),
+      "starting setup (steere1995, pbmserv, steere2005, four, dense, hexbo, spaced, file)")(
+      "players,p", po::value(&b.players),
+      "number of players (2-8), or their names: --players alice,bob");
   if (with_seed) {
     desc.add_options()("seed", po::value(&b.seed)->default_value(b.seed), "random seed");
   }
@@ -26,7 +26,8 @@ int player_count(const std::string& players) {
   if (std::all_of(players.begin(), players.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     if (players.size() > 2) throw Error("--players " + players + ": a game has 2 to 8 players");
     const int n = std::stoi(players);
-    if (n < 2 || n > kMaxPlayers) throw Error("--players " + players + ": a game has 2 to 8 players");
+    if (n < 2 || n > kMaxPlayers)
+      throw Error("--players " + players + ": a game has 2 to 8 players");
     return n;
   }
   const int n = static_cast<int>(std::count(players.begin(), players.end(), ',')) + 1;
@@ -38,8 +39,8 @@ int player_count(const std::string& players) {
 
 std::vector<std::string> player_names(const std::string& players, int count) {
   std::vector<std::string> names(static_cast<std::size_t>(count));
-  if (players.empty() || std::all_of(players.begin(), players.end(),
-                                     [](char c) { return c >= '0' && c <= '9'; })) {
+  if (players.empty() ||
+      std::all_of(players.begin(), players.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return names;
   }
   std::stringstream ss(players);

@@ -41,7 +41,6 @@ Position make_position(const BoardOptions& b);
 // one-line reason to `err` and returns 2 through `exit_code`. Returns true to go on.
 bool parse_args(const std::vector<std::string>& args, const po::options_description& desc,
                 const po::positional_options_description* positional, po::variables_map& vm,
-                const std::string& help_text, std::ostream& out, std::ostream& err,
-                int& exit_code);
+                const std::string& help_text, std::ostream& out, std::ostream& err, int& exit_code);
 
 }  // namespace tanbo::cli

@@ -9,9 +9,9 @@
 namespace tanbo {
 
 namespace {
-using Csr = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
-                                               boost::no_property, boost::no_property,
-                                               std::uint32_t, std::uint32_t>;
+using Csr =
+    boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                       boost::no_property, std::uint32_t, std::uint32_t>;
 }  // namespace
 
 Graph Graph::from_edges(std::uint32_t n, const std::vector<std::pair<Vertex, Vertex>>& edges,
@@ -23,8 +23,9 @@ Graph Graph::from_edges(std::uint32_t n, const std::vector<std::pair<Vertex, Ver
   arcs.reserve(edges.size() * 2);
   for (const auto& [a, b] : edges) {
     if (a >= n || b >= n) {
-      throw Error("edge " + std::to_string(a) + "-" + std::to_string(b) + " names a vertex out of range (the graph has " +
-                  std::to_string(n) + " vertices)");
+      throw Error("edge " + std::to_string(a) + "-" + std::to_string(b) +
+                  " names a vertex out of range (the graph has " + std::to_string(n) +
+                  " vertices)");
     }
     if (a == b) throw Error("self-loop at vertex " + std::to_string(a));
     arcs.emplace_back(a, b);
@@ -53,8 +54,9 @@ Graph Graph::from_edges(std::uint32_t n, const std::vector<std::pair<Vertex, Ver
     }
     g.off_[v + 1] = static_cast<std::uint32_t>(g.nbr_.size());
     if (g.off_[v + 1] - g.off_[v] > kMaxDegree) {
-      throw Error("vertex " + std::to_string(v) + " has " + std::to_string(g.off_[v + 1] - g.off_[v]) +
-                  " neighbours; at most " + std::to_string(kMaxDegree) + " are supported");
+      throw Error("vertex " + std::to_string(v) + " has " +
+                  std::to_string(g.off_[v + 1] - g.off_[v]) + " neighbours; at most " +
+                  std::to_string(kMaxDegree) + " are supported");
     }
     g.max_degree_ = std::max(g.max_degree_, g.off_[v + 1] - g.off_[v]);
   }

@@ -38,7 +38,8 @@ std::optional<std::vector<std::uint32_t>> parse_commas(std::string_view s) {
   std::size_t start = 0;
   while (true) {
     std::size_t c = s.find(',', start);
-    auto v = parse_uint(s.substr(start, c == std::string_view::npos ? std::string_view::npos : c - start));
+    auto v = parse_uint(
+        s.substr(start, c == std::string_view::npos ? std::string_view::npos : c - start));
     if (!v) return std::nullopt;
     out.push_back(*v);
     if (c == std::string_view::npos) break;
@@ -52,7 +53,8 @@ enum class LatticeStyle { kNumber, kGo, kDigits, kCommas };
 LatticeStyle lattice_style(const Topology& t) {
   if (t.dims.size() == 1) return LatticeStyle::kNumber;
   if (t.dims.size() == 2 && t.dims[0] <= kGoLetters.size()) return LatticeStyle::kGo;
-  if (t.dims.size() == 3 && std::all_of(t.dims.begin(), t.dims.end(), [](auto d) { return d <= 9; })) {
+  if (t.dims.size() == 3 &&
+      std::all_of(t.dims.begin(), t.dims.end(), [](auto d) { return d <= 9; })) {
     return LatticeStyle::kDigits;
   }
   return LatticeStyle::kCommas;
@@ -66,7 +68,9 @@ HexRow hex_row(int side, int r) {
   const int m = side - 1;
   return {std::max(-m, -m - r), std::min(m, m - r)};
 }
-bool hex_letters(const Topology& t) { return 2 * t.hex_side - 1 <= kGoLetters.size(); }
+bool hex_letters(const Topology& t) {
+  return 2 * t.hex_side - 1 <= kGoLetters.size();
+}
 
 Vertex hex_vertex(const Topology& t, std::uint32_t row, std::uint32_t cell) {
   const int side = static_cast<int>(t.hex_side);
@@ -91,8 +95,10 @@ std::string Topology::name(Vertex v) const {
     case BoardKind::kLattice: {
       const auto c = coords(v);
       switch (lattice_style(*this)) {
-        case LatticeStyle::kNumber: return std::to_string(c[0] + 1);
-        case LatticeStyle::kGo: return std::string(1, kGoLetters[c[0]]) + std::to_string(c[1] + 1);
+        case LatticeStyle::kNumber:
+          return std::to_string(c[0] + 1);
+        case LatticeStyle::kGo:
+          return std::string(1, kGoLetters[c[0]]) + std::to_string(c[1] + 1);
         case LatticeStyle::kDigits:
           return std::string{static_cast<char>('1' + c[0]), static_cast<char>('1' + c[1]),
                              static_cast<char>('1' + c[2])};
@@ -112,7 +118,8 @@ std::string Topology::name(Vertex v) const {
       if (hex_letters(*this)) return std::string(1, kGoLetters[row - 1]) + std::to_string(cell);
       return std::to_string(row) + "," + std::to_string(cell);
     }
-    case BoardKind::kFile: return node_ids[v];
+    case BoardKind::kFile:
+      return node_ids[v];
   }
   return "?";
 }
@@ -133,7 +140,8 @@ std::optional<Vertex> Topology::parse_vertex(std::string_view text) const {
       }
       const LatticeStyle style = lattice_style(*this);
       if (style == LatticeStyle::kGo && std::isalpha(static_cast<unsigned char>(s[0]))) {
-        const auto col = kGoLetters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(s[0]))));
+        const auto col =
+            kGoLetters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(s[0]))));
         auto row = parse_uint(std::string_view(s).substr(1));
         if (col == std::string_view::npos || !row || *row < 1 || col >= dims[0] || *row > dims[1]) {
           return std::nullopt;
@@ -157,8 +165,10 @@ std::optional<Vertex> Topology::parse_vertex(std::string_view text) const {
         Vertex v = hex_vertex(*this, (*c)[0], (*c)[1]);
         return v == kNoVertex ? std::nullopt : std::optional<Vertex>(v);
       }
-      if (!hex_letters(*this) || !std::isalpha(static_cast<unsigned char>(s[0]))) return std::nullopt;
-      const auto row = kGoLetters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(s[0]))));
+      if (!hex_letters(*this) || !std::isalpha(static_cast<unsigned char>(s[0])))
+        return std::nullopt;
+      const auto row =
+          kGoLetters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(s[0]))));
       auto cell = parse_uint(std::string_view(s).substr(1));
       if (row == std::string_view::npos || !cell) return std::nullopt;
       Vertex v = hex_vertex(*this, static_cast<std::uint32_t>(row + 1), *cell);
@@ -167,9 +177,11 @@ std::optional<Vertex> Topology::parse_vertex(std::string_view text) const {
     case BoardKind::kFile: {
       // Exact id first, then a case-insensitive match if it is unique.
       const std::string raw(text.substr(text.find_first_not_of(" \t") == std::string_view::npos
-                                            ? 0 : text.find_first_not_of(" \t")));
+                                            ? 0
+                                            : text.find_first_not_of(" \t")));
       std::string exact = raw;
-      while (!exact.empty() && std::isspace(static_cast<unsigned char>(exact.back()))) exact.pop_back();
+      while (!exact.empty() && std::isspace(static_cast<unsigned char>(exact.back())))
+        exact.pop_back();
       std::optional<Vertex> found;
       int matches = 0;
       for (Vertex v = 0; v < node_ids.size(); ++v) {
@@ -190,7 +202,8 @@ std::string Topology::notation_hint() const {
   switch (kind) {
     case BoardKind::kLattice:
       switch (lattice_style(*this)) {
-        case LatticeStyle::kNumber: return "points are numbered 1.." + std::to_string(dims[0]);
+        case LatticeStyle::kNumber:
+          return "points are numbered 1.." + std::to_string(dims[0]);
         case LatticeStyle::kGo:
           return "Go coordinates A1.." + std::string(1, kGoLetters[dims[0] - 1]) +
                  std::to_string(dims[1]) + " (no I; or x,y)";
@@ -201,7 +214,8 @@ std::string Topology::notation_hint() const {
           std::string s = "comma coordinates 1,1";
           for (std::size_t i = 2; i < dims.size(); ++i) s += ",1";
           s += " to ";
-          for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
+          for (std::size_t i = 0; i < dims.size(); ++i)
+            s += (i ? "," : "") + std::to_string(dims[i]);
           return s;
         }
       }
@@ -212,7 +226,8 @@ std::string Topology::notation_hint() const {
                " (bottom to top) and cell number from the left, e.g. A1 (or row,cell)";
       }
       return "row,cell numbers from the bottom left, e.g. 1,1";
-    case BoardKind::kFile: return "the node ids of the DOT file";
+    case BoardKind::kFile:
+      return "the node ids of the DOT file";
   }
   return "";
 }

@@ -23,7 +23,9 @@ std::string player_title(Player p) {
   return s;
 }
 
-char player_symbol(Player p) { return p >= 1 && p <= kMaxPlayers ? kSymbols[p - 1] : '.'; }
+char player_symbol(Player p) {
+  return p >= 1 && p <= kMaxPlayers ? kSymbols[p - 1] : '.';
+}
 
 std::optional<Player> parse_player(std::string_view text, int players) {
   std::string low;

@@ -74,11 +74,13 @@ std::uint64_t physical_memory() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
 }
 
-void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e, const TopologyLimits& lim) {
+void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e,
+                const TopologyLimits& lim) {
   if (n > lim.max_vertices) {
     throw Error("\"" + std::string(spec) + "\" has " + std::to_string(n) +
                 " points and would need about " + human_bytes(estimated_memory(n, e, 2)) +
-                " of memory; at most " + std::to_string(lim.max_vertices) + " points are supported");
+                " of memory; at most " + std::to_string(lim.max_vertices) +
+                " points are supported");
   }
   const std::uint64_t need = estimated_memory(n, e, 2);
   const std::uint64_t have = lim.memory_bytes ? lim.memory_bytes : physical_memory();
@@ -132,7 +134,10 @@ TopologyPtr make_lattice(const std::vector<std::uint32_t>& dims, bool wrap,
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] == 0) throw Error("a board size must be at least 1");
     spec += (i ? "x" : "") + std::to_string(dims[i]);
-    if (n > (1ull << 40) / dims[i]) too_big = true; else n *= dims[i];
+    if (n > (1ull << 40) / dims[i])
+      too_big = true;
+    else
+      n *= dims[i];
   }
   if (wrap) spec += " wrap";
   if (too_big) {
@@ -161,7 +166,8 @@ TopologyPtr make_lattice(const std::vector<std::uint32_t>& dims, bool wrap,
       if (c[i] + 1 < dims[i]) {
         edges.emplace_back(static_cast<Vertex>(v), static_cast<Vertex>(v + stride[i]));
       } else if (wrap && dims[i] > 2) {
-        edges.emplace_back(static_cast<Vertex>(v - (dims[i] - 1) * stride[i]), static_cast<Vertex>(v));
+        edges.emplace_back(static_cast<Vertex>(v - (dims[i] - 1) * stride[i]),
+                           static_cast<Vertex>(v));
       }
     }
     for (std::size_t i = 0; i < d; ++i) {  // odometer
@@ -191,11 +197,13 @@ TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits) {
   auto qmax = [m](int r) { return std::min(m, m - r); };
   for (int r = -m; r <= m; ++r) {
     row_start[static_cast<std::size_t>(r + m + 1)] =
-        row_start[static_cast<std::size_t>(r + m)] + static_cast<std::uint64_t>(qmax(r) - qmin(r) + 1);
+        row_start[static_cast<std::size_t>(r + m)] +
+        static_cast<std::uint64_t>(qmax(r) - qmin(r) + 1);
   }
   auto index = [&](int q, int r) -> Vertex {
     if (r < -m || r > m || q < qmin(r) || q > qmax(r)) return kNoVertex;
-    return static_cast<Vertex>(row_start[static_cast<std::size_t>(r + m)] + static_cast<std::uint64_t>(q - qmin(r)));
+    return static_cast<Vertex>(row_start[static_cast<std::size_t>(r + m)] +
+                               static_cast<std::uint64_t>(q - qmin(r)));
   };
   topo->hex_axial.reserve(n);
   for (int r = -m; r <= m; ++r) {
@@ -349,7 +357,9 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
   std::set<std::pair<Vertex, Vertex>> seen;
   std::vector<std::pair<Vertex, Vertex>> edges;
   for (auto [a, b] : raw) {
-    if (a == b) throw Error(where + ": self-loop at node " + nodes[a].id + " (a point cannot be its own neighbour)");
+    if (a == b)
+      throw Error(where + ": self-loop at node " + nodes[a].id +
+                  " (a point cannot be its own neighbour)");
     const auto key = std::minmax(a, b);
     if (!seen.insert(key).second) {
       if (directed) continue;
@@ -389,7 +399,8 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
     }
     topo->node_ids.push_back(nodes[v].id);
     if (!ids.emplace(nodes[v].id, v).second) {  // a node_id attribute can rename a node
-      throw Error(where + ": two nodes have the id \"" + id + "\" (is a node renamed by a node_id attribute?)");
+      throw Error(where + ": two nodes have the id \"" + id +
+                  "\" (is a node renamed by a node_id attribute?)");
     }
     if (!nodes[v].stone.empty()) {
       auto p = parse_player(nodes[v].stone, kMaxPlayers);
@@ -400,14 +411,17 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
       }
       if (topo->file_players && *p > topo->file_players) {
         throw Error(where + ": node " + nodes[v].id + " has a stone of player " +
-                    std::to_string(*p) + " but the graph says players=" +
-                    std::to_string(topo->file_players));
+                    std::to_string(*p) +
+                    " but the graph says players=" + std::to_string(topo->file_players));
       }
       topo->file_stones[v] = *p;
       max_stone = std::max(max_stone, int(*p));
     }
     auto pos = parse_pos(nodes[v].pos);
-    if (pos) topo->positions.push_back(*pos); else all_pos = false;
+    if (pos)
+      topo->positions.push_back(*pos);
+    else
+      all_pos = false;
   }
   if (!all_pos) topo->positions.clear();
   if (!topo->file_players && max_stone) topo->file_players = std::max(2, max_stone);
@@ -424,7 +438,9 @@ TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& lim
     return s;
   }();
   auto words = split_ws(spec_text);
-  if (words.empty()) throw Error("empty topology spec (try \"grid 19x19\", \"line 31\", \"hex 5\" or \"file board.dot\")");
+  if (words.empty())
+    throw Error(
+        "empty topology spec (try \"grid 19x19\", \"line 31\", \"hex 5\" or \"file board.dot\")");
   const std::string kind = lower(words[0]);
   const char* usage =
       "topology specs: \"line N\", \"grid AxBx... [wrap]\", \"hex N\", \"file PATH\"";
@@ -435,7 +451,8 @@ TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& lim
     rest.remove_prefix(rest.find_first_not_of(" \t"));
     rest.remove_prefix(4);
     rest.remove_prefix(rest.find_first_not_of(" \t"));
-    while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.remove_suffix(1);
+    while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back())))
+      rest.remove_suffix(1);
     const std::string path(rest);
     // Only a regular file: a FIFO would block the open forever, a device or /dev/stdin has no size.
     std::error_code ec;
@@ -486,7 +503,8 @@ TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& lim
   while (true) {
     const std::size_t x = sizes.find('x', start);
     dims.push_back(static_cast<std::uint32_t>(
-        parse_size(std::string_view(sizes).substr(start, x == std::string::npos ? std::string::npos : x - start),
+        parse_size(std::string_view(sizes).substr(
+                       start, x == std::string::npos ? std::string::npos : x - start),
                    "board size")));
     if (x == std::string::npos) break;
     start = x + 1;
