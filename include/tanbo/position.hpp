@@ -10,10 +10,10 @@
 //  - A player with no stones is out; turns go round the players still in; the last one wins.
 //
 // Cost: a move costs O(degree of the move + degrees of the removed stones). Per vertex and
-// colour the position keeps the number of neighbours of that colour and the XOR of their ids
-// (so the single neighbour is known when the count is one); per root its owner, size, stone
-// list and root-space count; per player the set of its legal moves as a bitmap with counts per
-// block (fast uniform random choice). The per-vertex data is interleaved in one record.
+// colour the position keeps the number of neighbours of that colour and the XOR of their root
+// ids (so the root of the single neighbour is known when the count is one); per root its owner,
+// size, stone list and root-space count; per player the set of its legal moves as a bitmap with
+// counts per block (fast uniform random choice). The per-vertex data is interleaved in one record.
 #pragma once
 
 #include <cstdint>
@@ -170,7 +170,7 @@ class Position {
   };
   struct Slot {
     std::uint32_t count = 0;  // neighbours of this colour
-    std::uint32_t xr = 0;     // XOR of their vertex ids (the neighbour itself when count == 1)
+    std::uint32_t xr = 0;     // XOR of their root ids (the neighbour's root when count == 1)
   };
   struct Root {
     Player owner = kEmpty;

@@ -256,7 +256,7 @@ void Position::occupy_impl(Vertex v, Player p) {
     const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
     for (int c = 0; c < players; ++c) {
       const std::uint32_t one = sv[c].count == 1;
-      const RootId owner = cell_at(one ? sv[c].xr : v).root;
+      const RootId owner = one ? sv[c].xr : r;
       const std::uint32_t left = (roots[owner].space -= one);
       zero[nz] = owner;
       nz += one & (left == 0);
@@ -279,14 +279,14 @@ void Position::occupy_impl(Vertex v, Player p) {
     std::byte* rec = base + u * stride;
     Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[q];
     const std::uint32_t old = s.count;
-    const Vertex single = s.xr;
+    const RootId single = s.xr;  // with old == 1: the root of u's only p-neighbour
     s.count = old + 1;
-    s.xr = single ^ v;
+    s.xr = single ^ r;
     const std::uint32_t empty = reinterpret_cast<Cell*>(rec)->color == kEmpty;
     const std::uint32_t gain = empty & (old == 0);  // u joins the space of r
     const std::uint32_t lose = empty & (old == 1);  // u leaves the space of single's root
     roots[r].space += gain;
-    const RootId lost = cell_at(lose ? single : v).root;
+    const RootId lost = lose ? single : r;
     const std::uint32_t left = (roots[lost].space -= lose);
     zero[nz] = lost;
     nz += lose & (left == 0);
@@ -331,14 +331,14 @@ void Position::vacate_impl(Vertex v) {
     std::byte* rec = base + u * stride;
     Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[q];
     const std::uint32_t old = s.count;
-    const Vertex rest = s.xr ^ v;
+    const RootId rest = s.xr ^ r;  // with old == 2: the root of the other p-neighbour
     s.count = old - 1;
     s.xr = rest;
     const std::uint32_t empty = reinterpret_cast<Cell*>(rec)->color == kEmpty;
     const std::uint32_t lose = empty & (old == 1);  // u leaves the space of r
     const std::uint32_t gain = empty & (old == 2);  // u joins the space of rest's root
     roots[r].space -= lose;
-    roots[cell_at(gain ? rest : v).root].space += gain;
+    roots[gain ? rest : r].space += gain;
     legal_flip<kBig>(bits, tree, nblocks, u, gain, lose, delta);
   }
   legal_size_[q] += delta;
@@ -347,7 +347,7 @@ void Position::vacate_impl(Vertex v) {
   const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
   for (int c = 0; c < players; ++c) {
     const std::uint32_t one = sv[c].count == 1;
-    roots[cell_at(one ? sv[c].xr : v).root].space += one;
+    roots[one ? sv[c].xr : r].space += one;
     legal_change(static_cast<std::size_t>(c), v, static_cast<int>(one));
   }
 }
@@ -478,7 +478,7 @@ const MoveRecord& Position::play(Vertex v) {
   rec.to_move_before = p;
   rec.out_before = out_;
   Cell& cv = cell(v);
-  const RootId e = cell(slot(v, p).xr).root;
+  const RootId e = slot(v, p).xr;
   rec.expanded = e;
   rec.removed_begin = rec.removed_end = static_cast<std::uint32_t>(removed_.size());
 
@@ -589,7 +589,7 @@ std::vector<Vertex> Position::root_space_points(RootId r) const {
   if (!roots_[r].alive) return out;
   const Player p = roots_[r].owner;
   for (Vertex u : legal_moves(p)) {
-    if (cell(slot(u, p).xr).root == r) out.push_back(u);
+    if (slot(u, p).xr == r) out.push_back(u);
   }
   return out;
 }
@@ -620,7 +620,7 @@ std::string Position::check_consistency() const {
       for (Vertex u : t.graph.neighbours(v)) {
         if (at(u) == q) {
           ++want.count;
-          want.xr ^= u;
+          want.xr ^= cell(u).root;
         }
       }
       const Slot& have = slot(v, static_cast<Player>(q));
