@@ -2,6 +2,8 @@
 // Run: build/bench/bench_position (see docs/performance.md).
 #include <benchmark/benchmark.h>
 
+#include <vector>
+
 #include "tanbo/position.hpp"
 #include "tanbo/random.hpp"
 
@@ -43,6 +45,24 @@ void BM_PlayUndo(benchmark::State& state, const char* spec, std::uint32_t plies)
   Rng rng(2);
   for (auto _ : state) {
     pos.play(random_move(pos, rng));
+    pos.undo();
+  }
+}
+
+// play + undo of random legal moves that remove no root, at random places of a mid-game
+// position: the cost of a move's own neighbourhood, without the stones a removal visits.
+void BM_PlayUndoQuiet(benchmark::State& state, const char* spec, std::uint32_t plies) {
+  Position pos = midgame(spec, plies, 3);
+  Rng rng(2);
+  std::vector<Vertex> quiet;
+  while (quiet.size() < 65536) {
+    const Vertex v = random_move(pos, rng);
+    if (pos.play(v).removed_end == pos.last_move().removed_begin) quiet.push_back(v);
+    pos.undo();
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    pos.play(quiet[i++ & 65535]);
     pos.undo();
   }
 }
@@ -100,6 +120,8 @@ BENCHMARK_CAPTURE(BM_Playout, g5x5x5x5, "grid 5x5x5x5");
 BENCHMARK_CAPTURE(BM_Playout, hex5, "hex 5");
 BENCHMARK_CAPTURE(BM_PlayUndo, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_PlayUndo, g1000x1000, "grid 1000x1000", 20000);
+BENCHMARK_CAPTURE(BM_PlayUndoQuiet, g19x19, "grid 19x19", 150);
+BENCHMARK_CAPTURE(BM_PlayUndoQuiet, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_PlayUndoWarm, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_PlayUndoWarm, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_Play, g19x19, "grid 19x19");

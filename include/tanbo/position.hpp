@@ -31,6 +31,33 @@ namespace tanbo {
 using RootId = std::uint32_t;                   // roots are numbered by seed, 0..seeds-1
 inline constexpr RootId kNoRoot = 0xFFFFFFFFu;  // "no root"
 
+// Allocator for the big per-point buffer: on Linux, buffers of 4 MB and more are aligned to
+// 2 MB and marked for transparent huge pages (madvise), so that moves at random places of a
+// board of a million points do not miss the TLB on every access. Elsewhere plain new/delete.
+template <class T>
+struct BigBufferAllocator {
+  using value_type = T;
+  BigBufferAllocator() = default;
+  template <class U>
+  BigBufferAllocator(const BigBufferAllocator<U>&) {}
+  T* allocate(std::size_t n);
+  void deallocate(T* p, std::size_t n) noexcept;
+  template <class U>
+  bool operator==(const BigBufferAllocator<U>&) const {
+    return true;
+  }
+};
+void* big_buffer_allocate(std::size_t bytes);               // position.cpp
+void big_buffer_free(void* p, std::size_t bytes) noexcept;  // position.cpp
+template <class T>
+T* BigBufferAllocator<T>::allocate(std::size_t n) {
+  return static_cast<T*>(big_buffer_allocate(n * sizeof(T)));
+}
+template <class T>
+void BigBufferAllocator<T>::deallocate(T* p, std::size_t n) noexcept {
+  big_buffer_free(p, n * sizeof(T));
+}
+
 // Why a move is or is not legal; see Position::check_move.
 enum class MoveStatus {
   kLegal,
@@ -213,10 +240,12 @@ class Position {
   std::uint32_t n_ = 0;
   int players_ = 2;
   std::size_t stride_ = 0;              // bytes per vertex record
+  std::size_t nb_offset_ = 0;           // where a record's inline neighbour list starts
+  bool inline_nbrs_ = false;            // records hold their neighbour lists (big boards)
   const std::uint32_t* off_ = nullptr;  // graph CSR, cached
   const Vertex* nbr_ = nullptr;
 
-  std::vector<std::byte> cells_;  // per vertex: Cell + players x Slot
+  std::vector<std::byte, BigBufferAllocator<std::byte>> cells_;  // per vertex: Cell + Slots
   // Big lattices: byte offsets of the neighbour records (+-stride per axis), prefetched all at
   // once when a move starts so that their cache misses overlap. Empty elsewhere.
   std::vector<std::ptrdiff_t> prefetch_;

@@ -1,7 +1,12 @@
 #include "tanbo/position.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -25,6 +30,31 @@ inline std::uint64_t zobrist(Vertex v, Player p) {
 }
 
 }  // namespace
+
+void* big_buffer_allocate(std::size_t bytes) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= 2 * kHuge) {
+    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(kHuge, rounded);
+    if (!p) throw std::bad_alloc();
+    ::madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure only costs speed
+    return p;
+  }
+#endif
+  return ::operator new(bytes);
+}
+
+void big_buffer_free(void* p, std::size_t bytes) noexcept {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= 2 * kHuge) {
+    std::free(p);
+    return;
+  }
+#endif
+  ::operator delete(p);
+}
 
 const char* to_string(MoveStatus s) {
   switch (s) {
@@ -108,7 +138,12 @@ void Position::allocate(std::uint32_t n, int players) {
   players_ = players;
   off_ = topo_->graph.offsets().data();
   nbr_ = topo_->graph.targets().data();
-  stride_ = sizeof(Cell) + sizeof(Slot) * static_cast<std::size_t>(players);
+  // Big boards of low degree also copy each point's neighbour list into its record: a move then
+  // needs one cache line for the point instead of two (its record and its CSR row).
+  nb_offset_ = sizeof(Cell) + sizeof(Slot) * static_cast<std::size_t>(players);
+  inline_nbrs_ = n > (1u << 15) && topo_->graph.max_degree() <= 8;
+  stride_ = nb_offset_ + (inline_nbrs_ ? sizeof(Vertex) * topo_->graph.max_degree() : 0);
+  stride_ = (stride_ + 7) / 8 * 8;
   cells_.assign(stride_ * n, std::byte{0});
   for (Vertex v = 0; v < n; ++v) {
     Cell& c = cell(v);
@@ -117,6 +152,10 @@ void Position::allocate(std::uint32_t n, int players) {
     c.first = off_[v];
     c.degree = static_cast<std::uint16_t>(off_[v + 1] - off_[v]);
     c.color = kEmpty;
+    if (inline_nbrs_) {
+      std::memcpy(cells_.data() + v * stride_ + nb_offset_, nbr_ + off_[v],
+                  sizeof(Vertex) * (off_[v + 1] - off_[v]));
+    }
   }
   blocks_ = std::max<std::uint32_t>(1, (n + 511) / 512);
   words_ = blocks_ * 8;  // whole blocks: the padding words stay zero
@@ -265,7 +304,10 @@ void Position::occupy_impl(Vertex v, Player p) {
   }
   cv.color = p;
   hash_ ^= zobrist(v, p);
-  const Vertex* const nb = nbr_ + cv.first;
+  const Vertex* const nb =
+      inline_nbrs_
+          ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
+          : nbr_ + cv.first;
   const std::uint32_t deg = cv.degree;
   if constexpr (kBig) {  // big boards: start fetching every neighbour record at once
     for (std::uint32_t i = 0; i < deg; ++i) __builtin_prefetch(base + nb[i] * stride, 1);
@@ -320,7 +362,10 @@ void Position::vacate_impl(Vertex v) {
   const RootId r = cv.root;
   cv.color = kEmpty;
   hash_ ^= zobrist(v, p);
-  const Vertex* const nb = nbr_ + cv.first;
+  const Vertex* const nb =
+      inline_nbrs_
+          ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
+          : nbr_ + cv.first;
   const std::uint32_t deg = cv.degree;
   const std::size_t q = p - 1u;
   std::uint64_t* const bits = legal_bits_.data() + q * words;
@@ -462,10 +507,9 @@ std::vector<Vertex> Position::legal_moves(Player p) const {
 
 const MoveRecord& Position::play(Vertex v) {
   if (!prefetch_.empty()) {
-    // Fetch the point's record, its CSR row and (on lattices) its neighbours' records at once.
+    // Fetch the point's record and (on lattices) its neighbours' records at once.
     const auto at = reinterpret_cast<std::uintptr_t>(cells_.data()) + v * stride_;
     __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
-    __builtin_prefetch(off_ + v);
     for (std::ptrdiff_t d : prefetch_) {
       __builtin_prefetch(reinterpret_cast<const void*>(at + static_cast<std::uintptr_t>(d)), 1);
     }
