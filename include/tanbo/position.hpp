@@ -221,8 +221,7 @@ class Position {
   Slot& slot(Vertex v, Player p) { return slots(v)[p - 1]; }
   const Slot& slot(Vertex v, Player p) const { return slots(v)[p - 1]; }
 
-  void allocate(std::uint32_t n, int players);        // sizes every per-vertex/per-player array
-  void legal_change(std::size_t q, Vertex v, int d);  // +1 add, -1 remove, 0 nothing
+  void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
   void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
   // The two above, for boards of one legal-count block (kBig = false) or more (Fenwick tree).

@@ -178,21 +178,6 @@ void Position::allocate(std::uint32_t n, int players) {
   root_count_.assign(players, 0);
 }
 
-// d = +1 adds v to the legal set of player q+1, -1 removes it, 0 changes nothing. Written
-// without branches on d so that the random pattern of a game costs no mispredictions.
-[[gnu::always_inline]] inline void Position::legal_change(std::size_t q, Vertex v, int d) {
-  legal_bits_[q * words_ + (v >> 6)] ^= std::uint64_t(static_cast<unsigned>(d) & 1u) << (v & 63);
-  legal_size_[q] += static_cast<std::uint32_t>(d);
-  std::uint32_t* tree = legal_block_.data() + q * blocks_;
-  const std::uint32_t nb = blocks_;
-  if (nb == 1) {
-    tree[0] += static_cast<std::uint32_t>(d);
-  } else if (d != 0) {
-    for (std::uint32_t b = (v >> 9) + 1; b <= nb; b += b & (0u - b))
-      tree[b - 1] += static_cast<std::uint32_t>(d);
-  }
-}
-
 namespace {
 
 // Position of the i-th set bit of `word` (i < popcount(word)).
@@ -299,7 +284,12 @@ void Position::occupy_impl(Vertex v, Player p) {
       const std::uint32_t left = (roots[owner].space -= one);
       zero[nz] = owner;
       nz += one & (left == 0);
-      legal_change(static_cast<std::size_t>(c), v, -static_cast<int>(one));
+      std::uint32_t d = 0;
+      legal_flip<kBig>(legal_bits_.data() + static_cast<std::size_t>(c) * words,
+                       legal_block_.data() + static_cast<std::size_t>(c) * nblocks, nblocks, v, 0,
+                       one, d);
+      legal_size_[c] += d;
+      if constexpr (!kBig) legal_block_[static_cast<std::size_t>(c) * nblocks] += d;
     }
   }
   cv.color = p;
@@ -316,6 +306,7 @@ void Position::occupy_impl(Vertex v, Player p) {
   std::uint64_t* const bits = legal_bits_.data() + q * words;
   std::uint32_t* const tree = legal_block_.data() + q * nblocks;
   std::uint32_t delta = 0;  // change of p's legal-set size
+  std::uint32_t gains = 0;  // points joining r's space
   for (std::uint32_t i = 0; i < deg; ++i) {
     const Vertex u = nb[i];
     std::byte* rec = base + u * stride;
@@ -327,13 +318,14 @@ void Position::occupy_impl(Vertex v, Player p) {
     const std::uint32_t empty = reinterpret_cast<Cell*>(rec)->color == kEmpty;
     const std::uint32_t gain = empty & (old == 0);  // u joins the space of r
     const std::uint32_t lose = empty & (old == 1);  // u leaves the space of single's root
-    roots[r].space += gain;
+    gains += gain;  // added to r's space after the loop (zero entries are re-checked by play)
     const RootId lost = lose ? single : r;
     const std::uint32_t left = (roots[lost].space -= lose);
     zero[nz] = lost;
     nz += lose & (left == 0);
     legal_flip<kBig>(bits, tree, nblocks, u, gain, lose, delta);
   }
+  roots[r].space += gains;
   legal_size_[q] += delta;
   if constexpr (!kBig) tree[0] += delta;
   zero_count_ = nz;
@@ -393,7 +385,12 @@ void Position::vacate_impl(Vertex v) {
   for (int c = 0; c < players; ++c) {
     const std::uint32_t one = sv[c].count == 1;
     roots[one ? sv[c].xr : r].space += one;
-    legal_change(static_cast<std::size_t>(c), v, static_cast<int>(one));
+    std::uint32_t d = 0;
+    legal_flip<kBig>(legal_bits_.data() + static_cast<std::size_t>(c) * words,
+                     legal_block_.data() + static_cast<std::size_t>(c) * nblocks, nblocks, v, one,
+                     0, d);
+    legal_size_[c] += d;
+    if constexpr (!kBig) legal_block_[static_cast<std::size_t>(c) * nblocks] += d;
   }
 }
 
