@@ -66,6 +66,10 @@ struct Topology {
   std::optional<Vertex> parse_vertex(std::string_view text) const;
   // Short description of the notation, for error messages ("Go coordinates A1..T19").
   std::string notation_hint() const;
+  // The refusal for text that names no point: "\"Z99\" is not a point of this board (hint)".
+  std::string not_a_point(std::string_view text) const;
+  // parse_vertex, throwing tanbo::Error with not_a_point's message when the text names no point.
+  Vertex need_vertex(std::string_view text) const;
 };
 
 using TopologyPtr = std::shared_ptr<const Topology>;

@@ -165,17 +165,13 @@ int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& 
                       player_title(*who) + "'s");
         }
       }
-      const auto v = pos.topology().parse_vertex(point);
-      if (!v) {
-        throw Error("\"" + point + "\" is not a point of this board (" +
-                    pos.topology().notation_hint() + ")");
-      }
-      const std::string why = pos.explain(p, *v);
+      const Vertex v = pos.topology().need_vertex(point);
+      const std::string why = pos.explain(p, v);
       if (!why.empty()) {
-        throw Error("illegal move " + pos.topology().name(*v) + " for " + player_title(p) + ": " +
+        throw Error("illegal move " + pos.topology().name(v) + " for " + player_title(p) + ": " +
                     why);
       }
-      pos.play(*v);
+      pos.play(v);
     });
     const Position& pos = game.position;
     out << describe_move(pos, pos.last_move()) << "\n";

@@ -237,8 +237,7 @@ class Session {
     const Topology& t = pos().topology();
     const auto v = t.parse_vertex(text);
     if (!v) {
-      out_ << "\"" << text << "\" is not a point of this board (" << t.notation_hint()
-           << "); type help for the commands\n";
+      out_ << t.not_a_point(text) << "; type help for the commands\n";
       return;
     }
     const std::string why = pos().explain(p, *v);

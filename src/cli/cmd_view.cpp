@@ -190,12 +190,7 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
              return parts;
            }()) {
         if (pos.is_over()) throw Error("the game is over before move " + one);
-        const auto v = pos.topology().parse_vertex(one);
-        if (!v) {
-          throw Error("\"" + one + "\" is not a point of " + pos.topology().spec + " (" +
-                      pos.topology().notation_hint() + ")");
-        }
-        pos.play_checked(pos.to_move(), *v);
+        pos.play_checked(pos.to_move(), pos.topology().need_vertex(one));
       }
     }
     Rng rng(board.seed);

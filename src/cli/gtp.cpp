@@ -79,12 +79,7 @@ Player GtpEngine::need_player(const std::string& text) const {
 Vertex GtpEngine::need_vertex(const std::string& text) const {
   if (lower(text) == "pass") throw Error("passing is not allowed in Tanbo");
   if (lower(text) == "resign") throw Error("use the resign command to resign");
-  auto v = pos_->topology().parse_vertex(text);
-  if (!v) {
-    throw Error("\"" + text + "\" is not a point of this board (" +
-                pos_->topology().notation_hint() + ")");
-  }
-  return *v;
+  return pos_->topology().need_vertex(text);
 }
 
 void GtpEngine::register_builtin() {

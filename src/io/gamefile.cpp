@@ -303,9 +303,7 @@ Game read_game(std::string_view text, std::string_view origin) {
       continue;
     }
     auto v = topo->parse_vertex(rest);
-    if (!v) {
-      throw fail("\"" + rest + "\" is not a point of this board (" + topo->notation_hint() + ")");
-    }
+    if (!v) throw fail(topo->not_a_point(rest));
     const std::string why = pos.explain(*p, *v);
     if (!why.empty()) throw fail(player_title(*p) + " " + topo->name(*v) + ": " + why);
     pos.play(*v);

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "tanbo/error.hpp"
 #include "tanbo/topology.hpp"
 
 namespace tanbo {
@@ -196,6 +197,16 @@ std::optional<Vertex> Topology::parse_vertex(std::string_view text) const {
     }
   }
   return std::nullopt;
+}
+
+std::string Topology::not_a_point(std::string_view text) const {
+  return "\"" + std::string(text) + "\" is not a point of this board (" + notation_hint() + ")";
+}
+
+Vertex Topology::need_vertex(std::string_view text) const {
+  const auto v = parse_vertex(text);
+  if (!v) throw Error(not_a_point(text));
+  return *v;
 }
 
 std::string Topology::notation_hint() const {
