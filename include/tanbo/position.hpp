@@ -229,6 +229,9 @@ class Position {
   void occupy_impl(Vertex v, Player p);
   template <bool kBig>
   void vacate_impl(Vertex v);
+  // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
+  template <bool kBig>
+  void legal_flip_one(std::size_t q, Vertex v, std::uint32_t gain, std::uint32_t lose);
   void remove_root(RootId r);
   void restore_root(RootId r);
   void advance_turn(Player from, bool removals);

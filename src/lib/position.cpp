@@ -159,7 +159,7 @@ void Position::allocate(std::uint32_t n, int players) {
   }
   blocks_ = std::max<std::uint32_t>(1, (n + 511) / 512);
   words_ = blocks_ * 8;  // whole blocks: the padding words stay zero
-  fenwick_top_ = blocks_ ? std::bit_floor(blocks_) : 0;
+  fenwick_top_ = std::bit_floor(blocks_);
   legal_bits_.assign(std::size_t{words_} * players, 0);
   prefetch_.clear();
   if (n > (1u << 15) && topo_->kind == BoardKind::kLattice) {
@@ -224,6 +224,18 @@ template <bool kBig>
 
 }  // namespace
 
+// legal_flip for the single point v in the set of player q+1, counts committed at once.
+template <bool kBig>
+[[gnu::always_inline]] inline void Position::legal_flip_one(std::size_t q, Vertex v,
+                                                            std::uint32_t gain,
+                                                            std::uint32_t lose) {
+  std::uint32_t* const tree = legal_block_.data() + q * blocks_;
+  std::uint32_t d = 0;
+  legal_flip<kBig>(legal_bits_.data() + q * words_, tree, blocks_, v, gain, lose, d);
+  legal_size_[q] += d;
+  if constexpr (!kBig) tree[0] += d;
+}
+
 Vertex Position::legal_move(Player p, std::uint32_t i) const {
   const std::size_t q = p - 1u;
   // Fenwick descent: b = number of whole blocks before the one holding the i-th point.
@@ -252,8 +264,8 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
 // A stone of p appears on the empty vertex v; cell(v).root is set by the caller. Roots whose
 // space drops to zero are listed in zeroed_[0, zero_count_). The neighbour updates are
 // branch-free: a count or root-space change of 0 is applied where a branch would skip it,
-// with cell(v).root standing in as a harmless index. Members are read into locals first, as
-// the compiler must otherwise reload them after every store.
+// with the new stone's root standing in as a harmless index. Members are read into locals
+// first, as the compiler must otherwise reload them after every store.
 void Position::occupy(Vertex v, Player p) {
   if (blocks_ == 1) {
     occupy_impl<false>(v, p);
@@ -271,9 +283,8 @@ void Position::occupy_impl(Vertex v, Player p) {
   const std::uint32_t nblocks = blocks_;
   Root* const roots = roots_.data();
   RootId* const zero = zeroed_.data();
-  auto cell_at = [&](Vertex x) -> Cell& { return *reinterpret_cast<Cell*>(base + x * stride); };
   std::uint32_t nz = 0;
-  Cell& cv = cell_at(v);
+  Cell& cv = cell(v);
   const RootId r = cv.root;
   {
     // v stops being root space for every colour it was root space of.
@@ -284,12 +295,7 @@ void Position::occupy_impl(Vertex v, Player p) {
       const std::uint32_t left = (roots[owner].space -= one);
       zero[nz] = owner;
       nz += one & (left == 0);
-      std::uint32_t d = 0;
-      legal_flip<kBig>(legal_bits_.data() + static_cast<std::size_t>(c) * words,
-                       legal_block_.data() + static_cast<std::size_t>(c) * nblocks, nblocks, v, 0,
-                       one, d);
-      legal_size_[c] += d;
-      if constexpr (!kBig) legal_block_[static_cast<std::size_t>(c) * nblocks] += d;
+      legal_flip_one<kBig>(static_cast<std::size_t>(c), v, 0, one);
     }
   }
   cv.color = p;
@@ -348,8 +354,7 @@ void Position::vacate_impl(Vertex v) {
   const std::uint32_t words = words_;
   const std::uint32_t nblocks = blocks_;
   Root* const roots = roots_.data();
-  auto cell_at = [&](Vertex x) -> Cell& { return *reinterpret_cast<Cell*>(base + x * stride); };
-  Cell& cv = cell_at(v);
+  Cell& cv = cell(v);
   const Player p = cv.color;
   const RootId r = cv.root;
   cv.color = kEmpty;
@@ -385,12 +390,7 @@ void Position::vacate_impl(Vertex v) {
   for (int c = 0; c < players; ++c) {
     const std::uint32_t one = sv[c].count == 1;
     roots[one ? sv[c].xr : r].space += one;
-    std::uint32_t d = 0;
-    legal_flip<kBig>(legal_bits_.data() + static_cast<std::size_t>(c) * words,
-                     legal_block_.data() + static_cast<std::size_t>(c) * nblocks, nblocks, v, one,
-                     0, d);
-    legal_size_[c] += d;
-    if constexpr (!kBig) legal_block_[static_cast<std::size_t>(c) * nblocks] += d;
+    legal_flip_one<kBig>(static_cast<std::size_t>(c), v, one, 0);
   }
 }
 
@@ -539,21 +539,18 @@ const MoveRecord& Position::play(Vertex v) {
     rec.stones_removed = er.size;
     removed_.push_back(e);
     remove_root(e);
-  } else if (zero_count_ != 0) {
+  } else {
+    // Every root the move bounded is listed first, then removed (a removal gives others
+    // space). A root other than the expanded one only loses space while the stone is placed,
+    // so it is listed at most once; the expanded root may be listed but is not bounded.
     for (std::uint32_t z = 0; z < zero_count_; ++z) {
       const RootId r = zeroed_[z];
-      // A root other than the expanded one only loses space during placement, so it hits
-      // zero at most once; the alive check guards against listing it twice anyway.
-      if (roots_[r].space == 0 && roots_[r].alive && r != e) {
+      if (r != e && roots_[r].space == 0) {
         rec.stones_removed += roots_[r].size;
         removed_.push_back(r);
-        roots_[r].alive = false;  // mark now so that a duplicate entry is skipped
       }
     }
-    for (std::size_t i = rec.removed_begin; i < removed_.size(); ++i) {
-      roots_[removed_[i]].alive = true;
-      remove_root(removed_[i]);
-    }
+    for (std::size_t i = rec.removed_begin; i < removed_.size(); ++i) remove_root(removed_[i]);
   }
   rec.removed_end = static_cast<std::uint32_t>(removed_.size());
   advance_turn(p, rec.removed_end != rec.removed_begin);
