@@ -80,14 +80,6 @@ MoveRecord play_figure(const std::string& before_file, const std::string& after_
   return copy;
 }
 
-std::vector<Vertex> removed_seeds(const Position& pos, const MoveRecord& rec) {
-  std::vector<Vertex> out;
-  for (std::uint32_t i = rec.removed_begin; i < rec.removed_end; ++i) {
-    out.push_back(pos.root_seed(pos.removed_roots()[i]));
-  }
-  return out;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- the diagrams themselves
