@@ -92,13 +92,10 @@ TEST(Agents, GreedyTakesAFreeRemovalOverAQuietMove) {
   const Position start = test::make("grid 9x9");
   int greedy_wins = 0;
   for (std::uint64_t g = 0; g < 10; ++g) {
-    auto greedy = make_agent("greedy", game_seed(3, g, 0));
-    auto random = make_agent("random", game_seed(3, g, 1));
-    std::vector<Agent*> seats = {greedy.get(), random.get()};
-    if (g % 2) std::swap(seats[0], seats[1]);
+    const Seating s = seat_agents({"greedy", "random"}, 3, g, g);  // seats alternate
     Position pos = start;
-    const GameResult r = play_game(pos, seats);
-    greedy_wins += seats[r.winner - 1] == greedy.get();
+    const GameResult r = play_game(pos, s.seats);
+    greedy_wins += s.seats[r.winner - 1] == s.agents[0].get();
   }
   EXPECT_GE(greedy_wins, 9);
 }

@@ -111,14 +111,11 @@ TEST(Mcts, BeatsRandomInAShortMatch) {
   const Position start = test::make("grid 7x7");
   int wins = 0;
   for (std::uint64_t g = 0; g < 20; ++g) {
-    auto mcts = make_agent("mcts:playouts=200", game_seed(9, g, 0));
-    auto random = make_agent("random", game_seed(9, g, 1));
-    std::vector<Agent*> seats = {mcts.get(), random.get()};
-    if (g % 2) std::swap(seats[0], seats[1]);
+    const Seating s = seat_agents({"mcts:playouts=200", "random"}, 9, g, g);  // seats alternate
     Position pos = start;
-    const GameResult r = play_game(pos, seats);
+    const GameResult r = play_game(pos, s.seats);
     ASSERT_NE(r.winner, kEmpty);
-    wins += seats[r.winner - 1] == mcts.get();
+    wins += s.seats[r.winner - 1] == s.agents[0].get();
   }
   EXPECT_GE(wins, 18);
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,17 @@ std::uint64_t game_seed(std::uint64_t seed, std::uint64_t game, std::uint64_t ag
 inline int agent_in_seat(int seat, std::uint64_t game, int agents) {
   return static_cast<int>((static_cast<std::uint64_t>(seat - 1) + game) % agents);
 }
+
+// The players of one game of a run: agents[a] is built from specs[a] and seeded with
+// game_seed(seed, seed_game, a); seats[s-1] is the agent in seat s when the agents rotate as in
+// game `game` (agent_in_seat). A match has seed_game == game; a study seeds by the game's index
+// in the whole study and rotates by its index within the topology.
+struct Seating {
+  std::vector<std::unique_ptr<Agent>> agents;
+  std::vector<Agent*> seats;
+};
+Seating seat_agents(const std::vector<std::string>& specs, std::uint64_t seed,
+                    std::uint64_t seed_game, std::uint64_t game);
 
 // A 95% (z = 1.96) Wilson score interval for `wins` successes in `n` trials; [0, 1] for n = 0.
 struct Interval {

@@ -33,6 +33,17 @@ GameResult play_game(Position& pos, const std::vector<Agent*>& seats, std::uint3
   return r;
 }
 
+Seating seat_agents(const std::vector<std::string>& specs, std::uint64_t seed,
+                    std::uint64_t seed_game, std::uint64_t game) {
+  const int k = static_cast<int>(specs.size());
+  Seating s;
+  for (int a = 0; a < k; ++a)
+    s.agents.push_back(make_agent(specs[a], game_seed(seed, seed_game, a)));
+  for (int seat = 1; seat <= k; ++seat)
+    s.seats.push_back(s.agents[agent_in_seat(seat, game, k)].get());
+  return s;
+}
+
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t game, std::uint64_t agent) {
   auto mix = [](std::uint64_t z) {
     z += 0x9E3779B97F4A7C15ull;

@@ -97,12 +97,10 @@ int cmd_match(const std::vector<std::string>& args, std::istream&, std::ostream&
     const int digits = static_cast<int>(std::to_string(games).size());
 
     for (std::uint64_t g = 0; g < games; ++g) {
-      std::vector<std::unique_ptr<Agent>> agents;
-      for (int a = 0; a < k; ++a) agents.push_back(make_agent(specs[a], game_seed(seed, g, a)));
-      std::vector<Agent*> seats(k);
-      for (int s = 1; s <= k; ++s) seats[s - 1] = agents[agent_in_seat(s, g, k)].get();
+      const Seating seating = seat_agents(specs, seed, g, g);
+      const auto& agents = seating.agents;
       Position pos = start;
-      const GameResult r = play_game(pos, seats);
+      const GameResult r = play_game(pos, seating.seats);
       length_sum += r.plies;
       for (int s = 1; s <= k; ++s) ++seat_games[agent_in_seat(s, g, k)][s - 1];
       if (r.winner == kEmpty) {

@@ -264,13 +264,9 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
         for (std::uint64_t g = 0; g < games; ++g) {
           const std::uint64_t gi = t * games + g;
           if (gi % shard_n != shard_i - 1) continue;
-          std::vector<std::unique_ptr<Agent>> agents;
-          for (int a = 0; a < k; ++a)
-            agents.push_back(make_agent(specs[a], game_seed(seed, gi, a)));
-          std::vector<Agent*> seats(k);
-          for (int s = 1; s <= k; ++s) seats[s - 1] = agents[agent_in_seat(s, g, k)].get();
+          Seating seating = seat_agents(specs, seed, gi, g);
           Position pos = starts[t];
-          tally.add(play_game(pos, seats), k);
+          tally.add(play_game(pos, seating.seats), k);
           ++done;
           if (progress) {
             const double el =
