@@ -81,6 +81,20 @@ bool refused(const std::string& reply) {
   return !reply.empty() && reply[0] == '?';
 }
 
+// Each command is refused with an answer that contains its reason, and leaves the engine's
+// state as it was and consistent.
+void expect_refused_unchanged(tanbo::cli::GtpEngine& e,
+                              const std::vector<std::pair<std::string, std::string>>& bad) {
+  const State before = state_of(e);
+  for (const auto& [cmd, why] : bad) {
+    const std::string r = e.handle_line(cmd);
+    EXPECT_TRUE(refused(r)) << cmd << " -> " << r;
+    EXPECT_NE(r.find(why), std::string::npos) << cmd << " -> " << r;
+    EXPECT_EQ(state_of(e), before) << cmd;
+    EXPECT_EQ(e.position().check_consistency(), "") << cmd;
+  }
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ topology specs
@@ -419,31 +433,23 @@ TEST(BadGtp, FailedTopologyLeavesThePreviousGameInPlace) {
   ASSERT_EQ(e.handle_line("topology grid 9x9"), "=\n\n");
   ASSERT_EQ(e.handle_line("play b C2"), "=\n\n");
   ASSERT_EQ(e.handle_line("play w G2"), "=\n\n");
-  const State before = state_of(e);
   const std::string self_loop =
       temp_file("loop.dot", "graph g { a -- a; a -- b; a [stone=1]; b [stone=2] }");
   const std::string isolated =
       temp_file("iso.dot", "graph g { a; b -- c -- d; a [stone=1]; d [stone=2] }");
   const std::string binary = temp_file("bin.dot", std::string("\0\x01\x02\x03garbage", 11));
-  const std::vector<std::pair<std::string, std::string>> bad = {
-      {"topology grid 99999999999x9", "too large"},
-      {"topology grid 100000x100000", "would need about"},
-      {"topology grid 0x9", "at least 1"},
-      {"topology hex 1", "at least 2"},
-      {"topology blob", "unknown topology"},
-      {"topology file /no/such.dot", "cannot open"},
-      {"topology file " + self_loop, "self-loop"},
-      {"topology file " + isolated, "bounded root"},
-      {"topology file " + binary, "binary"},
-      {"topology line 1", "does not fit line 1"},
-  };
-  for (const auto& [cmd, why] : bad) {
-    const std::string r = e.handle_line(cmd);
-    EXPECT_TRUE(refused(r)) << cmd << " -> " << r;
-    EXPECT_NE(r.find(why), std::string::npos) << cmd << " -> " << r;
-    EXPECT_EQ(state_of(e), before) << cmd;
-    EXPECT_EQ(e.position().check_consistency(), "");
-  }
+  expect_refused_unchanged(e, {
+                                  {"topology grid 99999999999x9", "too large"},
+                                  {"topology grid 100000x100000", "would need about"},
+                                  {"topology grid 0x9", "at least 1"},
+                                  {"topology hex 1", "at least 2"},
+                                  {"topology blob", "unknown topology"},
+                                  {"topology file /no/such.dot", "cannot open"},
+                                  {"topology file " + self_loop, "self-loop"},
+                                  {"topology file " + isolated, "bounded root"},
+                                  {"topology file " + binary, "binary"},
+                                  {"topology line 1", "does not fit line 1"},
+                              });
   // The game goes on where it was.
   EXPECT_EQ(e.handle_line("undo"), "=\n\n");
   EXPECT_EQ(e.position().ply(), 1u);
@@ -453,37 +459,29 @@ TEST(BadGtp, FailedSetupBoardsizeAndPlayersChangeNothing) {
   tanbo::cli::GtpEngine e;
   ASSERT_EQ(e.handle_line("topology grid 5x5x5"), "=\n\n");
   ASSERT_EQ(e.handle_line("play b 125"), "=\n\n");
-  const State before = state_of(e);
-  const std::vector<std::pair<std::string, std::string>> bad = {
-      {"setup nosuch", "nosuch"},
-      {"setup four 9", "2 to 8"},
-      {"setup pbmserv 12", "2 to 8"},
-      {"boardsize 0", "unacceptable size"},
-      {"boardsize 99999999999", "unacceptable size"},
-      {"boardsize 9x9", "unacceptable size"},
-      {"boardsize", "usage"},
-      {"play purple 111", "unknown player \"purple\""},
-      {"play 9 111", "unknown player \"9\""},
-      {"play w 999", "not a point of this board"},
-      {"play w 0,0,0", "not a point"},
-      {"play w 111", "occupied"},
-      {"play b 255", "turn"},
-      {"play w pass", "passing is not allowed"},
-      {"play w", "usage"},
-      {"genmove b", "turn"},
-      {"resign mauve", "unknown player"},
-      {"legal_moves nobody", "unknown player"},
-      {"list_stones 0", "unknown player"},
-      {"frobnicate", "unknown command"},
-      {"known_command", "usage"},
-  };
-  for (const auto& [cmd, why] : bad) {
-    const std::string r = e.handle_line(cmd);
-    EXPECT_TRUE(refused(r)) << cmd << " -> " << r;
-    EXPECT_NE(r.find(why), std::string::npos) << cmd << " -> " << r;
-    EXPECT_EQ(state_of(e), before) << cmd;
-  }
-  EXPECT_EQ(e.position().check_consistency(), "");
+  expect_refused_unchanged(e, {
+                                  {"setup nosuch", "nosuch"},
+                                  {"setup four 9", "2 to 8"},
+                                  {"setup pbmserv 12", "2 to 8"},
+                                  {"boardsize 0", "unacceptable size"},
+                                  {"boardsize 99999999999", "unacceptable size"},
+                                  {"boardsize 9x9", "unacceptable size"},
+                                  {"boardsize", "usage"},
+                                  {"play purple 111", "unknown player \"purple\""},
+                                  {"play 9 111", "unknown player \"9\""},
+                                  {"play w 999", "not a point of this board"},
+                                  {"play w 0,0,0", "not a point"},
+                                  {"play w 111", "occupied"},
+                                  {"play b 255", "turn"},
+                                  {"play w pass", "passing is not allowed"},
+                                  {"play w", "usage"},
+                                  {"genmove b", "turn"},
+                                  {"resign mauve", "unknown player"},
+                                  {"legal_moves nobody", "unknown player"},
+                                  {"list_stones 0", "unknown player"},
+                                  {"frobnicate", "unknown command"},
+                                  {"known_command", "usage"},
+                              });
 }
 
 TEST(BadGtp, UndoPastTheStartAndMovesAfterTheEnd) {
@@ -500,13 +498,11 @@ TEST(BadGtp, UndoPastTheStartAndMovesAfterTheEnd) {
     ASSERT_EQ(e.handle_line("genmove " + side.substr(0, side.size() - 2))[0], '=');
   }
   ASSERT_TRUE(e.position().is_over());
-  const State over = state_of(e);
-  for (const char* cmd : {"genmove b", "genmove w", "play b 4", "play w 4", "resign b"}) {
-    const std::string reply = e.handle_line(cmd);
-    EXPECT_TRUE(refused(reply)) << cmd << " -> " << reply;
-    EXPECT_NE(reply.find("over"), std::string::npos) << cmd << " -> " << reply;
-    EXPECT_EQ(state_of(e), over) << cmd;
-  }
+  expect_refused_unchanged(e, {{"genmove b", "over"},
+                               {"genmove w", "over"},
+                               {"play b 4", "over"},
+                               {"play w 4", "over"},
+                               {"resign b", "over"}});
 }
 
 TEST(BadGtp, BinaryAndOverlongLinesAreAnsweredNotFatal) {
