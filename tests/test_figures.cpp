@@ -32,31 +32,6 @@ std::vector<std::string> names(const Position& pos, const std::vector<Vertex>& v
   return out;
 }
 
-// Everything observable about a position, for exact comparison after undo.
-struct Snapshot {
-  std::vector<Player> stones;
-  std::vector<std::vector<Vertex>> legal;
-  std::vector<std::tuple<RootId, Player, std::uint32_t, std::uint32_t, std::vector<Vertex>>> roots;
-  Player to_move;
-  Player winner;
-  std::uint64_t hash;
-  bool operator==(const Snapshot&) const = default;
-};
-Snapshot snapshot(const Position& pos) {
-  Snapshot s;
-  for (Vertex v = 0; v < pos.num_vertices(); ++v) s.stones.push_back(pos.at(v));
-  for (int p = 1; p <= pos.num_players(); ++p)
-    s.legal.push_back(pos.legal_moves(static_cast<Player>(p)));
-  for (RootId r : pos.live_roots()) {
-    s.roots.emplace_back(r, pos.root_owner(r), pos.root_size(r), pos.root_space(r),
-                         pos.root_stones(r));
-  }
-  s.to_move = pos.to_move();
-  s.winner = pos.winner();
-  s.hash = pos.hash();
-  return s;
-}
-
 // Plays the marked move of `before` and checks the result against `after`; returns the record.
 MoveRecord play_figure(const std::string& before_file, const std::string& after_file,
                        const std::string& move, Player mover, Position* result = nullptr) {
@@ -65,7 +40,7 @@ MoveRecord play_figure(const std::string& before_file, const std::string& after_
   EXPECT_EQ(before.topology->name(before.marked), move) << before_file << " marks another move";
   Position pos = load(before, mover, /*without_marked=*/true);
   EXPECT_EQ(pos.check_consistency(), "") << before_file << " before the move";
-  const Snapshot start = snapshot(pos);
+  const test::Snapshot start = test::snapshot(pos);
   EXPECT_EQ(pos.check_move(mover, before.marked), MoveStatus::kLegal)
       << pos.explain(mover, before.marked);
   const MoveRecord rec = pos.play_checked(mover, before.marked);
@@ -74,7 +49,8 @@ MoveRecord play_figure(const std::string& before_file, const std::string& after_
   const MoveRecord copy = rec;
   Position played = pos;
   pos.undo();
-  EXPECT_TRUE(snapshot(pos) == start) << "undo of " << move << " does not restore " << before_file;
+  EXPECT_TRUE(test::snapshot(pos) == start)
+      << "undo of " << move << " does not restore " << before_file;
   EXPECT_EQ(pos.check_consistency(), "") << "after undo of " << move;
   if (result) *result = played;
   return copy;
@@ -411,13 +387,13 @@ Removal removal_example(const std::string& before_text, const std::string& move,
   const Diagram after = test::parse_diagram(after_text);
   Position pos = load(before, kWhite);
   EXPECT_EQ(pos.check_consistency(), "");
-  const Snapshot start = snapshot(pos);
+  const test::Snapshot start = test::snapshot(pos);
   const MoveRecord rec = pos.play_checked(kWhite, before.at(move));
   EXPECT_EQ(test::diff_against(pos, after), "") << "after White " << move;
   EXPECT_EQ(pos.check_consistency(), "");
   Removal out{rec, pos};
   pos.undo();
-  EXPECT_TRUE(snapshot(pos) == start) << "undo of " << move;
+  EXPECT_TRUE(test::snapshot(pos) == start) << "undo of " << move;
   return out;
 }
 

@@ -16,43 +16,6 @@ using namespace tanbo;
 
 namespace {
 
-// Everything observable about a position, for exact comparison after undo.
-struct Snapshot {
-  std::vector<Player> stones;
-  std::vector<std::vector<Vertex>> legal;
-  std::vector<std::uint32_t> legal_counts;
-  std::vector<std::tuple<RootId, Player, std::uint32_t, std::uint32_t, Vertex>> roots;
-  std::vector<std::uint32_t> per_player;
-  std::vector<bool> out;
-  Player to_move = kEmpty;
-  Player winner = kEmpty;
-  std::uint32_t ply = 0;
-  std::uint64_t hash = 0;
-  bool operator==(const Snapshot&) const = default;
-};
-
-Snapshot snapshot(const Position& pos) {
-  Snapshot s;
-  for (Vertex v = 0; v < pos.num_vertices(); ++v) s.stones.push_back(pos.at(v));
-  for (int p = 1; p <= pos.num_players(); ++p) {
-    const auto pl = static_cast<Player>(p);
-    s.legal.push_back(pos.legal_moves(pl));
-    s.legal_counts.push_back(pos.legal_count(pl));
-    s.per_player.push_back(pos.stones(pl));
-    s.per_player.push_back(pos.roots_alive(pl));
-    s.out.push_back(pos.is_out(pl));
-  }
-  for (RootId r : pos.live_roots()) {
-    s.roots.emplace_back(r, pos.root_owner(r), pos.root_size(r), pos.root_space(r),
-                         pos.root_seed(r));
-  }
-  s.to_move = pos.to_move();
-  s.winner = pos.winner();
-  s.ply = pos.ply();
-  s.hash = pos.hash();
-  return s;
-}
-
 // Cheap per-move checks (O(roots)): no live root is bounded, counts add up.
 void check_roots(const Position& pos, const std::string& where) {
   std::vector<std::uint32_t> stones(pos.num_players(), 0), roots(pos.num_players(), 0);
@@ -159,9 +122,9 @@ void run_games(const Board& b, std::uint64_t seed) {
   for (int game = 0; game < b.games; ++game) {
     Position pos = start_position(b);
     EXPECT_EQ(pos.check_consistency(), "");
-    const Snapshot start = snapshot(pos);
+    const test::Snapshot start = test::snapshot(pos);
     std::vector<std::uint64_t> hashes{pos.hash()};
-    std::map<std::uint32_t, Snapshot> saved;
+    std::map<std::uint32_t, test::Snapshot> saved;
     std::uint32_t roots = static_cast<std::uint32_t>(pos.live_roots().size());
     std::set<std::uint64_t> seen{pos.hash()};
     while (!pos.is_over()) {
@@ -213,7 +176,7 @@ void run_games(const Board& b, std::uint64_t seed) {
       if (pos.ply() % b.check_every == 0) {
         ASSERT_EQ(pos.check_consistency(), "") << where;
       }
-      if (pos.ply() % b.snapshot_every == 0) saved[pos.ply()] = snapshot(pos);
+      if (pos.ply() % b.snapshot_every == 0) saved[pos.ply()] = test::snapshot(pos);
       hashes.push_back(pos.hash());
       ++total_moves;
     }
@@ -228,19 +191,19 @@ void run_games(const Board& b, std::uint64_t seed) {
     EXPECT_EQ(pos.to_move(), kEmpty);
     EXPECT_EQ(pos.legal_count(pos.winner()) > 0, true);
     // Undo everything: hashes at every ply, full state where saved, and the start exactly.
-    saved[pos.ply()] = snapshot(pos);
+    saved[pos.ply()] = test::snapshot(pos);
     while (pos.ply() > 0) {
       pos.undo();
       ASSERT_EQ(pos.hash(), hashes[pos.ply()]) << "undo to ply " << pos.ply();
       auto it = saved.find(pos.ply());
       if (it != saved.end()) {
-        ASSERT_TRUE(snapshot(pos) == it->second) << "undo to ply " << pos.ply();
+        ASSERT_TRUE(test::snapshot(pos) == it->second) << "undo to ply " << pos.ply();
       }
       if (pos.ply() % b.check_every == 0) {
         ASSERT_EQ(pos.check_consistency(), "") << "undo to ply " << pos.ply();
       }
     }
-    ASSERT_TRUE(snapshot(pos) == start) << "undo back to the start";
+    ASSERT_TRUE(test::snapshot(pos) == start) << "undo back to the start";
     ASSERT_EQ(pos.check_consistency(), "");
   }
   // "Thousands of random games": make sure the games were real ones, and that the removal
@@ -341,7 +304,7 @@ TEST(RandomGames, MultiPlayerResignRemovesRootsAndPlayGoesOn) {
     }
     const Player quitter = in[rng.below(static_cast<std::uint32_t>(in.size()))];
     const Player mover = pos.to_move();
-    const Snapshot before = snapshot(pos);
+    const test::Snapshot before = test::snapshot(pos);
     const std::uint32_t its_stones = pos.stones(quitter);
     const MoveRecord rec = pos.resign(quitter);
     ++resigned_games;
@@ -375,7 +338,7 @@ TEST(RandomGames, MultiPlayerResignRemovesRootsAndPlayGoesOn) {
     }
     // Undo of the resignation restores everything.
     pos.undo();
-    EXPECT_TRUE(snapshot(pos) == before);
+    EXPECT_TRUE(test::snapshot(pos) == before);
     EXPECT_EQ(pos.check_consistency(), "");
   }
   EXPECT_GT(resigned_games, 150);
@@ -384,7 +347,7 @@ TEST(RandomGames, MultiPlayerResignRemovesRootsAndPlayGoesOn) {
 TEST(RandomGames, TwoPlayerResignEndsTheGame) {
   Position pos = test::make("grid 9x9");
   pos.play_checked(kBlack, *pos.topology().parse_vertex("B3"));
-  const Snapshot before = snapshot(pos);
+  const test::Snapshot before = test::snapshot(pos);
   pos.resign(kBlack);  // out of turn is allowed: a player may leave at any time
   EXPECT_TRUE(pos.is_over());
   EXPECT_EQ(pos.winner(), kWhite);
@@ -393,7 +356,7 @@ TEST(RandomGames, TwoPlayerResignEndsTheGame) {
   EXPECT_THROW(pos.resign(kWhite), Error);  // the game is over
   EXPECT_EQ(pos.check_move(kWhite, 0), MoveStatus::kGameOver);
   pos.undo();
-  EXPECT_TRUE(snapshot(pos) == before);
+  EXPECT_TRUE(test::snapshot(pos) == before);
   EXPECT_THROW(pos.resign(3), Error);
 }
 

@@ -15,6 +15,28 @@ Position make(const std::string& spec, const std::string& setup, int players) {
   return Position(t, make_setup(*t, setup.empty() ? "default" : setup, players));
 }
 
+Snapshot snapshot(const Position& pos) {
+  Snapshot s;
+  for (Vertex v = 0; v < pos.num_vertices(); ++v) s.stones.push_back(pos.at(v));
+  for (int p = 1; p <= pos.num_players(); ++p) {
+    const auto pl = static_cast<Player>(p);
+    s.legal.push_back(pos.legal_moves(pl));
+    s.legal_counts.push_back(pos.legal_count(pl));
+    s.per_player.push_back(pos.stones(pl));
+    s.per_player.push_back(pos.roots_alive(pl));
+    s.out.push_back(pos.is_out(pl));
+  }
+  for (RootId r : pos.live_roots()) {
+    s.roots.emplace_back(r, pos.root_owner(r), pos.root_size(r), pos.root_space(r),
+                         pos.root_seed(r), pos.root_stones(r));
+  }
+  s.to_move = pos.to_move();
+  s.winner = pos.winner();
+  s.ply = pos.ply();
+  s.hash = pos.hash();
+  return s;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "cannot open " << path;

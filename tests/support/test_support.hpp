@@ -3,7 +3,9 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tanbo/position.hpp"
@@ -28,6 +30,25 @@ long rss_kb(pid_t pid = 0);
 
 // Builds a position from a topology spec and a setup name (default setup when empty).
 Position make(const std::string& spec, const std::string& setup = "default", int players = 0);
+
+// Everything observable about a position, for exact comparison (after undo, say): the stones,
+// each player's legal moves and counts, stones, live roots and whether it is out, every live
+// root (id, owner, size, root space, seed, stones), the turn, the winner, the ply, the hash.
+struct Snapshot {
+  std::vector<Player> stones;
+  std::vector<std::vector<Vertex>> legal;
+  std::vector<std::uint32_t> legal_counts;
+  std::vector<std::tuple<RootId, Player, std::uint32_t, std::uint32_t, Vertex, std::vector<Vertex>>>
+      roots;
+  std::vector<std::uint32_t> per_player;
+  std::vector<bool> out;
+  Player to_move = kEmpty;
+  Player winner = kEmpty;
+  std::uint32_t ply = 0;
+  std::uint64_t hash = 0;
+  bool operator==(const Snapshot&) const = default;
+};
+Snapshot snapshot(const Position& pos);
 
 // Reads a whole file (tests/data/...); fails the test when missing.
 std::string read_file(const std::string& path);
