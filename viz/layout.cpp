@@ -17,18 +17,13 @@
 #include <limits>
 
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo::viz {
 
 namespace {
 
 constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
 
 std::string trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -94,7 +89,7 @@ std::string axis_name(int axis) {
 }
 
 int parse_axis(std::string_view text, std::size_t dims) {
-  const std::string t = lower(trim(text));
+  const std::string t = to_lower(trim(text));
   int axis = -1;
   if (t.size() == 1 && std::string_view("xyzw").find(t[0]) != std::string_view::npos) {
     axis = static_cast<int>(std::string_view("xyzw").find(t[0]));

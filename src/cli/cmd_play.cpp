@@ -15,6 +15,7 @@
 #include "tanbo/gamefile.hpp"
 #include "tanbo/render.hpp"
 #include "tanbo/sgf.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo::cli {
 
@@ -56,11 +57,6 @@ struct Seat {
   std::unique_ptr<Agent> agent;  // null for a human
 };
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return "";
@@ -68,7 +64,7 @@ std::string trim(const std::string& s) {
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && lower(s.substr(s.size() - suffix.size())) == suffix;
+  return s.size() >= suffix.size() && to_lower(s.substr(s.size() - suffix.size())) == suffix;
 }
 
 // Builds the agent for a seat; throws tanbo::Error with make_agent's reason.
@@ -163,7 +159,7 @@ class Session {
     std::string rest;
     std::getline(words, rest);
     rest = trim(rest);
-    const std::string cmd = lower(word);
+    const std::string cmd = to_lower(word);
     const Player p = pos().to_move();
     if (cmd == "quit" || cmd == "exit") {
       out_ << "Leaving the game unfinished.\n";
@@ -347,8 +343,9 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
     for (int i = 0; i < players; ++i) {
       std::string resolved;
       try {
-        session.seats[i].agent = resolve(lower(trim(who[i])) == "human" ? "human" : who[i], engine,
-                                         board.seed + static_cast<std::uint64_t>(i), resolved);
+        session.seats[i].agent =
+            resolve(to_lower(trim(who[i])) == "human" ? "human" : who[i], engine,
+                    board.seed + static_cast<std::uint64_t>(i), resolved);
       } catch (const Error& e) {
         throw Error("--" + std::string(player_name(static_cast<Player>(i + 1))) + " " + who[i] +
                     ": " + e.what());

@@ -7,6 +7,7 @@
 
 #include "tanbo/error.hpp"
 #include "tanbo/render.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo::cli {
 
@@ -15,11 +16,6 @@ namespace {
 std::string join_names(const Topology& t, const std::vector<Vertex>& vs) {
   std::string s;
   for (Vertex v : vs) s += (s.empty() ? "" : " ") + t.name(v);
-  return s;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -77,8 +73,8 @@ Player GtpEngine::need_player(const std::string& text) const {
 }
 
 Vertex GtpEngine::need_vertex(const std::string& text) const {
-  if (lower(text) == "pass") throw Error("passing is not allowed in Tanbo");
-  if (lower(text) == "resign") throw Error("use the resign command to resign");
+  if (to_lower(text) == "pass") throw Error("passing is not allowed in Tanbo");
+  if (to_lower(text) == "resign") throw Error("use the resign command to resign");
   return pos_->topology().need_vertex(text);
 }
 

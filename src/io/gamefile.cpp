@@ -14,6 +14,7 @@
 
 #include "tanbo/error.hpp"
 #include "tanbo/sgf.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo {
 
@@ -24,11 +25,6 @@ std::string trim(std::string_view s) {
   if (b == std::string_view::npos) return "";
   const auto e = s.find_last_not_of(" \t\r");
   return std::string(s.substr(b, e - b + 1));
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 // Splits "key rest of line" at the first blank.
@@ -156,7 +152,7 @@ Game read_game(std::string_view text, std::string_view origin) {
     const std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
     auto [key, rest] = split_key(t);
-    key = lower(key);
+    key = to_lower(key);
     if (!have_version) {
       if (key != "tanbo-game") {
         throw fail("not a Tanbo game file: the first line must be \"tanbo-game " +
@@ -210,7 +206,7 @@ Game read_game(std::string_view text, std::string_view origin) {
   // The board and the starting position.
   TopologyPtr topo;
   try {
-    if (lower(topology.substr(0, 4)) == "file") {  // any case: never read a local file
+    if (to_lower(topology.substr(0, 4)) == "file") {  // any case: never read a local file
       if (dot.empty()) {
         line_no = topology_line;
         throw fail("a DOT board must be carried in the file (\"dot\" lines after the topology)");
@@ -226,7 +222,7 @@ Game read_game(std::string_view text, std::string_view origin) {
   }
   std::optional<Position> start;
   try {
-    if (lower(setup_name) == "custom") {
+    if (to_lower(setup_name) == "custom") {
       Setup s;
       s.name = "custom";
       s.players = players ? players : 2;
@@ -274,7 +270,7 @@ Game read_game(std::string_view text, std::string_view origin) {
     if (t.empty() || t[0] == '#') continue;
     auto [first, rest] = split_key(t);
     if (have_result) throw fail("nothing may follow the \"result\" line");
-    if (lower(first) == "result") {
+    if (to_lower(first) == "result") {
       auto w = parse_player(rest, pos.num_players());
       if (!w) throw fail("\"" + rest + "\" is not a player of this game");
       if (!pos.is_over()) {
@@ -297,7 +293,7 @@ Game read_game(std::string_view text, std::string_view origin) {
     if (rest.empty()) throw fail("\"" + t + "\": the point is missing");
     if (pos.is_over())
       throw fail("the game is already over: " + player_title(pos.winner()) + " has won");
-    if (lower(rest) == "resigns") {
+    if (to_lower(rest) == "resigns") {
       if (pos.is_out(*p)) throw fail(player_title(*p) + " is already out of the game");
       pos.resign(*p);
       continue;

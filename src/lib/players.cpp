@@ -1,5 +1,7 @@
 #include "tanbo/players.hpp"
 
+#include "tanbo/text.hpp"
+
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -28,8 +30,7 @@ char player_symbol(Player p) {
 }
 
 std::optional<Player> parse_player(std::string_view text, int players) {
-  std::string low;
-  for (char c : text) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string low = to_lower(text);
   if (low.empty()) return std::nullopt;
   int found = 0;
   if (std::isdigit(static_cast<unsigned char>(low[0]))) {

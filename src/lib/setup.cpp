@@ -7,6 +7,7 @@
 #include <map>
 
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo {
 
@@ -265,8 +266,7 @@ std::vector<std::string> setups_for(const Topology& t, int players) {
 }
 
 Setup make_setup(const Topology& t, std::string_view name_in, int players) {
-  std::string name(name_in);
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string name = to_lower(name_in);
   if (players != 0 && (players < 2 || players > kMaxPlayers)) {
     throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
                 std::to_string(players));

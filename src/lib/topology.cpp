@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo {
 
@@ -31,12 +32,6 @@ std::vector<std::string> split_ws(std::string_view s) {
     }
   }
   if (!cur.empty()) out.push_back(std::move(cur));
-  return out;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -441,7 +436,7 @@ TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& lim
   if (words.empty())
     throw Error(
         "empty topology spec (try \"grid 19x19\", \"line 31\", \"hex 5\" or \"file board.dot\")");
-  const std::string kind = lower(words[0]);
+  const std::string kind = to_lower(words[0]);
   const char* usage =
       "topology specs: \"line N\", \"grid AxBx... [wrap]\", \"hex N\", \"file PATH\"";
   if (kind == "file") {
@@ -490,7 +485,7 @@ TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& lim
   if (words.size() <= at) throw Error("\"" + trimmed + "\" needs sizes; " + usage);
   bool wrap = false;
   for (std::size_t i = at + 1; i < words.size(); ++i) {
-    const std::string w = lower(words[i]);
+    const std::string w = to_lower(words[i]);
     if (w == "wrap" || w == "torus") {
       wrap = true;
     } else {
@@ -498,7 +493,7 @@ TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& lim
     }
   }
   std::vector<std::uint32_t> dims;
-  std::string sizes = lower(words[at]);
+  std::string sizes = to_lower(words[at]);
   std::size_t start = 0;
   while (true) {
     const std::size_t x = sizes.find('x', start);
