@@ -426,13 +426,9 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
 // ---------------------------------------------------------------- spec parser
 
 TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& limits) {
-  const std::string trimmed = [&] {
-    auto words = split_ws(spec_text);
-    std::string s;
-    for (auto& w : words) s += (s.empty() ? "" : " ") + w;
-    return s;
-  }();
-  auto words = split_ws(spec_text);
+  const auto words = split_ws(spec_text);
+  std::string trimmed;  // the spec with single spaces, for messages
+  for (const auto& w : words) trimmed += (trimmed.empty() ? "" : " ") + w;
   if (words.empty())
     throw Error(
         "empty topology spec (try \"grid 19x19\", \"line 31\", \"hex 5\" or \"file board.dot\")");
