@@ -285,6 +285,32 @@ TEST(RandomGames, ElevenDimensionsPlayAWhile) {
   EXPECT_EQ(pos.stones(kBlack), 1024u);
 }
 
+// legal_move(p, i) is the i-th legal point of p in vertex order, for every i, on boards of one
+// block of 512 points, of a few blocks with plain counts (up to 8 blocks: 625, 1600 and 4096
+// points) and of more blocks with a Fenwick tree (4225 and 10000 points), as a random game
+// changes the sets. The sizes straddle the boundaries between the kinds.
+TEST(RandomGames, LegalMoveIsTheIthLegalPointOnEveryKindOfBoard) {
+  for (const char* spec : {"grid 9x9", "grid 22x23", "grid 23x23", "grid 5x5x5x5", "grid 40x40",
+                           "grid 64x64", "grid 65x65", "grid 100x100"}) {
+    Position pos = test::make(spec, "spaced");
+    Rng rng(31);
+    for (int move = 0; move < 400 && !pos.is_over(); ++move) {
+      if (move % 40 == 0) {
+        for (int p = 1; p <= pos.num_players(); ++p) {
+          const auto pl = static_cast<Player>(p);
+          const std::vector<Vertex> all = pos.legal_moves(pl);
+          ASSERT_EQ(all.size(), pos.legal_count(pl)) << spec;
+          for (std::uint32_t i = 0; i < all.size(); ++i) {
+            ASSERT_EQ(pos.legal_move(pl, i), all[i]) << spec << " move " << move << " i " << i;
+          }
+        }
+      }
+      pos.play(random_move(pos, rng));
+    }
+    ASSERT_EQ(pos.check_consistency(), "") << spec;
+  }
+}
+
 // ---------------------------------------------------------------- resign / leave
 
 TEST(RandomGames, MultiPlayerResignRemovesRootsAndPlayGoesOn) {

@@ -161,14 +161,14 @@ class Position {
   // ---- roots
   std::uint32_t num_root_ids() const { return static_cast<std::uint32_t>(roots_.size()); }
   RootId root_of(Vertex v) const { return cell(v).color == kEmpty ? kNoRoot : cell(v).root; }
-  bool root_alive(RootId r) const { return roots_[r].alive; }           // still on the board
-  Player root_owner(RootId r) const { return roots_[r].owner; }         // its colour
-  std::uint32_t root_size(RootId r) const { return roots_[r].size; }    // stones in it
-  std::uint32_t root_space(RootId r) const { return roots_[r].space; }  // root-space points
-  Vertex root_seed(RootId r) const { return roots_[r].seed; }           // its starting stone
-  std::vector<Vertex> root_stones(RootId r) const;                      // its stones, sorted
-  std::vector<Vertex> root_space_points(RootId r) const;                // its root space, sorted
-  std::vector<RootId> live_roots() const;                               // alive roots by id
+  bool root_alive(RootId r) const { return roots_[r].alive; }         // still on the board
+  Player root_owner(RootId r) const { return roots_[r].owner; }       // its colour
+  std::uint32_t root_size(RootId r) const { return roots_[r].size; }  // stones in it
+  std::uint32_t root_space(RootId r) const { return space_[r]; }      // root-space points
+  Vertex root_seed(RootId r) const { return roots_[r].seed; }         // its starting stone
+  std::vector<Vertex> root_stones(RootId r) const;                    // its stones, sorted
+  std::vector<Vertex> root_space_points(RootId r) const;              // its root space, sorted
+  std::vector<RootId> live_roots() const;                             // alive roots by id
 
   // ---- per player
   std::uint32_t stones(Player p) const { return stones_[p - 1]; }           // stones on the board
@@ -181,6 +181,13 @@ class Position {
   // consistent, else a description of the first difference. Also checks the rule invariants:
   // no bounded root, every root a tree holding its seed.
   std::string check_consistency() const;
+
+ public:
+  // How the legal-move sets count their points per block of 512: one block (its count is the
+  // set's size), a few blocks (a plain count each: a change costs no branch, a random choice
+  // scans them) or many (a Fenwick tree of counts: O(log n) both ways).
+  enum class Sets : std::uint8_t { kOne, kFew, kMany };
+  static constexpr std::uint32_t kFewBlocks = 8;  // up to 4,096 points: kFew
 
  private:
   Position() = default;  // used by from_stones, which fills every member itself
@@ -203,7 +210,6 @@ class Position {
     Player owner = kEmpty;
     bool alive = true;
     std::uint32_t size = 0;
-    std::uint32_t space = 0;
     Vertex head = kNoVertex;  // most recent stone; the list runs through Cell::next
     Vertex seed = kNoVertex;
   };
@@ -224,13 +230,13 @@ class Position {
   void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
   void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
-  // The two above, for boards of one legal-count block (kBig = false) or more (Fenwick tree).
-  template <bool kBig>
+  // The two above for each kind of legal-move sets.
+  template <Sets kSets>
   void occupy_impl(Vertex v, Player p);
-  template <bool kBig>
+  template <Sets kSets>
   void vacate_impl(Vertex v);
   // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
-  template <bool kBig>
+  template <Sets kSets>
   void legal_flip_one(std::size_t q, Vertex v, std::uint32_t gain, std::uint32_t lose);
   void remove_root(RootId r);
   void restore_root(RootId r);
@@ -251,15 +257,20 @@ class Position {
   // Big lattices: byte offsets of the neighbour records (+-stride per axis), prefetched all at
   // once when a move starts so that their cache misses overlap. Empty elsewhere.
   std::vector<std::ptrdiff_t> prefetch_;
-  std::uint32_t words_ = 0;                 // 64-bit words per player bitmap (8 per block)
-  std::uint32_t blocks_ = 0;                // blocks of 8 words (512 points) per player
-  std::uint32_t fenwick_top_ = 0;           // largest power of two <= blocks_
-  std::vector<std::uint64_t> legal_bits_;   // per player: bitmap of legal points
-  std::vector<std::uint32_t> legal_block_;  // per player: Fenwick tree of per-block counts
-  std::vector<std::uint32_t> legal_size_;   // per player: legal points
-  std::vector<Root> roots_;                 // per root id
-  std::vector<std::uint32_t> stones_;       // per player
-  std::vector<std::uint32_t> root_count_;   // per player
+  std::uint32_t words_ = 0;                    // 64-bit words per player bitmap (8 per block)
+  std::uint32_t blocks_ = 0;                   // blocks of 8 words (512 points) per player
+  std::uint32_t fenwick_top_ = 0;              // largest power of two <= blocks_
+  Sets sets_ = Sets::kOne;                     // how blocks are counted
+  std::vector<std::uint64_t> legal_bits_;      // per player: bitmap of legal points
+  std::vector<std::uint32_t> legal_block_;     // per player: per-block counts (kFew) or their
+                                               // Fenwick tree (kOne: the one block, kMany)
+  std::vector<std::uint32_t> legal_size_;      // per player: legal points
+  std::vector<Root> roots_;                    // per root id
+  std::vector<std::uint32_t> space_;           // per root id: root-space points
+  static constexpr std::uint32_t kSinks = 16;  // scratch counters (see pick in position.cpp)
+  std::uint32_t sink_[kSinks] = {};            // where branch-free updates put changes of 0
+  std::vector<std::uint32_t> stones_;          // per player
+  std::vector<std::uint32_t> root_count_;      // per player
   std::vector<RootId>
       zeroed_;  // roots whose space hit zero in the last occupy (max degree + P + 1)
   std::uint32_t zero_count_ = 0;  // entries of zeroed_ in use

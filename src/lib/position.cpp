@@ -111,6 +111,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
     root.head = v;
     root.seed = v;
     roots_.push_back(root);
+    space_.push_back(0);
     cell(v).root = r;
     occupy(v, p);
     ++stones_[p - 1];
@@ -122,7 +123,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
     }
   }
   for (RootId r = 0; r < roots_.size(); ++r) {
-    if (roots_[r].space == 0) {
+    if (space_[r] == 0) {
       throw Error("the starting position has a bounded root: the " + player_title(roots_[r].owner) +
                   " seed at " + t.name(roots_[r].seed) + " has no root space");
     }
@@ -160,6 +161,7 @@ void Position::allocate(std::uint32_t n, int players) {
   blocks_ = std::max<std::uint32_t>(1, (n + 511) / 512);
   words_ = blocks_ * 8;  // whole blocks: the padding words stay zero
   fenwick_top_ = std::bit_floor(blocks_);
+  sets_ = blocks_ == 1 ? Sets::kOne : blocks_ <= kFewBlocks ? Sets::kFew : Sets::kMany;
   legal_bits_.assign(std::size_t{words_} * players, 0);
   prefetch_.clear();
   if (n > (1u << 15) && topo_->kind == BoardKind::kLattice) {
@@ -205,16 +207,19 @@ std::uint32_t select_bit(std::uint64_t word, std::uint32_t i) {
 }
 
 // In a player's legal set, u becomes legal (gain = 1) or stops being legal (lose = 1), or
-// neither: the bitmap bit flips without a branch; the size change is summed into `delta` (on a
-// one-block board the caller adds it to the block count once); on big boards the Fenwick tree
-// of block counts is updated.
-template <bool kBig>
+// neither: the bitmap bit flips without a branch; the size change is summed into `delta`. The
+// counts per block of 512 points follow the board's kind of sets (see Position::Sets): on a
+// one-block board the caller adds `delta` to the count once; with a few blocks the block's
+// count changes without a branch; with many, the Fenwick tree of counts is updated.
+template <Position::Sets kSets>
 [[gnu::always_inline]] inline void legal_flip(std::uint64_t* bits, std::uint32_t* tree,
                                               std::uint32_t nblocks, Vertex u, std::uint32_t gain,
                                               std::uint32_t lose, std::uint32_t& delta) {
   bits[u >> 6] ^= std::uint64_t{gain | lose} << (u & 63);
   delta += gain - lose;
-  if constexpr (kBig) {
+  if constexpr (kSets == Position::Sets::kFew) {
+    tree[u >> 9] += gain - lose;
+  } else if constexpr (kSets == Position::Sets::kMany) {
     if (gain | lose) {
       for (std::uint32_t b = (u >> 9) + 1; b <= nblocks; b += b & (0u - b))
         tree[b - 1] += gain - lose;
@@ -222,29 +227,53 @@ template <bool kBig>
   }
 }
 
+// Where a branch-free update that may change nothing goes: the root-space counter of root `id`
+// when `use` is 1, else the scratch counter `scratch`. Chosen with a mask, not a branch (the
+// id is garbage when use is 0, and is then never used as an index). Without the scratch
+// counters every "change by 0" would go to one real counter and chain the neighbour updates of
+// a move through one memory word.
+[[gnu::always_inline]] inline std::uint32_t* pick(std::uint32_t use, std::uint32_t* space,
+                                                  RootId id, std::uint32_t* scratch) {
+  const std::uintptr_t mask = 0 - static_cast<std::uintptr_t>(use);
+  const std::uintptr_t real = reinterpret_cast<std::uintptr_t>(space) + std::uintptr_t{id} * 4u;
+  return reinterpret_cast<std::uint32_t*>((real & mask) |
+                                          (reinterpret_cast<std::uintptr_t>(scratch) & ~mask));
+}
+
 }  // namespace
 
 // legal_flip for the single point v in the set of player q+1, counts committed at once.
-template <bool kBig>
+template <Position::Sets kSets>
 [[gnu::always_inline]] inline void Position::legal_flip_one(std::size_t q, Vertex v,
                                                             std::uint32_t gain,
                                                             std::uint32_t lose) {
   std::uint32_t* const tree = legal_block_.data() + q * blocks_;
   std::uint32_t d = 0;
-  legal_flip<kBig>(legal_bits_.data() + q * words_, tree, blocks_, v, gain, lose, d);
+  legal_flip<kSets>(legal_bits_.data() + q * words_, tree, blocks_, v, gain, lose, d);
   legal_size_[q] += d;
-  if constexpr (!kBig) tree[0] += d;
+  if constexpr (kSets == Sets::kOne) tree[0] += d;
 }
 
 Vertex Position::legal_move(Player p, std::uint32_t i) const {
   const std::size_t q = p - 1u;
-  // Fenwick descent: b = number of whole blocks before the one holding the i-th point.
+  // b = number of whole blocks before the one holding the i-th point.
   const std::uint32_t* tree = legal_block_.data() + q * blocks_;
   std::uint32_t b = 0;
-  for (std::uint32_t step = fenwick_top_; step; step >>= 1) {
-    if (b + step <= blocks_ && tree[b + step - 1] <= i) {
-      b += step;
-      i -= tree[b - 1];
+  if (sets_ == Sets::kFew) {  // plain counts: the blocks whose running count stays <= i
+    std::uint32_t acc = 0, before = 0;
+    for (std::uint32_t k = 0; k < blocks_; ++k) {
+      acc += tree[k];
+      const std::uint32_t skip = acc <= i;
+      b += skip;
+      before = skip ? acc : before;
+    }
+    i -= before;
+  } else {  // Fenwick descent (on one block: nothing to do)
+    for (std::uint32_t step = fenwick_top_; step; step >>= 1) {
+      if (b + step <= blocks_ && tree[b + step - 1] <= i) {
+        b += step;
+        i -= tree[b - 1];
+      }
     }
   }
   // The word in the block, without a data-dependent branch: j = number of words whose
@@ -263,25 +292,27 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
 
 // A stone of p appears on the empty vertex v; cell(v).root is set by the caller. Roots whose
 // space drops to zero are listed in zeroed_[0, zero_count_). The neighbour updates are
-// branch-free: a count or root-space change of 0 is applied where a branch would skip it,
-// with the new stone's root standing in as a harmless index. Members are read into locals
+// branch-free: where a branch would skip a root-space change, a change of 0 goes to a scratch
+// counter instead (see pick), and the legal-set bit flips by 0. Members are read into locals
 // first, as the compiler must otherwise reload them after every store.
 void Position::occupy(Vertex v, Player p) {
-  if (blocks_ == 1) {
-    occupy_impl<false>(v, p);
-  } else {
-    occupy_impl<true>(v, p);
+  switch (sets_) {
+    case Sets::kOne:
+      return occupy_impl<Sets::kOne>(v, p);
+    case Sets::kFew:
+      return occupy_impl<Sets::kFew>(v, p);
+    case Sets::kMany:
+      return occupy_impl<Sets::kMany>(v, p);
   }
 }
 
-template <bool kBig>
+template <Position::Sets kSets>
 void Position::occupy_impl(Vertex v, Player p) {
   std::byte* const base = cells_.data();
   const std::size_t stride = stride_;
   const int players = players_;
-  const std::uint32_t words = words_;
-  const std::uint32_t nblocks = blocks_;
-  Root* const roots = roots_.data();
+  std::uint32_t* const space = space_.data();
+  std::uint32_t* const sink = sink_;
   RootId* const zero = zeroed_.data();
   std::uint32_t nz = 0;
   Cell& cv = cell(v);
@@ -291,11 +322,11 @@ void Position::occupy_impl(Vertex v, Player p) {
     const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
     for (int c = 0; c < players; ++c) {
       const std::uint32_t one = sv[c].count == 1;
-      const RootId owner = one ? sv[c].xr : r;
-      const std::uint32_t left = (roots[owner].space -= one);
+      const RootId owner = sv[c].xr;
+      const std::uint32_t left = (*pick(one, space, owner, sink + c) -= one);
       zero[nz] = owner;
       nz += one & (left == 0);
-      legal_flip_one<kBig>(static_cast<std::size_t>(c), v, 0, one);
+      legal_flip_one<kSets>(static_cast<std::size_t>(c), v, 0, one);
     }
   }
   cv.color = p;
@@ -305,55 +336,58 @@ void Position::occupy_impl(Vertex v, Player p) {
           ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
           : nbr_ + cv.first;
   const std::uint32_t deg = cv.degree;
-  if constexpr (kBig) {  // big boards: start fetching every neighbour record at once
+  if constexpr (kSets == Sets::kMany) {  // big boards: fetch every neighbour record at once
     for (std::uint32_t i = 0; i < deg; ++i) __builtin_prefetch(base + nb[i] * stride, 1);
   }
   const std::size_t q = p - 1u;
-  std::uint64_t* const bits = legal_bits_.data() + q * words;
-  std::uint32_t* const tree = legal_block_.data() + q * nblocks;
+  std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);  // p's slot of record 0
+  std::uint64_t* const bits = legal_bits_.data() + q * words_;
+  std::uint32_t* const tree = legal_block_.data() + q * blocks_;
+  const std::uint32_t nblocks = blocks_;
   std::uint32_t delta = 0;  // change of p's legal-set size
   std::uint32_t gains = 0;  // points joining r's space
   for (std::uint32_t i = 0; i < deg; ++i) {
     const Vertex u = nb[i];
-    std::byte* rec = base + u * stride;
-    Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[q];
+    const std::size_t at = u * stride;
+    Slot& s = *reinterpret_cast<Slot*>(slot_base + at);
     const std::uint32_t old = s.count;
     const RootId single = s.xr;  // with old == 1: the root of u's only p-neighbour
     s.count = old + 1;
     s.xr = single ^ r;
-    const std::uint32_t empty = reinterpret_cast<Cell*>(rec)->color == kEmpty;
+    const std::uint32_t empty = reinterpret_cast<const Cell*>(base + at)->color == kEmpty;
     const std::uint32_t gain = empty & (old == 0);  // u joins the space of r
     const std::uint32_t lose = empty & (old == 1);  // u leaves the space of single's root
     gains += gain;  // added to r's space after the loop (zero entries are re-checked by play)
-    const RootId lost = lose ? single : r;
-    const std::uint32_t left = (roots[lost].space -= lose);
-    zero[nz] = lost;
+    const std::uint32_t left = (*pick(lose, space, single, sink + (i & (kSinks - 1))) -= lose);
+    zero[nz] = single;
     nz += lose & (left == 0);
-    legal_flip<kBig>(bits, tree, nblocks, u, gain, lose, delta);
+    legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
   }
-  roots[r].space += gains;
+  space[r] += gains;
   legal_size_[q] += delta;
-  if constexpr (!kBig) tree[0] += delta;
+  if constexpr (kSets == Sets::kOne) tree[0] += delta;
   zero_count_ = nz;
 }
 
 // The stone on v disappears (its root bookkeeping is the caller's). Branch-free like occupy.
 void Position::vacate(Vertex v) {
-  if (blocks_ == 1) {
-    vacate_impl<false>(v);
-  } else {
-    vacate_impl<true>(v);
+  switch (sets_) {
+    case Sets::kOne:
+      return vacate_impl<Sets::kOne>(v);
+    case Sets::kFew:
+      return vacate_impl<Sets::kFew>(v);
+    case Sets::kMany:
+      return vacate_impl<Sets::kMany>(v);
   }
 }
 
-template <bool kBig>
+template <Position::Sets kSets>
 void Position::vacate_impl(Vertex v) {
   std::byte* const base = cells_.data();
   const std::size_t stride = stride_;
   const int players = players_;
-  const std::uint32_t words = words_;
-  const std::uint32_t nblocks = blocks_;
-  Root* const roots = roots_.data();
+  std::uint32_t* const space = space_.data();
+  std::uint32_t* const sink = sink_;
   Cell& cv = cell(v);
   const Player p = cv.color;
   const RootId r = cv.root;
@@ -365,32 +399,36 @@ void Position::vacate_impl(Vertex v) {
           : nbr_ + cv.first;
   const std::uint32_t deg = cv.degree;
   const std::size_t q = p - 1u;
-  std::uint64_t* const bits = legal_bits_.data() + q * words;
-  std::uint32_t* const tree = legal_block_.data() + q * nblocks;
+  std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);
+  std::uint64_t* const bits = legal_bits_.data() + q * words_;
+  std::uint32_t* const tree = legal_block_.data() + q * blocks_;
+  const std::uint32_t nblocks = blocks_;
   std::uint32_t delta = 0;
+  std::uint32_t losses = 0;  // points leaving r's space
   for (std::uint32_t i = 0; i < deg; ++i) {
     const Vertex u = nb[i];
-    std::byte* rec = base + u * stride;
-    Slot& s = reinterpret_cast<Slot*>(rec + sizeof(Cell))[q];
+    const std::size_t at = u * stride;
+    Slot& s = *reinterpret_cast<Slot*>(slot_base + at);
     const std::uint32_t old = s.count;
     const RootId rest = s.xr ^ r;  // with old == 2: the root of the other p-neighbour
     s.count = old - 1;
     s.xr = rest;
-    const std::uint32_t empty = reinterpret_cast<Cell*>(rec)->color == kEmpty;
+    const std::uint32_t empty = reinterpret_cast<const Cell*>(base + at)->color == kEmpty;
     const std::uint32_t lose = empty & (old == 1);  // u leaves the space of r
     const std::uint32_t gain = empty & (old == 2);  // u joins the space of rest's root
-    roots[r].space -= lose;
-    roots[gain ? rest : r].space += gain;
-    legal_flip<kBig>(bits, tree, nblocks, u, gain, lose, delta);
+    losses += lose;
+    *pick(gain, space, rest, sink + (i & (kSinks - 1))) += gain;
+    legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
   }
+  space[r] -= losses;
   legal_size_[q] += delta;
-  if constexpr (!kBig) tree[0] += delta;
+  if constexpr (kSets == Sets::kOne) tree[0] += delta;
   // v becomes root space for every colour with exactly one stone next to it.
   const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
   for (int c = 0; c < players; ++c) {
     const std::uint32_t one = sv[c].count == 1;
-    roots[one ? sv[c].xr : r].space += one;
-    legal_flip_one<kBig>(static_cast<std::size_t>(c), v, one, 0);
+    *pick(one, space, sv[c].xr, sink + c) += one;
+    legal_flip_one<kSets>(static_cast<std::size_t>(c), v, one, 0);
   }
 }
 
@@ -534,7 +572,7 @@ const MoveRecord& Position::play(Vertex v) {
   occupy(v, p);
 
   // Remove bounded roots.
-  if (er.space == 0) {
+  if (space_[e] == 0) {
     rec.expanded_removed = true;
     rec.stones_removed = er.size;
     removed_.push_back(e);
@@ -545,7 +583,7 @@ const MoveRecord& Position::play(Vertex v) {
     // so it is listed at most once; the expanded root may be listed but is not bounded.
     for (std::uint32_t z = 0; z < zero_count_; ++z) {
       const RootId r = zeroed_[z];
-      if (r != e && roots_[r].space == 0) {
+      if (r != e && space_[r] == 0) {
         rec.stones_removed += roots_[r].size;
         removed_.push_back(r);
       }
@@ -746,8 +784,8 @@ std::string Position::check_consistency() const {
       return err.str();
     }
     const std::uint32_t space = space_of[r];
-    if (space != root.space) {
-      err << "root " << r << " has root space " << space << ", recorded " << root.space;
+    if (space != space_[r]) {
+      err << "root " << r << " has root space " << space << ", recorded " << space_[r];
       return err.str();
     }
     if (space == 0 && !is_over()) {
@@ -784,9 +822,10 @@ std::string Position::check_consistency() const {
       }
     }
     if (want != legal_size_[q]) return "legal set size is wrong";
-    for (std::uint32_t b = 1; b <= blocks_; ++b) {  // Fenwick node b covers (b - lowbit(b), b]
-      std::uint32_t sum = 0;
-      for (std::uint32_t c = b - (b & (0u - b)); c < b; ++c) sum += per_block[c];
+    for (std::uint32_t b = 1; b <= blocks_; ++b) {
+      std::uint32_t sum = 0;  // plain count of block b - 1, or Fenwick node b: (b - lowbit(b), b]
+      const std::uint32_t from = sets_ == Sets::kFew ? b - 1 : b - (b & (0u - b));
+      for (std::uint32_t c = from; c < b; ++c) sum += per_block[c];
       if (sum != legal_block_[q * std::size_t{blocks_} + b - 1])
         return "legal block count is wrong";
     }
