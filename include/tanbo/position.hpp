@@ -113,7 +113,7 @@ class Position {
   int num_players() const { return players_; }               // 2..8
   Player at(Vertex v) const { return cell(v).color; }        // stone at v, kEmpty if none
   // Number of neighbours of v with a stone of player p.
-  std::uint32_t neighbours_of(Vertex v, Player p) const { return slot(v, p).count; }
+  std::uint32_t neighbours_of(Vertex v, Player p) const { return slot(v, p).count(); }
 
   // ---- turn and result
   Player to_move() const { return to_move_; }  // side to move (kEmpty once the game is over)
@@ -127,7 +127,7 @@ class Position {
   MoveStatus check_move(Player p, Vertex v) const;
   // Whether v is a legal point for p on the board as it stands (ignores turn order).
   bool is_legal_point(Player p, Vertex v) const {
-    return cell(v).color == kEmpty && slot(v, p).count == 1;
+    return cell(v).color == kEmpty && slot(v, p).count() == 1;
   }
   // A user-facing sentence saying why p cannot play v (names the stones it touches), or ""
   // when the move is legal.
@@ -161,14 +161,14 @@ class Position {
   // ---- roots
   std::uint32_t num_root_ids() const { return static_cast<std::uint32_t>(roots_.size()); }
   RootId root_of(Vertex v) const { return cell(v).color == kEmpty ? kNoRoot : cell(v).root; }
-  bool root_alive(RootId r) const { return roots_[r].alive; }         // still on the board
-  Player root_owner(RootId r) const { return roots_[r].owner; }       // its colour
-  std::uint32_t root_size(RootId r) const { return roots_[r].size; }  // stones in it
-  std::uint32_t root_space(RootId r) const { return space_[r]; }      // root-space points
-  Vertex root_seed(RootId r) const { return roots_[r].seed; }         // its starting stone
-  std::vector<Vertex> root_stones(RootId r) const;                    // its stones, sorted
-  std::vector<Vertex> root_space_points(RootId r) const;              // its root space, sorted
-  std::vector<RootId> live_roots() const;                             // alive roots by id
+  bool root_alive(RootId r) const { return roots_[r].alive; }             // still on the board
+  Player root_owner(RootId r) const { return roots_[r].owner; }           // its colour
+  std::uint32_t root_size(RootId r) const { return roots_[r].size; }      // stones in it
+  std::uint32_t root_space(RootId r) const { return space_buf_[r + 1]; }  // root-space points
+  Vertex root_seed(RootId r) const { return roots_[r].seed; }             // its starting stone
+  std::vector<Vertex> root_stones(RootId r) const;                        // its stones, sorted
+  std::vector<Vertex> root_space_points(RootId r) const;                  // its root space, sorted
+  std::vector<RootId> live_roots() const;                                 // alive roots by id
 
   // ---- per player
   std::uint32_t stones(Player p) const { return stones_[p - 1]; }           // stones on the board
@@ -203,8 +203,10 @@ class Position {
     std::uint8_t pad;
   };
   struct Slot {
-    std::uint32_t count = 0;  // neighbours of this colour
-    std::uint32_t xr = 0;     // XOR of their root ids (the neighbour's root when count == 1)
+    std::uint64_t bits = 0;  // low half: neighbours of this colour; high half: XOR of their
+                             // root ids (the neighbour's root when there is one)
+    std::uint32_t count() const { return static_cast<std::uint32_t>(bits); }
+    RootId xr() const { return static_cast<RootId>(bits >> 32); }
   };
   struct Root {
     Player owner = kEmpty;
@@ -225,6 +227,7 @@ class Position {
     return reinterpret_cast<const Slot*>(cells_.data() + v * stride_ + sizeof(Cell));
   }
   Slot& slot(Vertex v, Player p) { return slots(v)[p - 1]; }
+  std::uint32_t* spaces() { return space_buf_.data() + 1; }  // root-space counts by root id
   const Slot& slot(Vertex v, Player p) const { return slots(v)[p - 1]; }
 
   void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
@@ -257,20 +260,20 @@ class Position {
   // Big lattices: byte offsets of the neighbour records (+-stride per axis), prefetched all at
   // once when a move starts so that their cache misses overlap. Empty elsewhere.
   std::vector<std::ptrdiff_t> prefetch_;
-  std::uint32_t words_ = 0;                    // 64-bit words per player bitmap (8 per block)
-  std::uint32_t blocks_ = 0;                   // blocks of 8 words (512 points) per player
-  std::uint32_t fenwick_top_ = 0;              // largest power of two <= blocks_
-  Sets sets_ = Sets::kOne;                     // how blocks are counted
-  std::vector<std::uint64_t> legal_bits_;      // per player: bitmap of legal points
-  std::vector<std::uint32_t> legal_block_;     // per player: per-block counts (kFew) or their
-                                               // Fenwick tree (kOne: the one block, kMany)
-  std::vector<std::uint32_t> legal_size_;      // per player: legal points
-  std::vector<Root> roots_;                    // per root id
-  std::vector<std::uint32_t> space_;           // per root id: root-space points
-  static constexpr std::uint32_t kSinks = 16;  // scratch counters (see pick in position.cpp)
-  std::uint32_t sink_[kSinks] = {};            // where branch-free updates put changes of 0
-  std::vector<std::uint32_t> stones_;          // per player
-  std::vector<std::uint32_t> root_count_;      // per player
+  std::uint32_t words_ = 0;                 // 64-bit words per player bitmap (8 per block)
+  std::uint32_t blocks_ = 0;                // blocks of 8 words (512 points) per player
+  std::uint32_t fenwick_top_ = 0;           // largest power of two <= blocks_
+  Sets sets_ = Sets::kOne;                  // how blocks are counted
+  std::vector<std::uint64_t> legal_bits_;   // per player: bitmap of legal points
+  std::vector<std::uint32_t> legal_block_;  // per player: per-block counts (kFew) or their
+                                            // Fenwick tree (kOne: the one block, kMany)
+  std::vector<std::uint32_t> legal_size_;   // per player: legal points
+  std::vector<Root> roots_;                 // per root id
+  // Root-space points of root r at [r + 1]; [0] is a scratch counter that takes the changes of
+  // 0 of the branch-free updates (index -1 of spaces(), see occupy_impl).
+  std::vector<std::uint32_t> space_buf_{0};
+  std::vector<std::uint32_t> stones_;      // per player
+  std::vector<std::uint32_t> root_count_;  // per player
   std::vector<RootId>
       zeroed_;  // roots whose space hit zero in the last occupy (max degree + P + 1)
   std::uint32_t zero_count_ = 0;  // entries of zeroed_ in use

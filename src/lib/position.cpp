@@ -111,7 +111,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
     root.head = v;
     root.seed = v;
     roots_.push_back(root);
-    space_.push_back(0);
+    space_buf_.push_back(0);
     cell(v).root = r;
     occupy(v, p);
     ++stones_[p - 1];
@@ -123,7 +123,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
     }
   }
   for (RootId r = 0; r < roots_.size(); ++r) {
-    if (space_[r] == 0) {
+    if (root_space(r) == 0) {
       throw Error("the starting position has a bounded root: the " + player_title(roots_[r].owner) +
                   " seed at " + t.name(roots_[r].seed) + " has no root space");
     }
@@ -135,6 +135,10 @@ Position::Position(TopologyPtr topology, const Setup& setup)
 }
 
 void Position::allocate(std::uint32_t n, int players) {
+  // Root ids (at most one per point) must stay below 2^31: see root_or_scratch.
+  if (n >= (1u << 31)) {
+    throw Error("a board of " + std::to_string(n) + " points is too big (at most 2^31 - 1)");
+  }
   n_ = n;
   players_ = players;
   off_ = topo_->graph.offsets().data();
@@ -227,17 +231,11 @@ template <Position::Sets kSets>
   }
 }
 
-// Where a branch-free update that may change nothing goes: the root-space counter of root `id`
-// when `use` is 1, else the scratch counter `scratch`. Chosen with a mask, not a branch (the
-// id is garbage when use is 0, and is then never used as an index). Without the scratch
-// counters every "change by 0" would go to one real counter and chain the neighbour updates of
-// a move through one memory word.
-[[gnu::always_inline]] inline std::uint32_t* pick(std::uint32_t use, std::uint32_t* space,
-                                                  RootId id, std::uint32_t* scratch) {
-  const std::uintptr_t mask = 0 - static_cast<std::uintptr_t>(use);
-  const std::uintptr_t real = reinterpret_cast<std::uintptr_t>(space) + std::uintptr_t{id} * 4u;
-  return reinterpret_cast<std::uint32_t*>((real & mask) |
-                                          (reinterpret_cast<std::uintptr_t>(scratch) & ~mask));
+// Where a branch-free update that may change nothing goes, as an index into
+// Position::spaces(): root `id` when `use` is 1, else -1, the scratch counter (the id is
+// garbage when use is 0). A mask, not a branch: random play makes `use` unpredictable.
+[[gnu::always_inline]] inline std::ptrdiff_t root_or_scratch(std::uint32_t use, RootId id) {
+  return static_cast<std::int32_t>(id | (use - 1u));
 }
 
 }  // namespace
@@ -279,22 +277,23 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
   // The word in the block, without a data-dependent branch: j = number of words whose
   // running count stays <= i.
   const std::uint64_t* bits = legal_bits_.data() + q * words_ + b * 8u;
-  std::uint32_t prefix[8];
+  std::uint32_t prefix[9];  // prefix[k]: legal points in the block's words before word k
   std::uint32_t acc = 0, j = 0;
+  prefix[0] = 0;
   for (int k = 0; k < 8; ++k) {
     acc += static_cast<std::uint32_t>(std::popcount(bits[k]));
-    prefix[k] = acc;
+    prefix[k + 1] = acc;
     j += acc <= i;
   }
-  if (j) i -= prefix[j - 1];
+  i -= prefix[j];
   return (b * 8 + j) * 64 + select_bit(bits[j], i);
 }
 
 // A stone of p appears on the empty vertex v; cell(v).root is set by the caller. Roots whose
 // space drops to zero are listed in zeroed_[0, zero_count_). The neighbour updates are
-// branch-free: where a branch would skip a root-space change, a change of 0 goes to a scratch
-// counter instead (see pick), and the legal-set bit flips by 0. Members are read into locals
-// first, as the compiler must otherwise reload them after every store.
+// branch-free: where a branch would skip a root-space change, a change of 0 goes to the
+// scratch counter (root_or_scratch), and the legal-set bit flips by 0. Members are read into
+// locals first, as the compiler must otherwise reload them after every store.
 void Position::occupy(Vertex v, Player p) {
   switch (sets_) {
     case Sets::kOne:
@@ -311,8 +310,7 @@ void Position::occupy_impl(Vertex v, Player p) {
   std::byte* const base = cells_.data();
   const std::size_t stride = stride_;
   const int players = players_;
-  std::uint32_t* const space = space_.data();
-  std::uint32_t* const sink = sink_;
+  std::uint32_t* const space = spaces();
   RootId* const zero = zeroed_.data();
   std::uint32_t nz = 0;
   Cell& cv = cell(v);
@@ -321,9 +319,9 @@ void Position::occupy_impl(Vertex v, Player p) {
     // v stops being root space for every colour it was root space of.
     const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
     for (int c = 0; c < players; ++c) {
-      const std::uint32_t one = sv[c].count == 1;
-      const RootId owner = sv[c].xr;
-      const std::uint32_t left = (*pick(one, space, owner, sink + c) -= one);
+      const std::uint32_t one = sv[c].count() == 1;
+      const RootId owner = sv[c].xr();
+      const std::uint32_t left = (space[root_or_scratch(one, owner)] -= one);
       zero[nz] = owner;
       nz += one & (left == 0);
       legal_flip_one<kSets>(static_cast<std::size_t>(c), v, 0, one);
@@ -331,34 +329,35 @@ void Position::occupy_impl(Vertex v, Player p) {
   }
   cv.color = p;
   hash_ ^= zobrist(v, p);
-  const Vertex* const nb =
+  const Vertex* nb =
       inline_nbrs_
           ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
           : nbr_ + cv.first;
-  const std::uint32_t deg = cv.degree;
+  const Vertex* const end = nb + cv.degree;
   if constexpr (kSets == Sets::kMany) {  // big boards: fetch every neighbour record at once
-    for (std::uint32_t i = 0; i < deg; ++i) __builtin_prefetch(base + nb[i] * stride, 1);
+    for (const Vertex* i = nb; i != end; ++i) __builtin_prefetch(base + *i * stride, 1);
   }
   const std::size_t q = p - 1u;
   std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);  // p's slot of record 0
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
   std::uint32_t* const tree = legal_block_.data() + q * blocks_;
   const std::uint32_t nblocks = blocks_;
+  const std::uint64_t r_high = std::uint64_t{r} << 32;
   std::uint32_t delta = 0;  // change of p's legal-set size
   std::uint32_t gains = 0;  // points joining r's space
-  for (std::uint32_t i = 0; i < deg; ++i) {
-    const Vertex u = nb[i];
+  for (; nb != end; ++nb) {
+    const Vertex u = *nb;
     const std::size_t at = u * stride;
     Slot& s = *reinterpret_cast<Slot*>(slot_base + at);
-    const std::uint32_t old = s.count;
-    const RootId single = s.xr;  // with old == 1: the root of u's only p-neighbour
-    s.count = old + 1;
-    s.xr = single ^ r;
+    const std::uint64_t w = s.bits;
+    s.bits = (w + 1) ^ r_high;  // one more neighbour of colour p, in root r
+    const auto old = static_cast<std::uint32_t>(w);
+    const auto single = static_cast<RootId>(w >> 32);  // old == 1: the root of that neighbour
     const std::uint32_t empty = reinterpret_cast<const Cell*>(base + at)->color == kEmpty;
     const std::uint32_t gain = empty & (old == 0);  // u joins the space of r
     const std::uint32_t lose = empty & (old == 1);  // u leaves the space of single's root
     gains += gain;  // added to r's space after the loop (zero entries are re-checked by play)
-    const std::uint32_t left = (*pick(lose, space, single, sink + (i & (kSinks - 1))) -= lose);
+    const std::uint32_t left = (space[root_or_scratch(lose, single)] -= lose);
     zero[nz] = single;
     nz += lose & (left == 0);
     legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
@@ -386,38 +385,38 @@ void Position::vacate_impl(Vertex v) {
   std::byte* const base = cells_.data();
   const std::size_t stride = stride_;
   const int players = players_;
-  std::uint32_t* const space = space_.data();
-  std::uint32_t* const sink = sink_;
+  std::uint32_t* const space = spaces();
   Cell& cv = cell(v);
   const Player p = cv.color;
   const RootId r = cv.root;
   cv.color = kEmpty;
   hash_ ^= zobrist(v, p);
-  const Vertex* const nb =
+  const Vertex* nb =
       inline_nbrs_
           ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
           : nbr_ + cv.first;
-  const std::uint32_t deg = cv.degree;
+  const Vertex* const end = nb + cv.degree;
   const std::size_t q = p - 1u;
   std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
   std::uint32_t* const tree = legal_block_.data() + q * blocks_;
   const std::uint32_t nblocks = blocks_;
+  const std::uint64_t r_high = std::uint64_t{r} << 32;
   std::uint32_t delta = 0;
   std::uint32_t losses = 0;  // points leaving r's space
-  for (std::uint32_t i = 0; i < deg; ++i) {
-    const Vertex u = nb[i];
+  for (; nb != end; ++nb) {
+    const Vertex u = *nb;
     const std::size_t at = u * stride;
     Slot& s = *reinterpret_cast<Slot*>(slot_base + at);
-    const std::uint32_t old = s.count;
-    const RootId rest = s.xr ^ r;  // with old == 2: the root of the other p-neighbour
-    s.count = old - 1;
-    s.xr = rest;
+    const std::uint64_t w = s.bits ^ r_high;  // the count (>= 1) and the XOR without r
+    s.bits = w - 1;
+    const auto old = static_cast<std::uint32_t>(w);
+    const auto rest = static_cast<RootId>(w >> 32);  // old == 2: the other neighbour's root
     const std::uint32_t empty = reinterpret_cast<const Cell*>(base + at)->color == kEmpty;
     const std::uint32_t lose = empty & (old == 1);  // u leaves the space of r
     const std::uint32_t gain = empty & (old == 2);  // u joins the space of rest's root
     losses += lose;
-    *pick(gain, space, rest, sink + (i & (kSinks - 1))) += gain;
+    space[root_or_scratch(gain, rest)] += gain;
     legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
   }
   space[r] -= losses;
@@ -426,8 +425,8 @@ void Position::vacate_impl(Vertex v) {
   // v becomes root space for every colour with exactly one stone next to it.
   const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
   for (int c = 0; c < players; ++c) {
-    const std::uint32_t one = sv[c].count == 1;
-    *pick(one, space, sv[c].xr, sink + c) += one;
+    const std::uint32_t one = sv[c].count() == 1;
+    space[root_or_scratch(one, sv[c].xr())] += one;
     legal_flip_one<kSets>(static_cast<std::size_t>(c), v, one, 0);
   }
 }
@@ -472,11 +471,14 @@ void Position::advance_turn(Player from, bool removals) {
       return;
     }
   }
-  Player p = from;
+  // The next player in cyclic order still in: without a branch on whose turn it was (with
+  // two players the turn alternates, which a simple branch predictor gets wrong every time).
+  unsigned p = from;
   do {
-    p = static_cast<Player>(p == players_ ? 1 : p + 1);
+    const unsigned wrap = p == static_cast<unsigned>(players_);
+    p = ((p + 1) & (wrap - 1u)) | wrap;
   } while ((out_ >> (p - 1)) & 1u);
-  to_move_ = p;
+  to_move_ = static_cast<Player>(p);
 }
 
 MoveStatus Position::check_move(Player p, Vertex v) const {
@@ -485,7 +487,7 @@ MoveStatus Position::check_move(Player p, Vertex v) const {
   if (p != to_move_) return MoveStatus::kNotYourTurn;
   if (v >= n_) return MoveStatus::kOffBoard;
   if (at(v) != kEmpty) return MoveStatus::kOccupied;
-  const std::uint32_t c = slot(v, p).count;
+  const std::uint32_t c = slot(v, p).count();
   if (c == 0) return MoveStatus::kNoConnection;
   if (c > 1) return MoveStatus::kTooMany;
   return MoveStatus::kLegal;
@@ -557,7 +559,7 @@ const MoveRecord& Position::play(Vertex v) {
   rec.to_move_before = p;
   rec.out_before = out_;
   Cell& cv = cell(v);
-  const RootId e = slot(v, p).xr;
+  const RootId e = slot(v, p).xr();
   rec.expanded = e;
   rec.removed_begin = rec.removed_end = static_cast<std::uint32_t>(removed_.size());
 
@@ -572,7 +574,7 @@ const MoveRecord& Position::play(Vertex v) {
   occupy(v, p);
 
   // Remove bounded roots.
-  if (space_[e] == 0) {
+  if (root_space(e) == 0) {
     rec.expanded_removed = true;
     rec.stones_removed = er.size;
     removed_.push_back(e);
@@ -583,7 +585,7 @@ const MoveRecord& Position::play(Vertex v) {
     // so it is listed at most once; the expanded root may be listed but is not bounded.
     for (std::uint32_t z = 0; z < zero_count_; ++z) {
       const RootId r = zeroed_[z];
-      if (r != e && space_[r] == 0) {
+      if (r != e && root_space(r) == 0) {
         rec.stones_removed += roots_[r].size;
         removed_.push_back(r);
       }
@@ -665,7 +667,7 @@ std::vector<Vertex> Position::root_space_points(RootId r) const {
   if (!roots_[r].alive) return out;
   const Player p = roots_[r].owner;
   for (Vertex u : legal_moves(p)) {
-    if (slot(u, p).xr == r) out.push_back(u);
+    if (slot(u, p).xr() == r) out.push_back(u);
   }
   return out;
 }
@@ -692,17 +694,18 @@ std::string Position::check_consistency() const {
       return err.str();
     }
     for (int q = 1; q <= players_; ++q) {
-      Slot want{};
+      std::uint32_t count = 0;
+      RootId xr = 0;
       for (Vertex u : t.graph.neighbours(v)) {
         if (at(u) == q) {
-          ++want.count;
-          want.xr ^= cell(u).root;
+          ++count;
+          xr ^= cell(u).root;
         }
       }
       const Slot& have = slot(v, static_cast<Player>(q));
-      if (have.count != want.count || have.xr != want.xr) {
+      if (have.count() != count || have.xr() != xr) {
         err << "neighbour count of " << t.name(v) << " for " << player_name(static_cast<Player>(q))
-            << " is " << have.count << ", should be " << want.count;
+            << " is " << have.count() << ", should be " << count;
         return err.str();
       }
     }
@@ -784,8 +787,8 @@ std::string Position::check_consistency() const {
       return err.str();
     }
     const std::uint32_t space = space_of[r];
-    if (space != space_[r]) {
-      err << "root " << r << " has root space " << space << ", recorded " << space_[r];
+    if (space != root_space(r)) {
+      err << "root " << r << " has root space " << space << ", recorded " << root_space(r);
       return err.str();
     }
     if (space == 0 && !is_over()) {
@@ -803,7 +806,7 @@ std::string Position::check_consistency() const {
     std::uint32_t want = 0;
     std::vector<std::uint32_t> per_block(blocks_, 0);
     for (Vertex v = 0; v < n_; ++v) {
-      const bool legal = at(v) == kEmpty && slot(v, static_cast<Player>(q + 1)).count == 1;
+      const bool legal = at(v) == kEmpty && slot(v, static_cast<Player>(q + 1)).count() == 1;
       const bool in_set = (legal_bits_[q * std::size_t{words_} + (v >> 6)] >> (v & 63)) & 1u;
       if (legal != in_set) {
         err << t.name(v) << (legal ? " is legal for " : " is illegal for ")

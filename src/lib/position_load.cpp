@@ -72,7 +72,7 @@ Position Position::from_stones(TopologyPtr topology, int players,
       root.head = u;
     }
     pos.roots_.push_back(root);
-    pos.space_.push_back(0);
+    pos.space_buf_.push_back(0);
     pos.stones_[p - 1] += root.size;
     ++pos.root_count_[p - 1];
   }
@@ -85,7 +85,7 @@ Position Position::from_stones(TopologyPtr topology, int players,
   }
   for (RootId r = 0; r < pos.roots_.size(); ++r) {
     const Root& root = pos.roots_[r];
-    if (pos.space_[r] == 0) {
+    if (pos.root_space(r) == 0) {
       throw Error("the position has a bounded root: the " + player_title(root.owner) + " root of " +
                   std::to_string(root.size) + (root.size == 1 ? " stone" : " stones") + " at " +
                   t.name(root.seed) + " has no root space");
