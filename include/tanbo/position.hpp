@@ -134,8 +134,8 @@ class Position {
   std::string explain(Player p, Vertex v) const;
 
   // Number of legal moves of p, and the i-th of them in increasing vertex order (for uniform
-  // random choice: legal_move(p, rng.below(legal_count(p)))). legal_move descends a Fenwick
-  // tree of counts per 512 points, then scans at most 8 words: O(log n).
+  // random choice: legal_move(p, rng.below(legal_count(p)))). legal_move finds the block of
+  // 512 points from counts (see Sets), then scans its 8 words.
   std::uint32_t legal_count(Player p) const { return legal_size_[p - 1]; }
   Vertex legal_move(Player p, std::uint32_t i) const;
   // Legal moves of p in increasing vertex order.
@@ -185,7 +185,8 @@ class Position {
  public:
   // How the legal-move sets count their points per block of 512: one block (its count is the
   // set's size), a few blocks (a plain count each: a change costs no branch, a random choice
-  // scans them) or many (a Fenwick tree of counts: O(log n) both ways).
+  // scans them) or many (a count per block and per group of 64 blocks, 32,768 points: a change
+  // costs two additions, a random choice scans the groups, then 64 blocks at most).
   enum class Sets : std::uint8_t { kOne, kFew, kMany };
   static constexpr std::uint32_t kFewBlocks = 8;  // up to 4,096 points: kFew
 
@@ -241,6 +242,7 @@ class Position {
   // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
   template <Sets kSets>
   void legal_flip_one(std::size_t q, Vertex v, std::uint32_t gain, std::uint32_t lose);
+  void prefetch_point(Vertex v) const;  // big lattices: start loading v's and its neighbours'
   void remove_root(RootId r);
   void restore_root(RootId r);
   void advance_turn(Player from, bool removals);
@@ -262,11 +264,11 @@ class Position {
   std::vector<std::ptrdiff_t> prefetch_;
   std::uint32_t words_ = 0;                 // 64-bit words per player bitmap (8 per block)
   std::uint32_t blocks_ = 0;                // blocks of 8 words (512 points) per player
-  std::uint32_t fenwick_top_ = 0;           // largest power of two <= blocks_
+  std::uint32_t supers_ = 0;                // groups of 64 blocks (kMany), else 0
+  std::uint32_t block_stride_ = 0;          // counts per player: blocks_ + supers_
   Sets sets_ = Sets::kOne;                  // how blocks are counted
   std::vector<std::uint64_t> legal_bits_;   // per player: bitmap of legal points
-  std::vector<std::uint32_t> legal_block_;  // per player: per-block counts (kFew) or their
-                                            // Fenwick tree (kOne: the one block, kMany)
+  std::vector<std::uint32_t> legal_block_;  // per player: blocks_ counts, then supers_
   std::vector<std::uint32_t> legal_size_;   // per player: legal points
   std::vector<Root> roots_;                 // per root id
   // Root-space points of root r at [r + 1]; [0] is a scratch counter that takes the changes of

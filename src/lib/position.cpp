@@ -164,8 +164,9 @@ void Position::allocate(std::uint32_t n, int players) {
   }
   blocks_ = std::max<std::uint32_t>(1, (n + 511) / 512);
   words_ = blocks_ * 8;  // whole blocks: the padding words stay zero
-  fenwick_top_ = std::bit_floor(blocks_);
   sets_ = blocks_ == 1 ? Sets::kOne : blocks_ <= kFewBlocks ? Sets::kFew : Sets::kMany;
+  supers_ = sets_ == Sets::kMany ? (blocks_ + 63) / 64 : 0;
+  block_stride_ = blocks_ + supers_;
   legal_bits_.assign(std::size_t{words_} * players, 0);
   prefetch_.clear();
   if (n > (1u << 15) && topo_->kind == BoardKind::kLattice) {
@@ -176,7 +177,7 @@ void Position::allocate(std::uint32_t n, int players) {
       step *= d;
     }
   }
-  legal_block_.assign(std::size_t{blocks_} * players, 0);
+  legal_block_.assign(std::size_t{block_stride_} * players, 0);
   legal_size_.assign(players, 0);
   zeroed_.assign(topo_->graph.max_degree() + static_cast<std::size_t>(players) + 1, kNoRoot);
   zero_count_ = 0;
@@ -214,7 +215,7 @@ std::uint32_t select_bit(std::uint64_t word, std::uint32_t i) {
 // neither: the bitmap bit flips without a branch; the size change is summed into `delta`. The
 // counts per block of 512 points follow the board's kind of sets (see Position::Sets): on a
 // one-block board the caller adds `delta` to the count once; with a few blocks the block's
-// count changes without a branch; with many, the Fenwick tree of counts is updated.
+// count changes, with many also the count of its group of 64 blocks; all without a branch.
 template <Position::Sets kSets>
 [[gnu::always_inline]] inline void legal_flip(std::uint64_t* bits, std::uint32_t* tree,
                                               std::uint32_t nblocks, Vertex u, std::uint32_t gain,
@@ -224,10 +225,8 @@ template <Position::Sets kSets>
   if constexpr (kSets == Position::Sets::kFew) {
     tree[u >> 9] += gain - lose;
   } else if constexpr (kSets == Position::Sets::kMany) {
-    if (gain | lose) {
-      for (std::uint32_t b = (u >> 9) + 1; b <= nblocks; b += b & (0u - b))
-        tree[b - 1] += gain - lose;
-    }
+    tree[u >> 9] += gain - lose;
+    tree[nblocks + (u >> 15)] += gain - lose;
   }
 }
 
@@ -245,7 +244,7 @@ template <Position::Sets kSets>
 [[gnu::always_inline]] inline void Position::legal_flip_one(std::size_t q, Vertex v,
                                                             std::uint32_t gain,
                                                             std::uint32_t lose) {
-  std::uint32_t* const tree = legal_block_.data() + q * blocks_;
+  std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
   std::uint32_t d = 0;
   legal_flip<kSets>(legal_bits_.data() + q * words_, tree, blocks_, v, gain, lose, d);
   legal_size_[q] += d;
@@ -255,7 +254,7 @@ template <Position::Sets kSets>
 Vertex Position::legal_move(Player p, std::uint32_t i) const {
   const std::size_t q = p - 1u;
   // b = number of whole blocks before the one holding the i-th point.
-  const std::uint32_t* tree = legal_block_.data() + q * blocks_;
+  const std::uint32_t* tree = legal_block_.data() + q * block_stride_;
   std::uint32_t b = 0;
   if (sets_ == Sets::kFew) {  // plain counts: the blocks whose running count stays <= i
     std::uint32_t acc = 0, before = 0;
@@ -266,13 +265,11 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
       before = skip ? acc : before;
     }
     i -= before;
-  } else {  // Fenwick descent (on one block: nothing to do)
-    for (std::uint32_t step = fenwick_top_; step; step >>= 1) {
-      if (b + step <= blocks_ && tree[b + step - 1] <= i) {
-        b += step;
-        i -= tree[b - 1];
-      }
-    }
+  } else if (sets_ == Sets::kMany) {  // the group of 64 blocks, then the block in it
+    const std::uint32_t* group = tree + blocks_;
+    std::uint32_t g = 0;
+    for (; group[g] <= i; ++g) i -= group[g];
+    for (b = g * 64; tree[b] <= i; ++b) i -= tree[b];
   }
   // The word in the block, without a data-dependent branch: j = number of words whose
   // running count stays <= i.
@@ -340,7 +337,7 @@ void Position::occupy_impl(Vertex v, Player p) {
   const std::size_t q = p - 1u;
   std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);  // p's slot of record 0
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
-  std::uint32_t* const tree = legal_block_.data() + q * blocks_;
+  std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
   const std::uint32_t nblocks = blocks_;
   const std::uint64_t r_high = std::uint64_t{r} << 32;
   std::uint32_t delta = 0;  // change of p's legal-set size
@@ -399,7 +396,7 @@ void Position::vacate_impl(Vertex v) {
   const std::size_t q = p - 1u;
   std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
-  std::uint32_t* const tree = legal_block_.data() + q * blocks_;
+  std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
   const std::uint32_t nblocks = blocks_;
   const std::uint64_t r_high = std::uint64_t{r} << 32;
   std::uint32_t delta = 0;
@@ -431,9 +428,28 @@ void Position::vacate_impl(Vertex v) {
   }
 }
 
+// On big lattices the walks along a root's stone list fetch the next stone's record and its
+// neighbours' while the current stone is handled, so that a removal's cache misses overlap.
+void Position::prefetch_point(Vertex v) const {
+  const auto at = reinterpret_cast<std::uintptr_t>(cells_.data()) + v * stride_;
+  __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
+  for (std::ptrdiff_t d : prefetch_) {
+    __builtin_prefetch(reinterpret_cast<const void*>(at + static_cast<std::uintptr_t>(d)), 1);
+  }
+}
+
 void Position::remove_root(RootId r) {
   Root& root = roots_[r];
-  for (Vertex s = root.head; s != kNoVertex; s = cell(s).next) vacate(s);
+  if (prefetch_.empty()) {
+    for (Vertex s = root.head; s != kNoVertex; s = cell(s).next) vacate(s);
+  } else {
+    for (Vertex s = root.head; s != kNoVertex;) {
+      const Vertex next = cell(s).next;
+      if (next != kNoVertex) prefetch_point(next);
+      vacate(s);
+      s = next;
+    }
+  }
   root.alive = false;
   stones_[root.owner - 1] -= root.size;
   --root_count_[root.owner - 1];
@@ -543,14 +559,8 @@ std::vector<Vertex> Position::legal_moves(Player p) const {
 }
 
 const MoveRecord& Position::play(Vertex v) {
-  if (!prefetch_.empty()) {
-    // Fetch the point's record and (on lattices) its neighbours' records at once.
-    const auto at = reinterpret_cast<std::uintptr_t>(cells_.data()) + v * stride_;
-    __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
-    for (std::ptrdiff_t d : prefetch_) {
-      __builtin_prefetch(reinterpret_cast<const void*>(at + static_cast<std::uintptr_t>(d)), 1);
-    }
-  }
+  // Big lattices: fetch the point's record and its neighbours' records at once.
+  if (!prefetch_.empty()) prefetch_point(v);
   const Player p = to_move_;
   MoveRecord& rec = history_.emplace_back();
   rec.kind = MoveRecord::Kind::kPlace;
@@ -825,12 +835,14 @@ std::string Position::check_consistency() const {
       }
     }
     if (want != legal_size_[q]) return "legal set size is wrong";
-    for (std::uint32_t b = 1; b <= blocks_; ++b) {
-      std::uint32_t sum = 0;  // plain count of block b - 1, or Fenwick node b: (b - lowbit(b), b]
-      const std::uint32_t from = sets_ == Sets::kFew ? b - 1 : b - (b & (0u - b));
-      for (std::uint32_t c = from; c < b; ++c) sum += per_block[c];
-      if (sum != legal_block_[q * std::size_t{blocks_} + b - 1])
-        return "legal block count is wrong";
+    const std::uint32_t* counts = legal_block_.data() + q * std::size_t{block_stride_};
+    for (std::uint32_t b = 0; b < blocks_; ++b) {
+      if (counts[b] != per_block[b]) return "legal block count is wrong";
+    }
+    for (std::uint32_t g = 0; g < supers_; ++g) {
+      std::uint32_t sum = 0;
+      for (std::uint32_t b = g * 64; b < std::min(blocks_, g * 64 + 64); ++b) sum += per_block[b];
+      if (counts[blocks_ + g] != sum) return "legal count of a group of blocks is wrong";
     }
   }
   // Turn order.
