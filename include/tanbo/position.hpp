@@ -114,6 +114,9 @@ class Position {
   Player at(Vertex v) const { return cell(v).color; }        // stone at v, kEmpty if none
   // Number of neighbours of v with a stone of player p.
   std::uint32_t neighbours_of(Vertex v, Player p) const { return slot(v, p).count(); }
+  // The root of v's only neighbour of colour p when neighbours_of(v, p) == 1 (an empty v is
+  // then in that root's space); meaningless otherwise. O(1): the position keeps it.
+  RootId single_root(Vertex v, Player p) const { return slot(v, p).xr(); }
 
   // ---- turn and result
   Player to_move() const { return to_move_; }  // side to move (kEmpty once the game is over)

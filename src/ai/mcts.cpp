@@ -27,64 +27,30 @@ bool bounds_joined_root(const Position& pos, Player p, Vertex v, RootId joined) 
   for (Vertex w : g.neighbours(v)) {
     if (pos.at(w) != kEmpty) continue;
     const std::uint32_t c = pos.neighbours_of(w, p);
-    if (c == 0) {
-      ++space;
-    } else if (c == 1) {
-      for (Vertex x : g.neighbours(w)) {
-        if (pos.at(x) == p) {
-          if (pos.root_of(x) == joined) --space;
-          break;
-        }
-      }
-    }
+    space += (c == 0) - (c == 1 && pos.single_root(w, p) == joined);
   }
   return space <= 0;
+}
+
+// The number of other players' roots that p's stone on v bounds: at most one per colour, the
+// root of v's single neighbour of that colour when its only root-space point is v.
+std::uint32_t other_roots_bounded(const Position& pos, Player p, Vertex v) {
+  std::uint32_t bounded = 0;
+  for (Player q = 1; q <= pos.num_players(); ++q) {
+    bounded += q != p && pos.neighbours_of(v, q) == 1 && pos.root_space(pos.single_root(v, q)) == 1;
+  }
+  return bounded;
 }
 
 }  // namespace
 
 bool move_bounds_own_root(const Position& pos, Player p, Vertex v) {
-  for (Vertex u : pos.graph().neighbours(v)) {
-    if (pos.at(u) == p) return bounds_joined_root(pos, p, v, pos.root_of(u));
-  }
-  return false;
+  return pos.neighbours_of(v, p) == 1 && bounds_joined_root(pos, p, v, pos.single_root(v, p));
 }
 
 bool move_bounds_other_root(const Position& pos, Player p, Vertex v) {
-  for (Vertex u : pos.graph().neighbours(v)) {
-    const Player q = pos.at(u);
-    if (q != kEmpty && q != p && pos.neighbours_of(v, q) == 1 &&
-        pos.root_space(pos.root_of(u)) == 1) {
-      return true;
-    }
-  }
-  return false;
+  return other_roots_bounded(pos, p, v) > 0;
 }
-
-namespace {
-
-// One scan of v's neighbours: the root p's stone would join, and whether the move takes the
-// last root-space point of another player's root.
-struct MoveFacts {
-  RootId joined = kNoRoot;
-  bool bounds_other = false;
-};
-
-MoveFacts scan_move(const Position& pos, Player p, Vertex v) {
-  MoveFacts f;
-  for (Vertex u : pos.graph().neighbours(v)) {
-    const Player q = pos.at(u);
-    if (q == p) {
-      f.joined = pos.root_of(u);
-    } else if (q != kEmpty && !f.bounds_other && pos.neighbours_of(v, q) == 1 &&
-               pos.root_space(pos.root_of(u)) == 1) {
-      f.bounds_other = true;
-    }
-  }
-  return f;
-}
-
-}  // namespace
 
 double one_ply_score(Position& pos, Vertex v) {
   const Player me = pos.to_move();
@@ -122,19 +88,9 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
   for (Player q = 1; q <= pos.num_players(); ++q) {
     if (q != p) others += pos.roots_alive(q);
   }
-  // One stone on v can bound at most one root per colour (the single neighbour of that
-  // colour); it wins when it bounds every root of every other player and not its own.
-  std::uint32_t bounded = 0;
-  RootId joined = kNoRoot;
-  for (Vertex u : pos.graph().neighbours(v)) {
-    const Player q = pos.at(u);
-    if (q == p) {
-      joined = pos.root_of(u);
-    } else if (q != kEmpty && pos.neighbours_of(v, q) == 1 && pos.root_space(pos.root_of(u)) == 1) {
-      ++bounded;
-    }
-  }
-  return bounded == others && joined != kNoRoot && !bounds_joined_root(pos, p, v, joined);
+  // It wins when it bounds every root of every other player and not the root it joins.
+  return pos.neighbours_of(v, p) == 1 && other_roots_bounded(pos, p, v) == others &&
+         !bounds_joined_root(pos, p, v, pos.single_root(v, p));
 }
 
 Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
@@ -144,16 +100,16 @@ Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
   if (count == 1) return first;
   // A move that bounds another player's root, among `tries` drawn at random.
   Vertex v = first;
-  RootId first_root = kNoRoot;
   for (int t = 0;;) {
-    const MoveFacts f = scan_move(pos, p, v);
-    if (t == 0) first_root = f.joined;
-    if (f.bounds_other && !bounds_joined_root(pos, p, v, f.joined)) return v;
+    if (other_roots_bounded(pos, p, v) > 0 &&
+        !bounds_joined_root(pos, p, v, pos.single_root(v, p))) {
+      return v;
+    }
     if (++t >= tries) break;
     v = pos.legal_move(p, rng.below(count));
   }
   // Else the first draw, unless it bounds its own root: then one more draw.
-  if (!bounds_joined_root(pos, p, first, first_root)) return first;
+  if (!bounds_joined_root(pos, p, first, pos.single_root(first, p))) return first;
   return v != first ? v : pos.legal_move(p, rng.below(count));
 }
 
