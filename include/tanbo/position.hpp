@@ -207,9 +207,12 @@ class Position {
     std::uint8_t pad;
   };
   struct Slot {
-    std::uint64_t bits = 0;  // low half: neighbours of this colour; high half: XOR of their
-                             // root ids (the neighbour's root when there is one)
-    std::uint32_t count() const { return static_cast<std::uint32_t>(bits); }
+    // Bits 0-30: neighbours of this colour; bit 31: this point is occupied (the same in all of
+    // its slots); bits 32-63: XOR of those neighbours' root ids (the root when there is one).
+    // So the low half is 1 exactly when the point is empty root space of this colour.
+    std::uint64_t bits = 0;
+    static constexpr std::uint64_t kOccupied = std::uint64_t{1} << 31;
+    std::uint32_t count() const { return static_cast<std::uint32_t>(bits) & 0x7FFFFFFFu; }
     RootId xr() const { return static_cast<RootId>(bits >> 32); }
   };
   struct Root {

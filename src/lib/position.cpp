@@ -287,7 +287,8 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
 }
 
 // A stone of p appears on the empty vertex v; cell(v).root is set by the caller. Roots whose
-// space drops to zero are listed in zeroed_[0, zero_count_). The neighbour updates are
+// space drops to zero are listed in zeroed_[0, zero_count_). A neighbour's slot says both its
+// count and whether it is occupied, so one read of it decides. The neighbour updates are
 // branch-free: where a branch would skip a root-space change, a change of 0 goes to the
 // scratch counter (root_or_scratch), and the legal-set bit flips by 0. Members are read into
 // locals first, as the compiler must otherwise reload them after every store.
@@ -313,10 +314,12 @@ void Position::occupy_impl(Vertex v, Player p) {
   Cell& cv = cell(v);
   const RootId r = cv.root;
   {
-    // v stops being root space for every colour it was root space of.
-    const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
+    // v stops being root space for every colour it was root space of, and is marked occupied
+    // in every slot.
+    Slot* sv = reinterpret_cast<Slot*>(base + v * stride + sizeof(Cell));
     for (int c = 0; c < players; ++c) {
-      const std::uint32_t one = sv[c].count() == 1;
+      const std::uint32_t one = static_cast<std::uint32_t>(sv[c].bits) == 1;
+      sv[c].bits |= Slot::kOccupied;
       const RootId owner = sv[c].xr();
       const std::uint32_t left = (space[root_or_scratch(one, owner)] -= one);
       zero[nz] = owner;
@@ -347,12 +350,11 @@ void Position::occupy_impl(Vertex v, Player p) {
     const std::size_t at = u * stride;
     Slot& s = *reinterpret_cast<Slot*>(slot_base + at);
     const std::uint64_t w = s.bits;
-    s.bits = (w + 1) ^ r_high;  // one more neighbour of colour p, in root r
-    const auto old = static_cast<std::uint32_t>(w);
+    s.bits = (w + 1) ^ r_high;                         // one more neighbour of colour p, in root r
+    const auto old = static_cast<std::uint32_t>(w);    // the count, and 2^31 if u is occupied
     const auto single = static_cast<RootId>(w >> 32);  // old == 1: the root of that neighbour
-    const std::uint32_t empty = reinterpret_cast<const Cell*>(base + at)->color == kEmpty;
-    const std::uint32_t gain = empty & (old == 0);  // u joins the space of r
-    const std::uint32_t lose = empty & (old == 1);  // u leaves the space of single's root
+    const std::uint32_t gain = old == 0;               // u is empty and joins the space of r
+    const std::uint32_t lose = old == 1;  // u is empty and leaves the space of single's root
     gains += gain;  // added to r's space after the loop (zero entries are re-checked by play)
     const std::uint32_t left = (space[root_or_scratch(lose, single)] -= lose);
     zero[nz] = single;
@@ -407,11 +409,10 @@ void Position::vacate_impl(Vertex v) {
     Slot& s = *reinterpret_cast<Slot*>(slot_base + at);
     const std::uint64_t w = s.bits ^ r_high;  // the count (>= 1) and the XOR without r
     s.bits = w - 1;
-    const auto old = static_cast<std::uint32_t>(w);
+    const auto old = static_cast<std::uint32_t>(w);  // the count, and 2^31 if u is occupied
     const auto rest = static_cast<RootId>(w >> 32);  // old == 2: the other neighbour's root
-    const std::uint32_t empty = reinterpret_cast<const Cell*>(base + at)->color == kEmpty;
-    const std::uint32_t lose = empty & (old == 1);  // u leaves the space of r
-    const std::uint32_t gain = empty & (old == 2);  // u joins the space of rest's root
+    const std::uint32_t lose = old == 1;             // u is empty and leaves the space of r
+    const std::uint32_t gain = old == 2;             // u is empty and joins rest's root's space
     losses += lose;
     space[root_or_scratch(gain, rest)] += gain;
     legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
@@ -420,9 +421,10 @@ void Position::vacate_impl(Vertex v) {
   legal_size_[q] += delta;
   if constexpr (kSets == Sets::kOne) tree[0] += delta;
   // v becomes root space for every colour with exactly one stone next to it.
-  const Slot* sv = reinterpret_cast<const Slot*>(base + v * stride + sizeof(Cell));
+  Slot* sv = reinterpret_cast<Slot*>(base + v * stride + sizeof(Cell));
   for (int c = 0; c < players; ++c) {
-    const std::uint32_t one = sv[c].count() == 1;
+    sv[c].bits &= ~Slot::kOccupied;
+    const std::uint32_t one = static_cast<std::uint32_t>(sv[c].bits) == 1;
     space[root_or_scratch(one, sv[c].xr())] += one;
     legal_flip_one<kSets>(static_cast<std::size_t>(c), v, one, 0);
   }
@@ -713,6 +715,11 @@ std::string Position::check_consistency() const {
         }
       }
       const Slot& have = slot(v, static_cast<Player>(q));
+      if (((have.bits & Slot::kOccupied) != 0) != (at(v) != kEmpty)) {
+        err << "occupied mark of " << t.name(v) << " for " << player_name(static_cast<Player>(q))
+            << " is wrong";
+        return err.str();
+      }
       if (have.count() != count || have.xr() != xr) {
         err << "neighbour count of " << t.name(v) << " for " << player_name(static_cast<Player>(q))
             << " is " << have.count() << ", should be " << count;
