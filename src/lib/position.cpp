@@ -162,8 +162,10 @@ void Position::allocate(std::uint32_t n, int players) {
                   sizeof(Vertex) * (off_[v + 1] - off_[v]));
     }
   }
-  blocks_ = std::max<std::uint32_t>(1, (n + 511) / 512);
-  words_ = blocks_ * 8;  // whole blocks: the padding words stay zero
+  // Blocks of 512 points (8 words), except that a board of up to 1,024 points is one block of
+  // 16 words: its sets need no count but their size. The padding words stay zero.
+  blocks_ = n <= 1024 ? 1 : (n + 511) / 512;
+  words_ = n <= 512 ? 8 : n <= 1024 ? 16 : blocks_ * 8;
   sets_ = blocks_ == 1 ? Sets::kOne : blocks_ <= kFewBlocks ? Sets::kFew : Sets::kMany;
   supers_ = sets_ == Sets::kMany ? (blocks_ + 63) / 64 : 0;
   block_stride_ = blocks_ + supers_;
@@ -239,6 +241,25 @@ template <Position::Sets kSets>
 
 }  // namespace
 
+namespace {
+
+// The i-th set bit of a block of kWords words, without a data-dependent branch: the word is
+// the number of words whose running count stays <= i.
+template <int kWords>
+std::uint32_t point_in_block(const std::uint64_t* bits, std::uint32_t i) {
+  std::uint32_t prefix[kWords + 1];  // prefix[k]: set bits in the words before word k
+  std::uint32_t acc = 0, j = 0;
+  prefix[0] = 0;
+  for (int k = 0; k < kWords; ++k) {
+    acc += static_cast<std::uint32_t>(std::popcount(bits[k]));
+    prefix[k + 1] = acc;
+    j += acc <= i;
+  }
+  return j * 64 + select_bit(bits[j], i - prefix[j]);
+}
+
+}  // namespace
+
 // legal_flip for the single point v in the set of player q+1, counts committed at once.
 template <Position::Sets kSets>
 [[gnu::always_inline]] inline void Position::legal_flip_one(std::size_t q, Vertex v,
@@ -271,19 +292,8 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
     for (; group[g] <= i; ++g) i -= group[g];
     for (b = g * 64; tree[b] <= i; ++b) i -= tree[b];
   }
-  // The word in the block, without a data-dependent branch: j = number of words whose
-  // running count stays <= i.
   const std::uint64_t* bits = legal_bits_.data() + q * words_ + b * 8u;
-  std::uint32_t prefix[9];  // prefix[k]: legal points in the block's words before word k
-  std::uint32_t acc = 0, j = 0;
-  prefix[0] = 0;
-  for (int k = 0; k < 8; ++k) {
-    acc += static_cast<std::uint32_t>(std::popcount(bits[k]));
-    prefix[k + 1] = acc;
-    j += acc <= i;
-  }
-  i -= prefix[j];
-  return (b * 8 + j) * 64 + select_bit(bits[j], i);
+  return b * 512 + (words_ == 16 ? point_in_block<16>(bits, i) : point_in_block<8>(bits, i));
 }
 
 // A stone of p appears on the empty vertex v; cell(v).root is set by the caller. Roots whose
@@ -833,7 +843,7 @@ std::string Position::check_consistency() const {
       }
       if (legal) {
         ++want;
-        ++per_block[v >> 9];
+        ++per_block[sets_ == Sets::kOne ? 0 : v >> 9];
       }
     }
     for (std::uint32_t w = n_; w < words_ * 64u; ++w) {
