@@ -94,6 +94,13 @@ void BM_Play(benchmark::State& state, const char* spec) {
   }
 }
 
+// The choice of a uniformly random legal move alone: legal_move(p, rng.below(legal_count(p))).
+void BM_RandomMove(benchmark::State& state, const char* spec, std::uint32_t plies) {
+  const Position pos = midgame(spec, plies, 3);
+  Rng rng(2);
+  for (auto _ : state) benchmark::DoNotOptimize(random_move(pos, rng));
+}
+
 void BM_LegalMovesSorted(benchmark::State& state, const char* spec, std::uint32_t plies) {
   const Position pos = midgame(spec, plies, 5);
   for (auto _ : state) benchmark::DoNotOptimize(pos.legal_moves(pos.to_move()));
@@ -128,5 +135,7 @@ BENCHMARK_CAPTURE(BM_Play, g19x19, "grid 19x19");
 BENCHMARK_CAPTURE(BM_Play, g5x5x5, "grid 5x5x5");
 BENCHMARK_CAPTURE(BM_Play, g1000x1000, "grid 1000x1000");
 BENCHMARK_CAPTURE(BM_Play, g100x100x100, "grid 100x100x100");
+BENCHMARK_CAPTURE(BM_RandomMove, g19x19, "grid 19x19", 150);
+BENCHMARK_CAPTURE(BM_RandomMove, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_LegalMovesSorted, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_IsLegalAllPoints, g19x19, "grid 19x19", 150);

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <regex>
+#include <sstream>
+
 #include "tanbo/random.hpp"
 #include "test_support.hpp"
 
@@ -21,4 +25,41 @@ TEST(Smoke, RandomGameOn19x19EndsWithOneWinner) {
     ASSERT_EQ(pos.check_consistency(), "");
   }
   EXPECT_EQ(pos.stones(kBlack), 8u);
+}
+
+// `tanbo bench` ends with the contract line, and plays the games the library plays: the same
+// seed gives the same uniformly random games, so the same moves per game.
+TEST(Bench, LastLineIsTheContractLineOfTheLibrarysGames) {
+  const std::string bin = TANBO_BINARY;
+  const auto r = test::run_command(bin + " bench --topology 'grid 9x9' --games 40 --seed 5", "");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string last;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) last = line;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(
+      last, m,
+      std::regex(
+          R"(games=40 moves_per_game=([0-9]+\.[0-9]) playouts_per_second=([0-9]+(\.[0-9]+)?))")))
+      << last;
+  EXPECT_GT(std::stod(m[2].str()), 0.0);
+
+  const Position start = test::make("grid 9x9");
+  Rng rng(5);
+  std::uint64_t moves = 0;
+  for (int g = 0; g < 40; ++g) {
+    Position pos = start;
+    moves += random_playout(pos, rng);
+    ASSERT_TRUE(pos.is_over());
+  }
+  char want[32];
+  std::snprintf(want, sizeof want, "%.1f", static_cast<double>(moves) / 40.0);
+  EXPECT_EQ(m[1].str(), want);
+
+  const auto zero = test::run_command(bin + " bench --games 0", "");
+  EXPECT_EQ(zero.status, 2);
+  EXPECT_NE(zero.err.find("--games must be at least 1"), std::string::npos) << zero.err;
+  const auto unknown = test::run_command(bin + " bench --gamez 3", "");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("gamez"), std::string::npos) << unknown.err;
 }

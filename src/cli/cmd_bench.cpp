@@ -42,10 +42,12 @@ int cmd_bench(const std::vector<std::string>& args, std::istream&, std::ostream&
     }
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // Whole playouts a second; with fewer than 100 a second (big boards) two decimals, so that
+    // a game of several seconds does not read as 0 or 1.
+    const double rate = static_cast<double>(games) / std::max(secs, 1e-9);
     out << std::fixed << std::setprecision(1) << "games=" << games
         << " moves_per_game=" << static_cast<double>(moves) / static_cast<double>(games)
-        << " playouts_per_second=" << std::setprecision(0)
-        << static_cast<double>(games) / std::max(secs, 1e-9) << "\n";
+        << " playouts_per_second=" << std::setprecision(rate < 100 ? 2 : 0) << rate << "\n";
   } catch (const Error& e) {
     err << "tanbo bench: " << e.what() << "\n";
     return 2;
