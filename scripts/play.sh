@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+# clang, as scripts/test.sh builds build/ (its code plays about 10% faster than g++'s).
+CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)" --target tanbo
 if [ -t 0 ] && [ -t 1 ]; then
   exec build/tanbo play --black human --white engine "$@"

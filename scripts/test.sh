@@ -1,32 +1,44 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds tanbo and runs every test: the command CI runs (.ci/run).
 #
-#   1. Release build in build/, the whole CTest suite.
-#   2. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ with clang (tests and
+#   1. Release build in build/ with clang (its code plays about 10% faster than g++'s, see
+#      docs/performance.md), the whole CTest suite.
+#   2. Release build in build-gcc/ with g++, the whole CTest suite again: both compilers stay
+#      clean.
+#   3. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ with clang (tests and
 #      libFuzzer targets; no benchmarks, no viewer), the whole CTest suite again under the
 #      sanitizers. One build serves both: the libraries carry the fuzzers' coverage hooks,
 #      which the tests do not notice, and the code is compiled once instead of twice.
-#   3. Each libFuzzer target runs for FUZZ_SECONDS on a copy of its seed corpus
+#   4. Each libFuzzer target runs for FUZZ_SECONDS on a copy of its seed corpus
 #      (tests/fuzz/corpus/<target>/); a crash fails the run and leaves the input in
 #      build-asan/fuzz-artifacts/ (turn it into tests/fuzz/regressions/<target>/FILE).
 #
 # Environment: JOBS (default: the number of cores), FUZZ_SECONDS (default 30; 0 skips
-# fuzzing), SANITIZE=0 skips stages 2 and 3. docs/hardening.md describes each stage and its
-# timing.
+# fuzzing), SANITIZE=0 skips stages 3 and 4, GCC=0 skips stage 2, CC/CXX choose the compiler
+# of stage 1 (default clang). docs/hardening.md describes each stage and its timing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 JOBS=${JOBS:-$(nproc)}
 FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 SANITIZE=${SANITIZE:-1}
+GCC=${GCC:-1}
 T0=$(date +%s)
 stage() { echo "==== [$(($(date +%s) - T0)) s] $*"; }
 
-stage "Release build"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+stage "Release build (${CXX:-clang++})"
+CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$JOBS"
 stage "Release tests"
 ctest --test-dir build --output-on-failure -j "$JOBS"
+
+if [ "$GCC" != 0 ]; then
+  stage "Release build (g++)"
+  CC=gcc CXX=g++ cmake -S . -B build-gcc -DCMAKE_BUILD_TYPE=Release -DTANBO_BENCH=OFF
+  cmake --build build-gcc -j "$JOBS"
+  stage "Release tests (g++)"
+  ctest --test-dir build-gcc --output-on-failure -j "$JOBS"
+fi
 
 if [ "$SANITIZE" = 0 ]; then
   stage "all tests passed (sanitizers and fuzzing skipped: SANITIZE=0)"

@@ -4,11 +4,16 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/fruchterman_reingold.hpp>
-// Boost's Johnson all-pairs code (inside Kamada-Kawai) trips g++ 12's -Wmaybe-uninitialized.
+// Boost's Johnson all-pairs code (inside Kamada-Kawai) trips g++ 12's -Wmaybe-uninitialized
+// (a warning clang does not have).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <boost/graph/kamada_kawai_spring_layout.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #include <boost/graph/random_layout.hpp>
 #include <boost/graph/topology.hpp>
 #include <boost/random/linear_congruential.hpp>
