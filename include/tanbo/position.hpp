@@ -114,9 +114,6 @@ class Position {
   Player at(Vertex v) const { return cell(v).color; }        // stone at v, kEmpty if none
   // Number of neighbours of v with a stone of player p.
   std::uint32_t neighbours_of(Vertex v, Player p) const { return slot(v, p).count(); }
-  // The root of v's only neighbour of colour p when neighbours_of(v, p) == 1 (an empty v is
-  // then in that root's space); meaningless otherwise. O(1): the position keeps it.
-  RootId single_root(Vertex v, Player p) const { return slot(v, p).xr(); }
 
   // ---- turn and result
   Player to_move() const { return to_move_; }  // side to move (kEmpty once the game is over)
@@ -132,6 +129,14 @@ class Position {
   bool is_legal_point(Player p, Vertex v) const {
     return cell(v).color == kEmpty && slot(v, p).count() == 1;
   }
+  // Two facts about player p's stone on v, a legal point for p, known without playing it
+  // (O(players) and O(degree), no branch on the board's contents):
+  // - the root space that the root the stone joins would have with the stone placed, before
+  //   any removal (0: the move bounds its own root, which alone is then removed);
+  std::uint32_t joined_space_after(Player p, Vertex v) const;
+  // - how many other players' roots have v as their last root-space point (the move bounds
+  //   them; they are removed unless it also bounds its own root).
+  std::uint32_t others_bounded(Player p, Vertex v) const;
   // A user-facing sentence saying why p cannot play v (names the stones it touches), or ""
   // when the move is legal.
   std::string explain(Player p, Vertex v) const;
@@ -235,6 +240,7 @@ class Position {
   }
   Slot& slot(Vertex v, Player p) { return slots(v)[p - 1]; }
   std::uint32_t* spaces() { return space_buf_.data() + 1; }  // root-space counts by root id
+  const std::uint32_t* spaces() const { return space_buf_.data() + 1; }
   const Slot& slot(Vertex v, Player p) const { return slots(v)[p - 1]; }
 
   void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array

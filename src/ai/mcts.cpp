@@ -14,42 +14,12 @@ namespace tanbo {
 
 // ---------------------------------------------------------------- playout knowledge
 
-namespace {
-
-// The self-bounding test once the joined root is known.
-bool bounds_joined_root(const Position& pos, Player p, Vertex v, RootId joined) {
-  const Graph& g = pos.graph();
-  // Each neighbour changes the root space by at most one: a large root space needs no scan.
-  if (pos.root_space(joined) > g.degree(v) + 1) return false;
-  // v leaves the root space; each empty neighbour with no stone of p joins it; each empty
-  // neighbour whose single stone of p belongs to the same root leaves it (it gets two).
-  std::int64_t space = static_cast<std::int64_t>(pos.root_space(joined)) - 1;
-  for (Vertex w : g.neighbours(v)) {
-    if (pos.at(w) != kEmpty) continue;
-    const std::uint32_t c = pos.neighbours_of(w, p);
-    space += (c == 0) - (c == 1 && pos.single_root(w, p) == joined);
-  }
-  return space <= 0;
-}
-
-// The number of other players' roots that p's stone on v bounds: at most one per colour, the
-// root of v's single neighbour of that colour when its only root-space point is v.
-std::uint32_t other_roots_bounded(const Position& pos, Player p, Vertex v) {
-  std::uint32_t bounded = 0;
-  for (Player q = 1; q <= pos.num_players(); ++q) {
-    bounded += q != p && pos.neighbours_of(v, q) == 1 && pos.root_space(pos.single_root(v, q)) == 1;
-  }
-  return bounded;
-}
-
-}  // namespace
-
 bool move_bounds_own_root(const Position& pos, Player p, Vertex v) {
-  return pos.neighbours_of(v, p) == 1 && bounds_joined_root(pos, p, v, pos.single_root(v, p));
+  return pos.neighbours_of(v, p) == 1 && pos.joined_space_after(p, v) == 0;
 }
 
 bool move_bounds_other_root(const Position& pos, Player p, Vertex v) {
-  return other_roots_bounded(pos, p, v) > 0;
+  return pos.others_bounded(p, v) > 0;
 }
 
 double one_ply_score(Position& pos, Vertex v) {
@@ -89,8 +59,8 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
     if (q != p) others += pos.roots_alive(q);
   }
   // It wins when it bounds every root of every other player and not the root it joins.
-  return pos.neighbours_of(v, p) == 1 && other_roots_bounded(pos, p, v) == others &&
-         !bounds_joined_root(pos, p, v, pos.single_root(v, p));
+  return pos.neighbours_of(v, p) == 1 && pos.others_bounded(p, v) == others &&
+         pos.joined_space_after(p, v) > 0;
 }
 
 Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
@@ -101,15 +71,12 @@ Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
   // A move that bounds another player's root, among `tries` drawn at random.
   Vertex v = first;
   for (int t = 0;;) {
-    if (other_roots_bounded(pos, p, v) > 0 &&
-        !bounds_joined_root(pos, p, v, pos.single_root(v, p))) {
-      return v;
-    }
+    if (pos.others_bounded(p, v) > 0 && pos.joined_space_after(p, v) > 0) return v;
     if (++t >= tries) break;
     v = pos.legal_move(p, rng.below(count));
   }
   // Else the first draw, unless it bounds its own root: then one more draw.
-  if (!bounds_joined_root(pos, p, first, pos.single_root(first, p))) return first;
+  if (pos.joined_space_after(p, first) > 0) return first;
   return v != first ? v : pos.legal_move(p, rng.below(count));
 }
 

@@ -521,6 +521,33 @@ MoveStatus Position::check_move(Player p, Vertex v) const {
   return MoveStatus::kLegal;
 }
 
+std::uint32_t Position::joined_space_after(Player p, Vertex v) const {
+  const RootId e = slot(v, p).xr();
+  // v leaves e's space; an empty neighbour with no stone of p joins it; an empty neighbour
+  // whose only stone of p is in e leaves it (it would touch two). A slot's low half is the
+  // count plus 2^31 when the point is occupied, so one comparison also says "empty".
+  std::uint32_t space = root_space(e) - 1;
+  const Vertex* nb = nbr_ + off_[v];
+  const Vertex* const end = nbr_ + off_[v + 1];
+  for (; nb != end; ++nb) {
+    const std::uint64_t w = slot(*nb, p).bits;
+    const auto low = static_cast<std::uint32_t>(w);
+    space += (low == 0) - ((low == 1) & (static_cast<RootId>(w >> 32) == e));
+  }
+  return space;
+}
+
+std::uint32_t Position::others_bounded(Player p, Vertex v) const {
+  const Slot* sv = slots(v);
+  const std::uint32_t* space = spaces();
+  std::uint32_t bounded = 0;
+  for (int c = 0; c < players_; ++c) {
+    const std::uint32_t one = (static_cast<std::uint32_t>(sv[c].bits) == 1) & (c + 1 != p);
+    bounded += one & (space[root_or_scratch(one, sv[c].xr())] == 1);
+  }
+  return bounded;
+}
+
 std::string Position::explain(Player p, Vertex v) const {
   const MoveStatus st = check_move(p, v);
   const Topology& t = *topo_;
