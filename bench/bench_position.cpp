@@ -39,8 +39,9 @@ void BM_Playout(benchmark::State& state, const char* spec) {
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// play + undo of a random legal move in a mid-game position (cost of one move and its undo).
-void BM_PlayUndo(benchmark::State& state, const char* spec, std::uint32_t plies) {
+// Choice of a uniformly random legal move, play and undo, in a mid-game position (at these
+// plies no legal move removes a root yet).
+void BM_ChoosePlayUndo(benchmark::State& state, const char* spec, std::uint32_t plies) {
   Position pos = midgame(spec, plies, 3);
   Rng rng(2);
   for (auto _ : state) {
@@ -49,20 +50,16 @@ void BM_PlayUndo(benchmark::State& state, const char* spec, std::uint32_t plies)
   }
 }
 
-// play + undo of random legal moves that remove no root, at random places of a mid-game
-// position: the cost of a move's own neighbourhood, without the stones a removal visits.
-void BM_PlayUndoQuiet(benchmark::State& state, const char* spec, std::uint32_t plies) {
+// play + undo of random legal moves drawn beforehand, at random places of the same mid-game
+// position: the cost of a move and its undo without the choice.
+void BM_PlayUndo(benchmark::State& state, const char* spec, std::uint32_t plies) {
   Position pos = midgame(spec, plies, 3);
   Rng rng(2);
-  std::vector<Vertex> quiet;
-  while (quiet.size() < 65536) {
-    const Vertex v = random_move(pos, rng);
-    if (pos.play(v).removed_end == pos.last_move().removed_begin) quiet.push_back(v);
-    pos.undo();
-  }
+  std::vector<Vertex> moves(65536);
+  for (Vertex& v : moves) v = random_move(pos, rng);
   std::size_t i = 0;
   for (auto _ : state) {
-    pos.play(quiet[i++ & 65535]);
+    pos.play(moves[i++ & 65535]);
     pos.undo();
   }
 }
@@ -125,10 +122,10 @@ BENCHMARK_CAPTURE(BM_Playout, g19x19, "grid 19x19");
 BENCHMARK_CAPTURE(BM_Playout, g5x5x5, "grid 5x5x5");
 BENCHMARK_CAPTURE(BM_Playout, g5x5x5x5, "grid 5x5x5x5");
 BENCHMARK_CAPTURE(BM_Playout, hex5, "hex 5");
+BENCHMARK_CAPTURE(BM_ChoosePlayUndo, g19x19, "grid 19x19", 150);
+BENCHMARK_CAPTURE(BM_ChoosePlayUndo, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_PlayUndo, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_PlayUndo, g1000x1000, "grid 1000x1000", 20000);
-BENCHMARK_CAPTURE(BM_PlayUndoQuiet, g19x19, "grid 19x19", 150);
-BENCHMARK_CAPTURE(BM_PlayUndoQuiet, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_PlayUndoWarm, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_PlayUndoWarm, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_Play, g19x19, "grid 19x19");
