@@ -523,28 +523,17 @@ TEST(BadGtp, BinaryAndOverlongLinesAreAnsweredNotFatal) {
 
 TEST(BadCli, ProgramRefusesBadBoardsWithAMessageAndStatus2) {
   const std::string bin = TANBO_BINARY;
-  auto r = tanbo::test::run_command(bin + " gtp --topology 'grid 100000x100000'", "name\n");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("would need about"), std::string::npos) << r.err;
+  const auto r = tanbo::test::expect_refused(bin + " gtp --topology 'grid 100000x100000'",
+                                             "would need about", "name\n");
   EXPECT_EQ(r.out, "");
   const std::string binary = temp_file("cli.bin", std::string("\0\0\0\x7f"
                                                               "ELF",
                                                               7));
-  r = tanbo::test::run_command(bin + " gtp --topology 'file " + binary + "'", "name\n");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("binary"), std::string::npos) << r.err;
-  r = tanbo::test::run_command(bin + " gtp --setup nosuch", "name\n");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("nosuch"), std::string::npos) << r.err;
-  r = tanbo::test::run_command(bin + " gtp --players 12", "name\n");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("2 to 8"), std::string::npos) << r.err;
-  r = tanbo::test::run_command(bin + " gtp --no-such-option", "");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("no-such-option"), std::string::npos) << r.err;
-  r = tanbo::test::run_command(bin + " frobnicate", "");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("unknown subcommand"), std::string::npos) << r.err;
+  tanbo::test::expect_refused(bin + " gtp --topology 'file " + binary + "'", "binary", "name\n");
+  tanbo::test::expect_refused(bin + " gtp --setup nosuch", "nosuch", "name\n");
+  tanbo::test::expect_refused(bin + " gtp --players 12", "2 to 8", "name\n");
+  tanbo::test::expect_refused(bin + " gtp --no-such-option", "no-such-option");
+  tanbo::test::expect_refused(bin + " frobnicate", "unknown subcommand");
 }
 
 TEST(BadCli, GtpSessionSurvivesBinaryInput) {

@@ -210,7 +210,9 @@ void run_games(const Board& b, std::uint64_t seed) {
   // rule was checked, also on moves that bound several roots at once.
   EXPECT_GT(total_moves, static_cast<std::uint64_t>(b.games));
   EXPECT_GT(oracle_checks, 0u);
-  if (b.games >= 200) EXPECT_GT(multi_bounded, 0u);
+  if (b.games >= 200) {
+    EXPECT_GT(multi_bounded, 0u);
+  }
 }
 
 }  // namespace
@@ -433,7 +435,9 @@ TEST(RandomGames, GarbageMovesAreRefusedAndChangeNothing) {
           ASSERT_EQ(pos.hash(), h);
           ASSERT_EQ(pos.ply(), ply);
           ASSERT_EQ(pos.to_move(), to_move);
-          if (!pos.is_over()) ASSERT_EQ(pos.legal_count(pos.to_move()), lc);
+          if (!pos.is_over()) {
+            ASSERT_EQ(pos.legal_count(pos.to_move()), lc);
+          }
         }
         if (pos.is_over()) break;
         pos.play(random_move(pos, rng));

@@ -400,7 +400,9 @@ TEST(Setups, EverySetupOfferedMakesAValidPosition) {
         SCOPED_TRACE(spec + " " + name + " k=" + std::to_string(k));
         tanbo::Setup s;
         ASSERT_NO_THROW(s = make_setup(*t, name, k));
-        if (k) EXPECT_EQ(s.players, k);
+        if (k) {
+          EXPECT_EQ(s.players, k);
+        }
         ASSERT_NO_THROW(check_valid(t, s));
       }
     }

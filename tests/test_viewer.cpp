@@ -68,9 +68,8 @@ std::string tanbo_bin() {
 #ifndef TANBO_HAVE_VIEWER
 
 TEST(ViewerNotBuilt, ViewSaysSo) {
-  const auto r = tanbo::test::run_command(tanbo_bin() + " view --topology 'grid 5x5x5'");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("built without the viewer"), std::string::npos) << r.err;
+  tanbo::test::expect_refused(tanbo_bin() + " view --topology 'grid 5x5x5'",
+                              "built without the viewer");
 }
 
 #else
@@ -96,6 +95,7 @@ TEST(ViewerNotBuilt, ViewSaysSo) {
 #include "viewer.hpp"
 
 using namespace tanbo;
+using tanbo::test::expect_refused;
 using tanbo::test::make;
 using tanbo::test::run_command;
 
@@ -510,17 +510,14 @@ TEST(ViewerCli, RefusesBadOptionsClearly) {
            {"/nonexistent/game.tanbo", "no such game file"},
            {"--topology 'grid 5x5x5' --bogus", "bogus"},
        }) {
-    const auto r =
-        run_command(quote(tanbo_bin()) + " view " + c.args + " --png " + quote(out.string()));
-    EXPECT_EQ(r.status, 2) << c.args;
-    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << ": " << r.err;
+    expect_refused(quote(tanbo_bin()) + " view " + c.args + " --png " + quote(out.string()),
+                   c.says);
     EXPECT_FALSE(fs::exists(out));
   }
   // Without an X display: a clear message, no crash.
-  const auto r = run_command("env -u DISPLAY " + quote(tanbo_bin()) +
-                             " view --topology 'grid 5x5x5' --png " + quote(out.string()));
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("xvfb-run"), std::string::npos) << r.err;
+  expect_refused("env -u DISPLAY " + quote(tanbo_bin()) + " view --topology 'grid 5x5x5' --png " +
+                     quote(out.string()),
+                 "xvfb-run");
   EXPECT_FALSE(fs::exists(out));
 }
 

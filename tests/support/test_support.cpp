@@ -59,6 +59,14 @@ long rss_kb(pid_t pid) {
   return value;
 }
 
+RunResult expect_refused(const std::string& command, const std::string& message,
+                         const std::string& input) {
+  RunResult r = run_command(command, input);
+  EXPECT_EQ(r.status, 2) << command;
+  EXPECT_NE(r.err.find(message), std::string::npos) << command << "\n" << r.err;
+  return r;
+}
+
 RunResult run_command(const std::string& command, const std::string& input) {
   char in_name[] = "/tmp/tanbo_test_inXXXXXX";
   char out_name[] = "/tmp/tanbo_test_outXXXXXX";

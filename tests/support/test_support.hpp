@@ -60,5 +60,9 @@ struct RunResult {
   std::string err;
 };
 RunResult run_command(const std::string& command, const std::string& input = "");
+// Runs a command line that tanbo must refuse: exit status 2, and `message` in its stderr.
+// Returns the result for further checks.
+RunResult expect_refused(const std::string& command, const std::string& message,
+                         const std::string& input = "");
 
 }  // namespace tanbo::test
