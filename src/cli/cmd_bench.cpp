@@ -36,8 +36,9 @@ int cmd_bench(const std::vector<std::string>& args, std::istream&, std::ostream&
     Rng rng(board.seed);
     std::uint64_t moves = 0;
     const auto t0 = std::chrono::steady_clock::now();
+    Position pos = start;
     for (std::uint64_t g = 0; g < games; ++g) {
-      Position pos = start;
+      pos = start;  // assignment keeps the buffers (the game record) of the last game
       moves += random_playout(pos, rng);
     }
     const double secs =
