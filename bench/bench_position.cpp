@@ -93,6 +93,34 @@ void BM_Play(benchmark::State& state, const char* spec) {
   }
 }
 
+// One `play` of recorded random games, the choice of each move excluded: every move of a
+// game in order, removals included, the position restored to the start between games
+// (untimed). The games are drawn once, up to `games` of them or 6 million moves.
+void BM_ReplayGame(benchmark::State& state, const char* spec, int games) {
+  const Position s = start(spec);
+  Rng rng(6);
+  std::vector<std::vector<Vertex>> record;
+  std::size_t total = 0;
+  for (int g = 0; g < games && total < 6000000; ++g) {
+    Position pos = s;
+    std::vector<Vertex>& moves = record.emplace_back();
+    while (!pos.is_over()) moves.push_back(pos.play(random_move(pos, rng)).vertex);
+    total += moves.size();
+  }
+  Position pos = s;
+  std::size_t g = 0, i = 0;
+  for (auto _ : state) {
+    if (i == record[g].size()) {
+      state.PauseTiming();
+      pos = s;
+      g = (g + 1) % record.size();
+      i = 0;
+      state.ResumeTiming();
+    }
+    pos.play(record[g][i++]);
+  }
+}
+
 // The choice of a uniformly random legal move alone: legal_move(p, rng.below(legal_count(p))).
 void BM_RandomMove(benchmark::State& state, const char* spec, std::uint32_t plies) {
   const Position pos = midgame(spec, plies, 3);
@@ -134,6 +162,8 @@ BENCHMARK_CAPTURE(BM_Play, g19x19, "grid 19x19");
 BENCHMARK_CAPTURE(BM_Play, g5x5x5, "grid 5x5x5");
 BENCHMARK_CAPTURE(BM_Play, g1000x1000, "grid 1000x1000");
 BENCHMARK_CAPTURE(BM_Play, g100x100x100, "grid 100x100x100");
+BENCHMARK_CAPTURE(BM_ReplayGame, g19x19, "grid 19x19", 2000);
+BENCHMARK_CAPTURE(BM_ReplayGame, g1000x1000, "grid 1000x1000", 1);
 BENCHMARK_CAPTURE(BM_RandomMove, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_RandomMove, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_LegalMovesSorted, g19x19, "grid 19x19", 150);
