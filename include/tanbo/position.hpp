@@ -246,10 +246,11 @@ class Position {
   void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
   void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
-  // The two above for each kind of legal-move sets.
-  template <Sets kSets>
+  // The two above for each kind of legal-move sets, for two players (kPlayers = 2, the loops
+  // over colours unrolled) or any number (0).
+  template <Sets kSets, int kPlayers>
   void occupy_impl(Vertex v, Player p);
-  template <Sets kSets>
+  template <Sets kSets, int kPlayers>
   void vacate_impl(Vertex v);
   // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
   template <Sets kSets>

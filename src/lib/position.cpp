@@ -303,21 +303,22 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
 // scratch counter (root_or_scratch), and the legal-set bit flips by 0. Members are read into
 // locals first, as the compiler must otherwise reload them after every store.
 void Position::occupy(Vertex v, Player p) {
+  const bool two = players_ == 2;
   switch (sets_) {
     case Sets::kOne:
-      return occupy_impl<Sets::kOne>(v, p);
+      return two ? occupy_impl<Sets::kOne, 2>(v, p) : occupy_impl<Sets::kOne, 0>(v, p);
     case Sets::kFew:
-      return occupy_impl<Sets::kFew>(v, p);
+      return two ? occupy_impl<Sets::kFew, 2>(v, p) : occupy_impl<Sets::kFew, 0>(v, p);
     case Sets::kMany:
-      return occupy_impl<Sets::kMany>(v, p);
+      return two ? occupy_impl<Sets::kMany, 2>(v, p) : occupy_impl<Sets::kMany, 0>(v, p);
   }
 }
 
-template <Position::Sets kSets>
+template <Position::Sets kSets, int kPlayers>
 void Position::occupy_impl(Vertex v, Player p) {
   std::byte* const base = cells_.data();
   const std::size_t stride = stride_;
-  const int players = players_;
+  const int players = kPlayers ? kPlayers : players_;
   std::uint32_t* const space = spaces();
   RootId* const zero = zeroed_.data();
   std::uint32_t nz = 0;
@@ -379,21 +380,22 @@ void Position::occupy_impl(Vertex v, Player p) {
 
 // The stone on v disappears (its root bookkeeping is the caller's). Branch-free like occupy.
 void Position::vacate(Vertex v) {
+  const bool two = players_ == 2;
   switch (sets_) {
     case Sets::kOne:
-      return vacate_impl<Sets::kOne>(v);
+      return two ? vacate_impl<Sets::kOne, 2>(v) : vacate_impl<Sets::kOne, 0>(v);
     case Sets::kFew:
-      return vacate_impl<Sets::kFew>(v);
+      return two ? vacate_impl<Sets::kFew, 2>(v) : vacate_impl<Sets::kFew, 0>(v);
     case Sets::kMany:
-      return vacate_impl<Sets::kMany>(v);
+      return two ? vacate_impl<Sets::kMany, 2>(v) : vacate_impl<Sets::kMany, 0>(v);
   }
 }
 
-template <Position::Sets kSets>
+template <Position::Sets kSets, int kPlayers>
 void Position::vacate_impl(Vertex v) {
   std::byte* const base = cells_.data();
   const std::size_t stride = stride_;
-  const int players = players_;
+  const int players = kPlayers ? kPlayers : players_;
   std::uint32_t* const space = spaces();
   Cell& cv = cell(v);
   const Player p = cv.color;
