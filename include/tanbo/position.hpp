@@ -169,14 +169,14 @@ class Position {
   // ---- roots
   std::uint32_t num_root_ids() const { return static_cast<std::uint32_t>(roots_.size()); }
   RootId root_of(Vertex v) const { return cell(v).color == kEmpty ? kNoRoot : cell(v).root; }
-  bool root_alive(RootId r) const { return roots_[r].alive; }             // still on the board
-  Player root_owner(RootId r) const { return roots_[r].owner; }           // its colour
-  std::uint32_t root_size(RootId r) const { return roots_[r].size; }      // stones in it
-  std::uint32_t root_space(RootId r) const { return space_buf_[r + 1]; }  // root-space points
-  Vertex root_seed(RootId r) const { return roots_[r].seed; }             // its starting stone
-  std::vector<Vertex> root_stones(RootId r) const;                        // its stones, sorted
-  std::vector<Vertex> root_space_points(RootId r) const;                  // its root space, sorted
-  std::vector<RootId> live_roots() const;                                 // alive roots by id
+  bool root_alive(RootId r) const { return roots_[r].alive; }         // still on the board
+  Player root_owner(RootId r) const { return roots_[r].owner; }       // its colour
+  std::uint32_t root_size(RootId r) const { return roots_[r].size; }  // stones in it
+  std::uint32_t root_space(RootId r) const { return spaces()[r]; }    // root-space points
+  Vertex root_seed(RootId r) const { return roots_[r].seed; }         // its starting stone
+  std::vector<Vertex> root_stones(RootId r) const;                    // its stones, sorted
+  std::vector<Vertex> root_space_points(RootId r) const;              // its root space, sorted
+  std::vector<RootId> live_roots() const;                             // alive roots by id
 
   // ---- per player
   std::uint32_t stones(Player p) const { return stones_[p - 1]; }           // stones on the board
@@ -256,6 +256,11 @@ class Position {
   template <Sets kSets>
   void legal_flip_one(std::size_t q, Vertex v, std::uint32_t gain, std::uint32_t lose);
   void prefetch_point(Vertex v) const;  // big lattices: start loading v's and its neighbours'
+  // Calls f(s) for each stone s of root r along its list. On big lattices it fetches the next
+  // stone's record and its neighbours' while f handles the current one, so that the cache
+  // misses of a removal (or of its undo) overlap.
+  template <class F>
+  void for_each_stone(RootId r, F&& f);
   void remove_root(RootId r);
   void restore_root(RootId r);
   void advance_turn(Player from, bool removals);
