@@ -81,6 +81,21 @@ vtkSmartPointer<vtkActor> glyph_actor(ColouredPoints& pts, vtkAlgorithm* source)
   return actor;
 }
 
+// Flat, unlit lines (board edges, hex cells) of colour `c`, added to the renderer.
+void add_lines(vtkRenderer* renderer, vtkPoints* points, vtkCellArray* lines, const Rgb& c) {
+  vtkNew<vtkPolyData> pd;
+  pd->SetPoints(points);
+  pd->SetLines(lines);
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputData(pd);
+  vtkNew<vtkActor> actor;
+  actor->SetMapper(mapper);
+  actor->GetProperty()->SetColor(c[0], c[1], c[2]);
+  actor->GetProperty()->SetLineWidth(1.5);
+  actor->GetProperty()->LightingOff();
+  renderer->AddActor(actor);
+}
+
 void matte(vtkActor* actor) {
   actor->GetProperty()->SetAmbient(0.18);
   actor->GetProperty()->SetDiffuse(0.82);
@@ -279,17 +294,7 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
         lines->InsertNextCell(2, ids);
       }
     }
-    vtkNew<vtkPolyData> pd;
-    pd->SetPoints(pts);
-    pd->SetLines(lines);
-    vtkNew<vtkPolyDataMapper> mapper;
-    mapper->SetInputData(pd);
-    vtkNew<vtkActor> actor;
-    actor->SetMapper(mapper);
-    actor->GetProperty()->SetColor(0.38, 0.41, 0.47);
-    actor->GetProperty()->SetLineWidth(1.5);
-    actor->GetProperty()->LightingOff();
-    renderer->AddActor(actor);
+    add_lines(renderer, pts, lines, {0.38, 0.41, 0.47});
   }
   if (topo.kind == BoardKind::kHex) {
     vtkNew<vtkPoints> pts;
@@ -305,17 +310,7 @@ SceneInfo build_scene(vtkRenderer* renderer, const Position& pos, const SceneOpt
       ids[6] = ids[0];
       cells->InsertNextCell(7, ids);
     }
-    vtkNew<vtkPolyData> pd;
-    pd->SetPoints(pts);
-    pd->SetLines(cells);
-    vtkNew<vtkPolyDataMapper> mapper;
-    mapper->SetInputData(pd);
-    vtkNew<vtkActor> actor;
-    actor->SetMapper(mapper);
-    actor->GetProperty()->SetColor(0.36, 0.39, 0.45);
-    actor->GetProperty()->SetLineWidth(1.5);
-    actor->GetProperty()->LightingOff();
-    renderer->AddActor(actor);
+    add_lines(renderer, pts, cells, {0.36, 0.39, 0.45});
   }
 
   // Root trees: a tube along every edge between two stones of the same root.
