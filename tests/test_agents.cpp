@@ -91,15 +91,8 @@ TEST(Agents, LegalMovesOnADotBoardWithThreePlayers) {
 
 TEST(Agents, GreedyTakesAFreeRemovalOverAQuietMove) {
   // Greedy must never lose to random on a small board over a handful of games.
-  const Position start = test::make("grid 9x9");
-  int greedy_wins = 0;
-  for (std::uint64_t g = 0; g < 10; ++g) {
-    const Seating s = seat_agents({"greedy", "random"}, 3, g, g);  // seats alternate
-    Position pos = start;
-    const GameResult r = play_game(pos, s.seats);
-    greedy_wins += s.seats[r.winner - 1] == s.agents[0].get();
-  }
-  EXPECT_GE(greedy_wins, 9);
+  const auto score = test::first_agent_score(test::make("grid 9x9"), {"greedy", "random"}, 3, 10);
+  EXPECT_GE(score.wins, 9);
 }
 
 TEST(Agents, SpecsRoundTrip) {

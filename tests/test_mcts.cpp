@@ -108,16 +108,10 @@ TEST(Mcts, TakesAnImmediateWin) {
 
 TEST(Mcts, BeatsRandomInAShortMatch) {
   // A real match with fixed seeds: 20 games on 7x7, seats alternating.
-  const Position start = test::make("grid 7x7");
-  int wins = 0;
-  for (std::uint64_t g = 0; g < 20; ++g) {
-    const Seating s = seat_agents({"mcts:playouts=200", "random"}, 9, g, g);  // seats alternate
-    Position pos = start;
-    const GameResult r = play_game(pos, s.seats);
-    ASSERT_NE(r.winner, kEmpty);
-    wins += s.seats[r.winner - 1] == s.agents[0].get();
-  }
-  EXPECT_GE(wins, 18);
+  const auto score =
+      test::first_agent_score(test::make("grid 7x7"), {"mcts:playouts=200", "random"}, 9, 20);
+  ASSERT_EQ(score.unfinished, 0);
+  EXPECT_GE(score.wins, 18);
 }
 
 TEST(Mcts, KnowledgeChecksAgreeWithTheRules) {

@@ -8,11 +8,30 @@
 #include <fstream>
 #include <sstream>
 
+#include "tanbo/match.hpp"
+
 namespace tanbo::test {
 
 Position make(const std::string& spec, const std::string& setup, int players) {
   auto t = parse_topology(spec);
   return Position(t, make_setup(*t, setup.empty() ? "default" : setup, players));
+}
+
+FirstAgentScore first_agent_score(const Position& start, const std::vector<std::string>& specs,
+                                  std::uint64_t seed, int games) {
+  FirstAgentScore score;
+  for (int g = 0; g < games; ++g) {
+    const auto game = static_cast<std::uint64_t>(g);
+    const Seating s = seat_agents(specs, seed, game, game);
+    Position pos = start;
+    const GameResult r = play_game(pos, s.seats);
+    if (r.winner == kEmpty) {
+      ++score.unfinished;
+    } else {
+      score.wins += s.seats[r.winner - 1] == s.agents[0].get();
+    }
+  }
+  return score;
 }
 
 Snapshot snapshot(const Position& pos) {

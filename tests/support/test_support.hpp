@@ -50,6 +50,16 @@ struct Snapshot {
 };
 Snapshot snapshot(const Position& pos);
 
+// Plays `games` games from `start` between the agents of `specs`, the seats rotating every
+// game and the agents seeded as `tanbo match --seed seed` does, and counts the games the first
+// agent won and those left without a winner.
+struct FirstAgentScore {
+  int wins = 0;
+  int unfinished = 0;
+};
+FirstAgentScore first_agent_score(const Position& start, const std::vector<std::string>& specs,
+                                  std::uint64_t seed, int games);
+
 // Reads a whole file (tests/data/...); fails the test when missing.
 std::string read_file(const std::string& path);
 
