@@ -18,6 +18,7 @@
 #include "fuzz_scope.hpp"
 #include "gtp.hpp"
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 
 namespace {
 
@@ -36,7 +37,7 @@ bool out_of_scope(const std::string& line) {
     if (c == '#') break;
     if (u >= 32 && u != 127) seen += c;
   }
-  const std::string l = tanbo::fuzz::lower_ascii(seen);
+  const std::string l = tanbo::to_lower(seen);
   if (l.find("topology") == std::string::npos && l.find("boardsize") == std::string::npos)
     return false;
   return l.find("file") != std::string::npos || tanbo::fuzz::number_product(l) > 4096;

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "tanbo/text.hpp"
+
 namespace tanbo::fuzz {
 
 // Product of the numbers on a line: a generous bound on the points of a board spec.
@@ -24,14 +26,6 @@ inline double number_product(std::string_view line) {
   return product;
 }
 
-inline std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 // True when any line mentioning `keyword` (case-insensitive) has numbers whose product
 // exceeds `max_points`.
 inline bool big_board(std::string_view text, std::string_view keyword, double max_points = 4096) {
@@ -39,7 +33,7 @@ inline bool big_board(std::string_view text, std::string_view keyword, double ma
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    const std::string line = lower_ascii(text.substr(start, end - start));
+    const std::string line = to_lower(text.substr(start, end - start));
     if (line.find(keyword) != std::string::npos && number_product(line) > max_points) return true;
     start = end + 1;
   }
