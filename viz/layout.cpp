@@ -30,10 +30,9 @@ namespace {
 
 constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
 
+// Layout options are trimmed of every ASCII blank, vertical tab and form feed included.
 std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
+  return tanbo::trim(s, " \t\n\v\f\r");
 }
 
 std::vector<std::string> split(std::string_view s, char sep) {

@@ -9,4 +9,8 @@ namespace tanbo {
 // `s` with ASCII letters in lower case (names, colours and keywords are case-insensitive).
 std::string to_lower(std::string_view s);
 
+// `s` without the characters of `blanks` at either end (by default spaces, tabs, carriage
+// returns and line feeds).
+std::string trim(std::string_view s, std::string_view blanks = " \t\r\n");
+
 }  // namespace tanbo

@@ -16,6 +16,7 @@
 #include "tanbo/gamefile.hpp"
 #include "tanbo/match.hpp"
 #include "tanbo/png.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo::cli {
 
@@ -26,13 +27,6 @@ struct Entry {
   std::string setup;     // "default" unless given after '|'
   std::string resolved;  // the spec with a relative DOT path resolved against the list
 };
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
 
 // The list: one topology spec a line, optionally "| SETUP"; '#' starts a comment.
 std::vector<Entry> read_list(const std::string& path) {

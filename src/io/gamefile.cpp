@@ -20,13 +20,6 @@ namespace tanbo {
 
 namespace {
 
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
-
 // Splits "key rest of line" at the first blank.
 std::pair<std::string, std::string> split_key(const std::string& line) {
   const auto sp = line.find_first_of(" \t");

@@ -10,4 +10,10 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+std::string trim(std::string_view s, std::string_view blanks) {
+  const auto b = s.find_first_not_of(blanks);
+  if (b == std::string_view::npos) return "";
+  return std::string(s.substr(b, s.find_last_not_of(blanks) - b + 1));
+}
+
 }  // namespace tanbo
