@@ -149,7 +149,9 @@ std::string dot_board() {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(testing::TempDir()) / "tanbo_soak";
   fs::create_directories(dir);
-  const fs::path p = dir / "ring.dot";
+  // One file per process: ctest runs the two soak tests at the same time, and one writing the
+  // file while the other reads it gave a refused, empty board.
+  const fs::path p = dir / ("ring-" + std::to_string(::getpid()) + ".dot");
   // A ring of 24 points with 3 spokes to a hub: 2 players, seeds far apart.
   std::ostringstream os;
   os << "graph ring {\n  players=2\n";
@@ -241,11 +243,13 @@ TEST(Soak, InProcessManyGamesMemoryFlat) {
   const int games = TANBO_ASAN ? 1000 : 6000;
   const int warm_at = games / 5;
   long warm = -1;
+  const std::string dot = dot_board();
   const SoakStats st = soak(
-      send, games, 42, dot_board(), [&] { return engine.position().check_consistency(); },
+      send, games, 42, dot, [&] { return engine.position().check_consistency(); },
       [&](int g) {
         if (g == warm_at) warm = tanbo::test::rss_kb(0);
       });
+  std::filesystem::remove(dot);
   const long end = tanbo::test::rss_kb(0);
   std::printf(
       "[soak] in-process: %d games, %d moves, %d undos, %d illegal moves, %d refused topologies, "
@@ -268,11 +272,13 @@ TEST(Soak, RealGtpProcessMemoryFlat) {
   const int games = TANBO_ASAN ? 400 : 2000;
   const int warm_at = games / 5;
   long warm = -1;
+  const std::string dot = dot_board();
   const SoakStats st =
-      soak([&](const std::string& cmd) { return proc.send(cmd); }, games, 43, dot_board(), nullptr,
+      soak([&](const std::string& cmd) { return proc.send(cmd); }, games, 43, dot, nullptr,
            [&](int g) {
              if (g == warm_at) warm = tanbo::test::rss_kb(proc.pid());
            });
+  std::filesystem::remove(dot);
   const long end = tanbo::test::rss_kb(proc.pid());
   std::printf(
       "[soak] tanbo gtp process: %d games, %d moves, %d undos, %d illegal moves, %d refused "
