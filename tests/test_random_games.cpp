@@ -314,6 +314,39 @@ TEST(RandomGames, LegalMoveIsTheIthLegalPointOnEveryKindOfBoard) {
   }
 }
 
+// random_playout plays exactly the games of random_move from the same seed: on small boards it
+// is that loop, on lattices of more than 32,768 points it finds each move before the one
+// ahead of it is played (and again after a removal); the games here have hundreds of removals.
+// Also with three players, where the next player skips one that is out.
+TEST(RandomGames, RandomPlayoutPlaysRandomMovesGames) {
+  struct Case {
+    const char* spec;
+    int players;
+    bool looks_ahead;
+  };
+  for (const Case c : {Case{"grid 19x19", 2, false}, Case{"grid 200x200", 2, true},
+                       Case{"grid 190x190 wrap", 2, true}, Case{"grid 33x33x33", 2, true},
+                       Case{"grid 200x200", 3, true}}) {
+    const Position start = test::make(c.spec, "spaced", c.players);
+    ASSERT_EQ(start.prefetches(), c.looks_ahead) << c.spec;
+    for (std::uint64_t seed : {1u, 2u}) {
+      Position by_playout = start, by_move = start;
+      Rng a(seed), b(seed);
+      const std::uint32_t moves = random_playout(by_playout, a);
+      while (!by_move.is_over()) by_move.play(random_move(by_move, b));
+      ASSERT_EQ(moves, by_move.ply()) << c.spec << " seed " << seed;
+      ASSERT_EQ(by_playout.ply(), by_move.ply()) << c.spec;
+      for (std::uint32_t i = 0; i < moves; ++i) {
+        ASSERT_EQ(by_playout.history()[i].vertex, by_move.history()[i].vertex)
+            << c.spec << " seed " << seed << " move " << i;
+      }
+      EXPECT_EQ(a.next(), b.next()) << c.spec << ": both used the same random numbers";
+      EXPECT_EQ(by_playout.check_consistency(), "") << c.spec;
+      EXPECT_GT(by_playout.removed_roots().size(), c.looks_ahead ? 100u : 0u) << c.spec;
+    }
+  }
+}
+
 // ---------------------------------------------------------------- resign / leave
 
 TEST(RandomGames, MultiPlayerResignRemovesRootsAndPlayGoesOn) {

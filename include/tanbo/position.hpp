@@ -148,6 +148,17 @@ class Position {
   Vertex legal_move(Player p, std::uint32_t i) const;
   // Legal moves of p in increasing vertex order.
   std::vector<Vertex> legal_moves(Player p) const;
+  // Whether prefetch_move does anything: on lattices of more than 32,768 points, whose point
+  // records no longer stay in the nearer caches.
+  bool prefetches() const { return !prefetch_.empty(); }
+  // A hint that a move at v may come soon: starts loading the records such a move reads (v's
+  // and its neighbours'), so that their cache misses overlap other work. Changes nothing.
+  void prefetch_move(Vertex v) const {
+    if (!prefetch_.empty()) prefetch_point(v);
+  }
+  // The player who moves after the side to move if that move removes no stone (the next one in
+  // cyclic order still in). Precondition: the game is not over.
+  Player next_player() const;
 
   // Plays v for the side to move. Precondition: check_move(to_move(), v) == kLegal.
   // Returns the record of the turn (also available as last_move()).

@@ -509,6 +509,14 @@ void Position::advance_turn(Player from, bool removals) {
   to_move_ = static_cast<Player>(p);
 }
 
+Player Position::next_player() const {
+  unsigned p = to_move_;
+  do {
+    p = p == static_cast<unsigned>(players_) ? 1 : p + 1;
+  } while ((out_ >> (p - 1)) & 1u);
+  return static_cast<Player>(p);
+}
+
 MoveStatus Position::check_move(Player p, Vertex v) const {
   if (is_over()) return MoveStatus::kGameOver;
   if (p < 1 || p > players_ || is_out(p)) return MoveStatus::kPlayerOut;
