@@ -293,6 +293,7 @@ class Position {
   std::vector<std::ptrdiff_t> prefetch_;
   std::uint32_t words_ = 0;                 // 64-bit words per player bitmap (8 per block)
   std::uint32_t blocks_ = 0;                // blocks of 8 words (512 points) per player
+  std::uint32_t block_words_ = 0;           // words of a block a random choice scans
   std::uint32_t supers_ = 0;                // groups of 64 blocks (kMany), else 0
   std::uint32_t block_stride_ = 0;          // counts per player: blocks_ + supers_
   Sets sets_ = Sets::kOne;                  // how blocks are counted

@@ -42,7 +42,8 @@ void* big_buffer_allocate(std::size_t bytes) {
     return p;
   }
 #endif
-  return ::operator new(bytes);
+  // Cache-line aligned, so that a point's record never straddles more lines than it must.
+  return ::operator new (bytes, std::align_val_t{64});
 }
 
 void big_buffer_free(void* p, std::size_t bytes) noexcept {
@@ -53,7 +54,7 @@ void big_buffer_free(void* p, std::size_t bytes) noexcept {
     return;
   }
 #endif
-  ::operator delete(p);
+  ::operator delete (p, std::align_val_t{64});
 }
 
 const char* to_string(MoveStatus s) {
@@ -166,6 +167,8 @@ void Position::allocate(std::uint32_t n, int players) {
   // 16 words: its sets need no count but their size. The padding words stay zero.
   blocks_ = n <= 1024 ? 1 : (n + 511) / 512;
   words_ = n <= 512 ? 8 : n <= 1024 ? 16 : blocks_ * 8;
+  // A random choice scans only the words that can hold points of a one-block board.
+  block_words_ = blocks_ == 1 ? (n + 63) / 64 : 8;
   sets_ = blocks_ == 1 ? Sets::kOne : blocks_ <= kFewBlocks ? Sets::kFew : Sets::kMany;
   supers_ = sets_ == Sets::kMany ? (blocks_ + 63) / 64 : 0;
   block_stride_ = blocks_ + supers_;
@@ -189,20 +192,30 @@ void Position::allocate(std::uint32_t n, int players) {
 
 namespace {
 
-// Position of the i-th set bit of `word` (i < popcount(word)).
+// What Position::legal_move searches: one player's counts and bitmap.
+struct LegalSearch {
+  const std::uint32_t* counts;  // per block, then (kMany) per group of 64 blocks
+  const std::uint64_t* bits;    // the bitmap
+  std::uint32_t blocks;         // blocks of 512 points
+  std::uint32_t block_words;    // words of a block that can hold points (<= 16)
+  Position::Sets sets;
+};
+
+// Position of the i-th set bit of `word` (i < popcount(word)): with BMI2's pdep, or by
+// skipping whole bytes and then clearing the lowest bits.
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("bmi2"))) std::uint32_t select_bit_bmi2(std::uint64_t word, std::uint32_t i) {
+__attribute__((target("bmi2"))) inline std::uint32_t select_bit_bmi2(std::uint64_t word,
+                                                                     std::uint32_t i) {
   return static_cast<std::uint32_t>(__builtin_ctzll(_pdep_u64(std::uint64_t{1} << i, word)));
 }
 const bool kHasBmi2 = __builtin_cpu_supports("bmi2");
+#else
+const bool kHasBmi2 = false;
 #endif
 
-std::uint32_t select_bit(std::uint64_t word, std::uint32_t i) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (kHasBmi2) return select_bit_bmi2(word, i);
-#endif
+inline std::uint32_t select_bit_plain(std::uint64_t word, std::uint32_t i) {
   std::uint32_t base = 0;
-  for (;;) {  // skip whole bytes, then clear the lowest bits
+  for (;;) {
     const auto c = static_cast<std::uint32_t>(std::popcount(word & 0xFF));
     if (i < c) break;
     i -= c;
@@ -239,19 +252,57 @@ template <Position::Sets kSets>
   return static_cast<std::int32_t>(id | (use - 1u));
 }
 
-// The i-th set bit of a block of kWords words, without a data-dependent branch: the word is
-// the number of words whose running count stays <= i.
-template <int kWords>
-std::uint32_t point_in_block(const std::uint64_t* bits, std::uint32_t i) {
-  std::uint32_t prefix[kWords + 1];  // prefix[k]: set bits in the words before word k
+// The i-th set bit of the first `words` words of a block, without a data-dependent branch:
+// the word is the number of words whose running count stays <= i.
+template <bool kBmi2>
+[[gnu::always_inline]] inline std::uint32_t point_in_block(const std::uint64_t* bits,
+                                                           std::uint32_t words, std::uint32_t i) {
+  std::uint32_t prefix[17];  // prefix[k]: set bits in the words before word k (words <= 16)
   std::uint32_t acc = 0, j = 0;
   prefix[0] = 0;
-  for (int k = 0; k < kWords; ++k) {
+  for (std::uint32_t k = 0; k < words; ++k) {
     acc += static_cast<std::uint32_t>(std::popcount(bits[k]));
     prefix[k + 1] = acc;
     j += acc <= i;
   }
-  return j * 64 + select_bit(bits[j], i - prefix[j]);
+#if defined(__x86_64__) && defined(__GNUC__)
+  if constexpr (kBmi2) return j * 64 + select_bit_bmi2(bits[j], i - prefix[j]);
+#endif
+  return j * 64 + select_bit_plain(bits[j], i - prefix[j]);
+}
+
+// Position::legal_move's search, compiled twice: for any x86-64 and for CPUs with BMI2 (one
+// instruction for the bit within a word, inlined).
+template <bool kBmi2>
+[[gnu::always_inline]] inline Vertex find_legal(const LegalSearch& s, std::uint32_t i) {
+  // b = number of whole blocks before the one holding the i-th point.
+  const std::uint32_t* tree = s.counts;
+  std::uint32_t b = 0;
+  if (s.sets == Position::Sets::kFew) {  // plain counts: the blocks whose running count <= i
+    std::uint32_t acc = 0, before = 0;
+    for (std::uint32_t k = 0; k < s.blocks; ++k) {
+      acc += tree[k];
+      const std::uint32_t skip = acc <= i;
+      b += skip;
+      before = skip ? acc : before;
+    }
+    i -= before;
+  } else if (s.sets == Position::Sets::kMany) {  // the group of 64 blocks, then the block in it
+    const std::uint32_t* group = tree + s.blocks;
+    std::uint32_t g = 0;
+    for (; group[g] <= i; ++g) i -= group[g];
+    for (b = g * 64; tree[b] <= i; ++b) i -= tree[b];
+  }
+  return b * 512 + point_in_block<kBmi2>(s.bits + b * 8u, s.block_words, i);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("bmi2"))) Vertex find_legal_bmi2(const LegalSearch& s, std::uint32_t i) {
+  return find_legal<true>(s, i);
+}
+#endif
+Vertex find_legal_plain(const LegalSearch& s, std::uint32_t i) {
+  return find_legal<false>(s, i);
 }
 
 }  // namespace
@@ -270,26 +321,12 @@ template <Position::Sets kSets>
 
 Vertex Position::legal_move(Player p, std::uint32_t i) const {
   const std::size_t q = p - 1u;
-  // b = number of whole blocks before the one holding the i-th point.
-  const std::uint32_t* tree = legal_block_.data() + q * block_stride_;
-  std::uint32_t b = 0;
-  if (sets_ == Sets::kFew) {  // plain counts: the blocks whose running count stays <= i
-    std::uint32_t acc = 0, before = 0;
-    for (std::uint32_t k = 0; k < blocks_; ++k) {
-      acc += tree[k];
-      const std::uint32_t skip = acc <= i;
-      b += skip;
-      before = skip ? acc : before;
-    }
-    i -= before;
-  } else if (sets_ == Sets::kMany) {  // the group of 64 blocks, then the block in it
-    const std::uint32_t* group = tree + blocks_;
-    std::uint32_t g = 0;
-    for (; group[g] <= i; ++g) i -= group[g];
-    for (b = g * 64; tree[b] <= i; ++b) i -= tree[b];
-  }
-  const std::uint64_t* bits = legal_bits_.data() + q * words_ + b * 8u;
-  return b * 512 + (words_ == 16 ? point_in_block<16>(bits, i) : point_in_block<8>(bits, i));
+  const LegalSearch s{legal_block_.data() + q * block_stride_, legal_bits_.data() + q * words_,
+                      blocks_, block_words_, sets_};
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (kHasBmi2) return find_legal_bmi2(s, i);
+#endif
+  return find_legal_plain(s, i);
 }
 
 // A stone of p appears on the empty vertex v; cell(v).root is set by the caller. Roots whose
