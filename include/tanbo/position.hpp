@@ -257,12 +257,14 @@ class Position {
   void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
   void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
+  void vacate_root(RootId r);       // every stone of root r disappears
+  void vacate_stones(Vertex first, bool list);  // v, and with list the rest of its root's list
   // The two above for each kind of legal-move sets, for two players (kPlayers = 2, the loops
   // over colours unrolled) or any number (0).
   template <Sets kSets, int kPlayers>
   void occupy_impl(Vertex v, Player p);
   template <Sets kSets, int kPlayers>
-  void vacate_impl(Vertex v);
+  void vacate_impl(Vertex first, bool list);
   // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
   template <Sets kSets>
   void legal_flip_one(std::size_t q, Vertex v, std::uint32_t gain, std::uint32_t lose);

@@ -416,66 +416,89 @@ void Position::occupy_impl(Vertex v, Player p) {
 
 // The stone on v disappears (its root bookkeeping is the caller's). Branch-free like occupy.
 void Position::vacate(Vertex v) {
+  vacate_stones(v, false);
+}
+
+// Every stone of root r disappears, along its list.
+void Position::vacate_root(RootId r) {
+  vacate_stones(roots_[r].head, true);
+}
+
+void Position::vacate_stones(Vertex first, bool list) {
   const bool two = players_ == 2;
   switch (sets_) {
     case Sets::kOne:
-      return two ? vacate_impl<Sets::kOne, 2>(v) : vacate_impl<Sets::kOne, 0>(v);
+      return two ? vacate_impl<Sets::kOne, 2>(first, list)
+                 : vacate_impl<Sets::kOne, 0>(first, list);
     case Sets::kFew:
-      return two ? vacate_impl<Sets::kFew, 2>(v) : vacate_impl<Sets::kFew, 0>(v);
+      return two ? vacate_impl<Sets::kFew, 2>(first, list)
+                 : vacate_impl<Sets::kFew, 0>(first, list);
     case Sets::kMany:
-      return two ? vacate_impl<Sets::kMany, 2>(v) : vacate_impl<Sets::kMany, 0>(v);
+      return two ? vacate_impl<Sets::kMany, 2>(first, list)
+                 : vacate_impl<Sets::kMany, 0>(first, list);
   }
 }
 
+// Takes the stone on `first` off the board, and with `list` the stones after it in its root's
+// list too (a removal: one call, so that what every stone needs is loaded once). On big
+// lattices the next stone's record and its neighbours' are fetched while one is handled.
 template <Position::Sets kSets, int kPlayers>
-void Position::vacate_impl(Vertex v) {
+void Position::vacate_impl(Vertex first, bool list) {
   std::byte* const base = cells_.data();
   const std::size_t stride = stride_;
   const int players = kPlayers ? kPlayers : players_;
   std::uint32_t* const space = spaces();
-  Cell& cv = cell(v);
-  const Player p = cv.color;
-  const RootId r = cv.root;
-  cv.color = kEmpty;
-  hash_ ^= zobrist(v, p);
-  const Vertex* nb =
-      inline_nbrs_
-          ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
-          : nbr_ + cv.first;
-  const Vertex* const end = nb + cv.degree;
+  const bool fetch_ahead = list && !prefetch_.empty();
+  const Player p = cell(first).color;
+  const RootId r = cell(first).root;
   const std::size_t q = p - 1u;
   std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
   std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
   const std::uint32_t nblocks = blocks_;
   const std::uint64_t r_high = std::uint64_t{r} << 32;
+  std::uint64_t hash = hash_;
   std::uint32_t delta = 0;
   std::uint32_t losses = 0;  // points leaving r's space
-  for (; nb != end; ++nb) {
-    const Vertex u = *nb;
-    const std::size_t at = u * stride;
-    Slot& s = *reinterpret_cast<Slot*>(slot_base + at);
-    const std::uint64_t w = s.bits ^ r_high;  // the count (>= 1) and the XOR without r
-    s.bits = w - 1;
-    const auto old = static_cast<std::uint32_t>(w);  // the count, and 2^31 if u is occupied
-    const auto rest = static_cast<RootId>(w >> 32);  // old == 2: the other neighbour's root
-    const std::uint32_t lose = old == 1;             // u is empty and leaves the space of r
-    const std::uint32_t gain = old == 2;             // u is empty and joins rest's root's space
-    losses += lose;
-    space[root_or_scratch(gain, rest)] += gain;
-    legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
+  for (Vertex v = first; v != kNoVertex;) {
+    Cell& cv = cell(v);
+    const Vertex after = list ? cv.next : kNoVertex;  // the list stays as it is
+    if (fetch_ahead && after != kNoVertex) prefetch_point(after);
+    cv.color = kEmpty;
+    hash ^= zobrist(v, p);
+    const Vertex* nb =
+        inline_nbrs_
+            ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
+            : nbr_ + cv.first;
+    const Vertex* const end = nb + cv.degree;
+    for (; nb != end; ++nb) {
+      const Vertex u = *nb;
+      const std::size_t at = u * stride;
+      Slot& s = *reinterpret_cast<Slot*>(slot_base + at);
+      const std::uint64_t w = s.bits ^ r_high;  // the count (>= 1) and the XOR without r
+      s.bits = w - 1;
+      const auto old = static_cast<std::uint32_t>(w);  // the count, and 2^31 if u is occupied
+      const auto rest = static_cast<RootId>(w >> 32);  // old == 2: the other neighbour's root
+      const std::uint32_t lose = old == 1;             // u is empty and leaves the space of r
+      const std::uint32_t gain = old == 2;             // u is empty and joins rest's root's space
+      losses += lose;
+      space[root_or_scratch(gain, rest)] += gain;
+      legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
+    }
+    // v becomes root space for every colour with exactly one stone next to it.
+    Slot* sv = reinterpret_cast<Slot*>(base + v * stride + sizeof(Cell));
+    for (int c = 0; c < players; ++c) {
+      sv[c].bits &= ~Slot::kOccupied;
+      const std::uint32_t one = static_cast<std::uint32_t>(sv[c].bits) == 1;
+      space[root_or_scratch(one, sv[c].xr())] += one;
+      legal_flip_one<kSets>(static_cast<std::size_t>(c), v, one, 0);
+    }
+    v = after;
   }
+  hash_ = hash;
   space[r] -= losses;
   legal_size_[q] += delta;
   if constexpr (kSets == Sets::kOne) tree[0] += delta;
-  // v becomes root space for every colour with exactly one stone next to it.
-  Slot* sv = reinterpret_cast<Slot*>(base + v * stride + sizeof(Cell));
-  for (int c = 0; c < players; ++c) {
-    sv[c].bits &= ~Slot::kOccupied;
-    const std::uint32_t one = static_cast<std::uint32_t>(sv[c].bits) == 1;
-    space[root_or_scratch(one, sv[c].xr())] += one;
-    legal_flip_one<kSets>(static_cast<std::size_t>(c), v, one, 0);
-  }
 }
 
 void Position::prefetch_point(Vertex v) const {
@@ -498,7 +521,7 @@ void Position::for_each_stone(RootId r, F&& f) {
 
 void Position::remove_root(RootId r) {
   Root& root = roots_[r];
-  for_each_stone(r, [this](Vertex s) { vacate(s); });
+  vacate_root(r);
   root.alive = false;
   stones_[root.owner - 1] -= root.size;
   --root_count_[root.owner - 1];
