@@ -347,6 +347,35 @@ TEST(RandomGames, RandomPlayoutPlaysRandomMovesGames) {
   }
 }
 
+// On lattices of more than 32,768 points without wrap the position computes each point's
+// neighbours from a mask of the directions that stay on the board instead of reading the
+// graph. check_consistency recomputes every count from the graph itself: lines, flat and tall
+// boxes, an axis of size 1, 16 axes of size 2 (32 directions, the most computed) and 17 (read
+// from the graph again), with the game taken back to the start.
+TEST(RandomGames, ComputedLatticeNeighboursAgreeWithTheGraph) {
+  for (const char* spec :
+       {"line 40000", "grid 300x120", "grid 1x40000", "grid 40x40x25", "grid 15x15x15x15",
+        "grid 2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2", "grid 2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2"}) {
+    const TopologyPtr topo = parse_topology(spec);
+    const Vertex last = topo->graph.num_vertices() - 1;
+    // Hypercubes have no spaced setup: one seed each on opposite corners.
+    Position pos = topo->dims[0] == 2
+                       ? Position::from_stones(topo, 2, {{0, kBlack}, {last, kWhite}})
+                       : test::make(spec, "spaced");
+    ASSERT_TRUE(pos.prefetches()) << spec;
+    const std::uint64_t start = pos.hash();
+    Rng rng(41);
+    for (int move = 1; move <= 3000 && !pos.is_over(); ++move) {
+      pos.play(random_move(pos, rng));
+      if (move % 1000 == 0) ASSERT_EQ(pos.check_consistency(), "") << spec << " move " << move;
+    }
+    ASSERT_EQ(pos.check_consistency(), "") << spec;
+    while (pos.ply() > 0) pos.undo();
+    EXPECT_EQ(pos.hash(), start) << spec;
+    EXPECT_EQ(pos.check_consistency(), "") << spec;
+  }
+}
+
 // ---------------------------------------------------------------- resign / leave
 
 TEST(RandomGames, MultiPlayerResignRemovesRootsAndPlayGoesOn) {

@@ -16,6 +16,7 @@
 // counts per block (fast uniform random choice). The per-vertex data is interleaved in one record.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -267,6 +268,8 @@ class Position {
   void vacate_impl(Vertex first, bool list);
   // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
   template <Sets kSets>
+  const Vertex* neighbour_list(const Cell& cv, Vertex v, Vertex* around) const;
+  template <Sets kSets>
   void legal_flip_one(std::size_t q, Vertex v, std::uint32_t gain, std::uint32_t lose);
   void prefetch_point(Vertex v) const;  // big lattices: start loading v's and its neighbours'
   // Calls f(s) for each stone s of root r along its list. On big lattices it fetches the next
@@ -283,10 +286,15 @@ class Position {
   Setup setup_;
   std::uint32_t n_ = 0;
   int players_ = 2;
-  std::size_t stride_ = 0;              // bytes per vertex record
-  std::size_t nb_offset_ = 0;           // where a record's inline neighbour list starts
-  bool inline_nbrs_ = false;            // records hold their neighbour lists (big boards)
-  const std::uint32_t* off_ = nullptr;  // graph CSR, cached
+  std::size_t stride_ = 0;     // bytes per vertex record
+  std::size_t nb_offset_ = 0;  // where a record's inline neighbour list starts
+  bool inline_nbrs_ = false;   // records hold their neighbour lists (big boards)
+  // Big lattices without wrap: neighbours are computed; Cell::first is then a mask of the
+  // directions (2a: coordinate a + 1, 2a + 1: coordinate a - 1) that stay on the board.
+  static constexpr std::size_t kMaxLatticeDirections = 32;
+  bool lattice_nbrs_ = false;
+  std::array<std::uint32_t, kMaxLatticeDirections> direction_step_{};  // vertex id change
+  const std::uint32_t* off_ = nullptr;                                 // graph CSR, cached
   const Vertex* nbr_ = nullptr;
 
   std::vector<std::byte, BigBufferAllocator<std::byte>> cells_;  // per vertex: Cell + Slots

@@ -146,11 +146,24 @@ void Position::allocate(std::uint32_t n, int players) {
   nbr_ = topo_->graph.targets().data();
   // Big boards of low degree also copy each point's neighbour list into its record: a move then
   // needs one cache line for the point instead of two (its record and its CSR row).
+  // Big lattices without wrap instead compute the neighbours: the record keeps which of the
+  // 2 x axes directions stay on the board, so it is 32 bytes with two players (two to a line).
+  const Topology& t = *topo_;
+  lattice_nbrs_ = n > (1u << 15) && t.kind == BoardKind::kLattice && !t.wrap &&
+                  2 * t.dims.size() <= kMaxLatticeDirections;
   nb_offset_ = sizeof(Cell) + sizeof(Slot) * static_cast<std::size_t>(players);
-  inline_nbrs_ = n > (1u << 15) && topo_->graph.max_degree() <= 8;
+  inline_nbrs_ = !lattice_nbrs_ && n > (1u << 15) && topo_->graph.max_degree() <= 8;
   stride_ = nb_offset_ + (inline_nbrs_ ? sizeof(Vertex) * topo_->graph.max_degree() : 0);
   stride_ = (stride_ + 7) / 8 * 8;
   cells_.assign(stride_ * n, std::byte{0});
+  std::vector<std::uint32_t> axis_step(t.dims.size(), 1);
+  if (lattice_nbrs_) {
+    for (std::size_t a = 0; a < t.dims.size(); ++a) {
+      if (a > 0) axis_step[a] = axis_step[a - 1] * t.dims[a - 1];
+      direction_step_[2 * a] = axis_step[a];           // coordinate a + 1
+      direction_step_[2 * a + 1] = 0u - axis_step[a];  // coordinate a - 1 (wraps in 32 bits)
+    }
+  }
   for (Vertex v = 0; v < n; ++v) {
     Cell& c = cell(v);
     c.root = kNoRoot;
@@ -158,6 +171,15 @@ void Position::allocate(std::uint32_t n, int players) {
     c.first = off_[v];
     c.degree = static_cast<std::uint16_t>(off_[v + 1] - off_[v]);
     c.color = kEmpty;
+    if (lattice_nbrs_) {
+      std::uint32_t mask = 0;
+      for (std::size_t a = 0; a < t.dims.size(); ++a) {
+        const std::uint32_t x = v / axis_step[a] % t.dims[a];
+        mask |= std::uint32_t{x + 1 < t.dims[a]} << (2 * a);
+        mask |= std::uint32_t{x > 0} << (2 * a + 1);
+      }
+      c.first = mask;
+    }
     if (inline_nbrs_) {
       std::memcpy(cells_.data() + v * stride_ + nb_offset_, nbr_ + off_[v],
                   sizeof(Vertex) * (off_[v + 1] - off_[v]));
@@ -329,6 +351,26 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
   return find_legal_plain(s, i);
 }
 
+// The neighbours of v (cell cv), cv.degree of them: from the record (big boards of low degree),
+// computed into `around` (big lattices without wrap) or the graph's CSR row.
+template <Position::Sets kSets>
+[[gnu::always_inline]] inline const Vertex* Position::neighbour_list(const Cell& cv, Vertex v,
+                                                                     Vertex* around) const {
+  if constexpr (kSets == Sets::kMany) {
+    if (lattice_nbrs_) {
+      std::uint32_t k = 0;
+      for (std::uint32_t m = cv.first; m != 0; m &= m - 1) {
+        around[k++] = v + direction_step_[std::countr_zero(m)];
+      }
+      return around;
+    }
+    if (inline_nbrs_) {
+      return reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_);
+    }
+  }
+  return nbr_ + cv.first;
+}
+
 // A stone of p appears on the empty vertex v; cell(v).root is set by the caller. Roots whose
 // space drops to zero are listed in zeroed_[0, zero_count_). A neighbour's slot says both its
 // count and whether it is occupied, so one read of it decides. The neighbour updates are
@@ -373,10 +415,8 @@ void Position::occupy_impl(Vertex v, Player p) {
   }
   cv.color = p;
   hash_ ^= zobrist(v, p);
-  const Vertex* nb =
-      inline_nbrs_
-          ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
-          : nbr_ + cv.first;
+  Vertex around[kMaxLatticeDirections];
+  const Vertex* nb = neighbour_list<kSets>(cv, v, around);
   const Vertex* const end = nb + cv.degree;
   // Big boards: fetch every neighbour record at once. On lattices play() has asked for them
   // already (prefetch_point); asking again from the list measured no slower, and without it a
@@ -466,10 +506,8 @@ void Position::vacate_impl(Vertex first, bool list) {
     if (fetch_ahead && after != kNoVertex) prefetch_point(after);
     cv.color = kEmpty;
     hash ^= zobrist(v, p);
-    const Vertex* nb =
-        inline_nbrs_
-            ? reinterpret_cast<const Vertex*>(reinterpret_cast<const std::byte*>(&cv) + nb_offset_)
-            : nbr_ + cv.first;
+    Vertex around[kMaxLatticeDirections];
+    const Vertex* nb = neighbour_list<kSets>(cv, v, around);
     const Vertex* const end = nb + cv.degree;
     for (; nb != end; ++nb) {
       const Vertex u = *nb;
