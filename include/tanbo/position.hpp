@@ -218,7 +218,8 @@ class Position {
   struct Cell {
     RootId root;           // root of the stone here (meaningful when occupied)
     Vertex next;           // next stone of the same root (stone lists are intrusive)
-    std::uint32_t first;   // where the neighbours start in the graph's CSR targets
+    std::uint32_t first;   // where the neighbours start in the CSR targets (or a mask, see
+                           // lattice_nbrs_)
     std::uint16_t degree;  // number of neighbours (graphs cap degree at 65535)
     Player color;          // kEmpty or the owner
     std::uint8_t pad;
