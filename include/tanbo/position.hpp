@@ -74,18 +74,21 @@ enum class MoveStatus {
 // What one turn did, kept in the history for undo and reporting.
 struct MoveRecord {
   enum class Kind : std::uint8_t { kPlace, kResign };
+  // (The one-byte fields come first: 32 bytes in all, a game of millions of moves keeps one
+  // record per move.)
   Kind kind = Kind::kPlace;
   Player player = kEmpty;           // who moved (or resigned)
+  bool expanded_removed = false;    // the expanded root was bounded and removed
+  Player to_move_before = kEmpty;   // side to move before this turn
+  std::uint8_t out_before = 0;      // bit mask of players out before this turn
   Vertex vertex = kNoVertex;        // where the stone went (kPlace)
   RootId expanded = kNoRoot;        // the root the stone joined (kPlace)
-  bool expanded_removed = false;    // the expanded root was bounded and removed
   std::uint32_t removed_begin = 0;  // removed roots: removed_roots()[begin, end)
   std::uint32_t removed_end = 0;
   std::uint32_t stones_removed = 0;  // stones taken off by this turn
   Vertex prev_next = kNoVertex;      // stone-list link the point had before (for undo)
-  Player to_move_before = kEmpty;    // side to move before this turn
-  std::uint8_t out_before = 0;       // bit mask of players out before this turn
 };
+static_assert(sizeof(MoveRecord) == 32);
 
 class Position {
  public:
