@@ -263,13 +263,14 @@ class Position {
   void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
   void vacate_root(RootId r);       // every stone of root r disappears
-  void vacate_stones(Vertex first, bool list);  // v, and with list the rest of its root's list
+  template <bool kList>
+  void vacate_stones(Vertex first);  // first, and with kList the rest of its root's list
   // The two above for each kind of legal-move sets, for two players (kPlayers = 2, the loops
   // over colours unrolled) or any number (0).
   template <Sets kSets, int kPlayers>
   void occupy_impl(Vertex v, Player p);
-  template <Sets kSets, int kPlayers>
-  void vacate_impl(Vertex first, bool list);
+  template <Sets kSets, int kPlayers, bool kList>
+  void vacate_impl(Vertex first);
   // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
   template <Sets kSets>
   const Vertex* neighbour_list(const Cell& cv, Vertex v, Vertex* around) const;

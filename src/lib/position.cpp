@@ -456,39 +456,40 @@ void Position::occupy_impl(Vertex v, Player p) {
 
 // The stone on v disappears (its root bookkeeping is the caller's). Branch-free like occupy.
 void Position::vacate(Vertex v) {
-  vacate_stones(v, false);
+  vacate_stones<false>(v);
 }
 
 // Every stone of root r disappears, along its list.
 void Position::vacate_root(RootId r) {
-  vacate_stones(roots_[r].head, true);
+  vacate_stones<true>(roots_[r].head);
 }
 
-void Position::vacate_stones(Vertex first, bool list) {
+template <bool kList>
+void Position::vacate_stones(Vertex first) {
   const bool two = players_ == 2;
   switch (sets_) {
     case Sets::kOne:
-      return two ? vacate_impl<Sets::kOne, 2>(first, list)
-                 : vacate_impl<Sets::kOne, 0>(first, list);
+      return two ? vacate_impl<Sets::kOne, 2, kList>(first)
+                 : vacate_impl<Sets::kOne, 0, kList>(first);
     case Sets::kFew:
-      return two ? vacate_impl<Sets::kFew, 2>(first, list)
-                 : vacate_impl<Sets::kFew, 0>(first, list);
+      return two ? vacate_impl<Sets::kFew, 2, kList>(first)
+                 : vacate_impl<Sets::kFew, 0, kList>(first);
     case Sets::kMany:
-      return two ? vacate_impl<Sets::kMany, 2>(first, list)
-                 : vacate_impl<Sets::kMany, 0>(first, list);
+      return two ? vacate_impl<Sets::kMany, 2, kList>(first)
+                 : vacate_impl<Sets::kMany, 0, kList>(first);
   }
 }
 
-// Takes the stone on `first` off the board, and with `list` the stones after it in its root's
+// Takes the stone on `first` off the board, and with kList the stones after it in its root's
 // list too (a removal: one call, so that what every stone needs is loaded once). On big
 // lattices the next stone's record and its neighbours' are fetched while one is handled.
-template <Position::Sets kSets, int kPlayers>
-void Position::vacate_impl(Vertex first, bool list) {
+template <Position::Sets kSets, int kPlayers, bool kList>
+void Position::vacate_impl(Vertex first) {
   std::byte* const base = cells_.data();
   const std::size_t stride = stride_;
   const int players = kPlayers ? kPlayers : players_;
   std::uint32_t* const space = spaces();
-  const bool fetch_ahead = list && !prefetch_.empty();
+  const bool fetch_ahead = kList && !prefetch_.empty();
   const Player p = cell(first).color;
   const RootId r = cell(first).root;
   const std::size_t q = p - 1u;
@@ -502,7 +503,7 @@ void Position::vacate_impl(Vertex first, bool list) {
   std::uint32_t losses = 0;  // points leaving r's space
   for (Vertex v = first; v != kNoVertex;) {
     Cell& cv = cell(v);
-    const Vertex after = list ? cv.next : kNoVertex;  // the list stays as it is
+    const Vertex after = kList ? cv.next : kNoVertex;  // the list stays as it is
     if (fetch_ahead && after != kNoVertex) prefetch_point(after);
     cv.color = kEmpty;
     hash ^= zobrist(v, p);
