@@ -367,7 +367,9 @@ TEST(RandomGames, ComputedLatticeNeighboursAgreeWithTheGraph) {
     Rng rng(41);
     for (int move = 1; move <= 3000 && !pos.is_over(); ++move) {
       pos.play(random_move(pos, rng));
-      if (move % 1000 == 0) ASSERT_EQ(pos.check_consistency(), "") << spec << " move " << move;
+      if (move % 1000 == 0) {
+        ASSERT_EQ(pos.check_consistency(), "") << spec << " move " << move;
+      }
     }
     ASSERT_EQ(pos.check_consistency(), "") << spec;
     while (pos.ply() > 0) pos.undo();
