@@ -265,15 +265,17 @@ class Position {
   void vacate_root(RootId r);       // every stone of root r disappears
   template <bool kList>
   void vacate_stones(Vertex first);  // first, and with kList the rest of its root's list
-  // The two above for each kind of legal-move sets, for two players (kPlayers = 2, the loops
-  // over colours unrolled) or any number (0).
+  // occupy and vacate_stones for each kind of legal-move sets, for two players (kPlayers = 2,
+  // the loops over colours unrolled) or any number (0).
   template <Sets kSets, int kPlayers>
   void occupy_impl(Vertex v, Player p);
   template <Sets kSets, int kPlayers, bool kList>
   void vacate_impl(Vertex first);
-  // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
+  // The neighbours of v, whose record is cv (degree of them): computed into `around` on big
+  // lattices without wrap, else the list in the record or in the graph.
   template <Sets kSets>
   const Vertex* neighbour_list(const Cell& cv, Vertex v, Vertex* around) const;
+  // Adds v to (gain = 1) or removes it from (lose = 1) the legal set of player q+1.
   template <Sets kSets>
   void legal_flip_one(std::size_t q, Vertex v, std::uint32_t gain, std::uint32_t lose);
   void prefetch_point(Vertex v) const;  // big lattices: start loading v's and its neighbours'
