@@ -279,9 +279,9 @@ class Position {
   template <Sets kSets>
   void legal_flip_one(std::size_t q, Vertex v, std::uint32_t gain, std::uint32_t lose);
   void prefetch_point(Vertex v) const;  // big lattices: start loading v's and its neighbours'
-  // Calls f(s) for each stone s of root r along its list. On big lattices it fetches the next
-  // stone's record and its neighbours' while f handles the current one, so that the cache
-  // misses of a removal (or of its undo) overlap.
+  // Calls f(s) for each stone s of root r along its list (an undo restoring the root; a removal
+  // walks the list inside vacate_impl). On big lattices it fetches the next stone's record and
+  // its neighbours' while f handles the current one, so that their cache misses overlap.
   template <class F>
   void for_each_stone(RootId r, F&& f);
   void remove_root(RootId r);
