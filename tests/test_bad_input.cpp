@@ -605,10 +605,11 @@ TEST(FuzzRegressions, ReplayedInputsAreHandledCleanly) {
         EXPECT_NE(std::string(e.what()), "") << f.path();
       }
       if (!written.empty()) {
-        // What was written must read back as the same game.
+        // What was written must read back as the same game, and be written the same again.
         const tanbo::Game again =
             sgf ? tanbo::read_sgf(written, "again") : tanbo::read_game(written, "again");
         EXPECT_EQ(again.position.hash(), hash) << f.path();
+        EXPECT_EQ(sgf ? tanbo::write_sgf(again) : tanbo::write_game(again), written) << f.path();
       }
       ++replayed;
     }

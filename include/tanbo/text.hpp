@@ -13,4 +13,8 @@ std::string to_lower(std::string_view s);
 // returns and line feeds).
 std::string trim(std::string_view s, std::string_view blanks = " \t\r\n");
 
+// Removes the carriage returns at the end of a line read with std::getline: one from a CRLF
+// file, or any number (so that reading and writing a line again gives the same line).
+void drop_carriage_returns(std::string& line);
+
 }  // namespace tanbo

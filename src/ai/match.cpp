@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo {
 
@@ -211,7 +212,7 @@ std::vector<StudyTally> parse_study_csv(const std::string& text, const std::stri
   };
   while (std::getline(in, line)) {
     ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    drop_carriage_returns(line);
     if (number == 1) {
       if (line != kStudyHeader) fail("not a study CSV (the header differs from tanbo study --csv)");
       continue;

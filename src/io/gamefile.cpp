@@ -84,7 +84,7 @@ std::string write_game(const Game& game) {
   if (topo.kind == BoardKind::kFile) {
     std::istringstream dot(topo.dot_text);
     for (std::string line; std::getline(dot, line);) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
+      drop_carriage_returns(line);
       os << "dot " << line << "\n";
     }
   }
@@ -135,7 +135,7 @@ Game read_game(std::string_view text, std::string_view origin) {
   bool in_moves = false;
   while (!in_moves && std::getline(in, line)) {
     ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    drop_carriage_returns(line);
     if (line.rfind("dot", 0) == 0 && (line.size() == 3 || line[3] == ' ')) {
       if (topology.rfind("file", 0) != 0)
         throw fail("a \"dot\" line belongs after \"topology file NAME\"");

@@ -16,4 +16,8 @@ std::string trim(std::string_view s, std::string_view blanks) {
   return std::string(s.substr(b, s.find_last_not_of(blanks) - b + 1));
 }
 
+void drop_carriage_returns(std::string& line) {
+  while (!line.empty() && line.back() == '\r') line.pop_back();
+}
+
 }  // namespace tanbo
