@@ -287,6 +287,7 @@ class Position {
   void remove_root(RootId r);
   void restore_root(RootId r);
   void advance_turn(Player from, bool removals);
+  Player player_after(Player from) const;  // next in cyclic order still in (out_ as it stands)
   std::uint8_t compute_out() const;
 
   TopologyPtr topo_;

@@ -540,9 +540,10 @@ void Position::vacate_impl(Vertex first) {
   if constexpr (kSets == Sets::kOne) tree[0] += delta;
 }
 
-// Asks for both ends of each record: records of 40 to 56 bytes (big lattices) are not a
-// divisor of the cache line, so half of them straddle two lines (padding them to 64 bytes
-// measured slower: more lines a move).
+// Asks for both ends of each record: records that keep their neighbour list (40 to 56 bytes,
+// wrapped lattices) are not a divisor of the cache line, so half of them straddle two lines
+// (padding them to 64 bytes measured slower: more lines a move). The 32-byte records of
+// unwrapped lattices never straddle; their second request finds the line already asked for.
 void Position::prefetch_point(Vertex v) const {
   const auto at = reinterpret_cast<std::uintptr_t>(cells_.data()) + v * stride_;
   const std::uintptr_t last = stride_ - 1;
@@ -605,22 +606,23 @@ void Position::advance_turn(Player from, bool removals) {
       return;
     }
   }
-  // The next player in cyclic order still in: without a branch on whose turn it was (with
-  // two players the turn alternates, which a simple branch predictor gets wrong every time).
+  to_move_ = player_after(from);
+}
+
+// The next player after `from` in cyclic order still in: without a branch on whose turn it
+// was (with two players the turn alternates, which a simple branch predictor gets wrong every
+// time).
+Player Position::player_after(Player from) const {
   unsigned p = from;
   do {
     const unsigned wrap = p == static_cast<unsigned>(players_);
     p = ((p + 1) & (wrap - 1u)) | wrap;
   } while ((out_ >> (p - 1)) & 1u);
-  to_move_ = static_cast<Player>(p);
+  return static_cast<Player>(p);
 }
 
 Player Position::next_player() const {
-  unsigned p = to_move_;
-  do {
-    p = p == static_cast<unsigned>(players_) ? 1 : p + 1;
-  } while ((out_ >> (p - 1)) & 1u);
-  return static_cast<Player>(p);
+  return player_after(to_move_);
 }
 
 MoveStatus Position::check_move(Player p, Vertex v) const {
