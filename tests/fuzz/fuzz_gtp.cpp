@@ -40,7 +40,7 @@ bool out_of_scope(const std::string& line) {
   const std::string l = tanbo::to_lower(seen);
   if (l.find("topology") == std::string::npos && l.find("boardsize") == std::string::npos)
     return false;
-  return l.find("file") != std::string::npos || tanbo::fuzz::number_product(l) > 4096;
+  return l.find("file") != std::string::npos || tanbo::fuzz::points_bound(l) > 4096;
 }
 
 struct Snapshot {

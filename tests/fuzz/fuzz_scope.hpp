@@ -10,8 +10,10 @@
 
 namespace tanbo::fuzz {
 
-// Product of the numbers on a line: a generous bound on the points of a board spec.
-inline double number_product(std::string_view line) {
+// A generous bound on the points of the board spec on a (lower-case) line: the product of its
+// numbers, squared and tripled when the line names a hex board (side N: 3N(N-1)+1 points;
+// "hex 973" has 2.8 million).
+inline double points_bound(std::string_view line) {
   double product = 1;
   double cur = -1;
   for (std::size_t i = 0; i <= line.size(); ++i) {
@@ -23,18 +25,18 @@ inline double number_product(std::string_view line) {
       cur = -1;
     }
   }
-  return product;
+  return line.find("hex") != std::string_view::npos ? 3 * product * product : product;
 }
 
-// True when any line mentioning `keyword` (case-insensitive) has numbers whose product
-// exceeds `max_points`.
+// True when any line mentioning `keyword` (case-insensitive) may build a board of more than
+// `max_points` points (points_bound).
 inline bool big_board(std::string_view text, std::string_view keyword, double max_points = 4096) {
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     const std::string line = to_lower(text.substr(start, end - start));
-    if (line.find(keyword) != std::string::npos && number_product(line) > max_points) return true;
+    if (line.find(keyword) != std::string::npos && points_bound(line) > max_points) return true;
     start = end + 1;
   }
   return false;
