@@ -11,8 +11,8 @@
 namespace tanbo::fuzz {
 
 // A generous bound on the points of the board spec on a (lower-case) line: the product of its
-// numbers, squared and tripled when the line names a hex board (side N: 3N(N-1)+1 points;
-// "hex 973" has 2.8 million).
+// numbers, squared when one number gives both sides (GTP's "boardsize N": N x N) and also
+// tripled for a hex board (side N: 3N(N-1)+1 points; "hex 973" has 2.8 million).
 inline double points_bound(std::string_view line) {
   double product = 1;
   double cur = -1;
@@ -25,7 +25,9 @@ inline double points_bound(std::string_view line) {
       cur = -1;
     }
   }
-  return line.find("hex") != std::string_view::npos ? 3 * product * product : product;
+  if (line.find("hex") != std::string_view::npos) return 3 * product * product;
+  if (line.find("boardsize") != std::string_view::npos) return product * product;
+  return product;
 }
 
 // True when any line mentioning `keyword` (case-insensitive) may build a board of more than
