@@ -290,8 +290,9 @@ TEST(RandomGames, ElevenDimensionsPlayAWhile) {
 // legal_move(p, i) is the i-th legal point of p in vertex order, for every i, on boards of one
 // block (81 and 506 points: 8 words; 529 and 625: 16 words), of a few blocks of 512 points with
 // plain counts (1600 and 4096 points: up to 8 blocks) and of more blocks counted also by groups
-// of 64 blocks (4225 and 10000 points: one group; 40000: two), as a random game changes the
-// sets. The sizes straddle the boundaries between the kinds.
+// of 8 and of 64 blocks (4225 and 10000 points: one group of 64; 40000: two, the last groups
+// partly padding), as a random game changes the sets. The sizes straddle the boundaries
+// between the kinds.
 TEST(RandomGames, LegalMoveIsTheIthLegalPointOnEveryKindOfBoard) {
   for (const char* spec : {"grid 9x9", "grid 22x23", "grid 23x23", "grid 5x5x5x5", "grid 40x40",
                            "grid 64x64", "grid 65x65", "grid 100x100", "grid 200x200"}) {

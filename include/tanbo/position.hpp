@@ -208,8 +208,9 @@ class Position {
  public:
   // How the legal-move sets count their points per block of 512: one block (its count is the
   // set's size), a few blocks (a plain count each: a change costs no branch, a random choice
-  // scans them) or many (a count per block and per group of 64 blocks, 32,768 points: a change
-  // costs two additions, a random choice scans the groups, then 64 blocks at most).
+  // scans them) or many (a count per block, per group of 8 blocks and per group of 64 blocks,
+  // 32,768 points: a change costs three additions, a random choice scans the groups of 64,
+  // then 8 counts and 8 counts without a branch).
   enum class Sets : std::uint8_t { kOne, kFew, kMany };
   static constexpr std::uint32_t kFewBlocks = 8;  // up to 4,096 points: kFew
 
@@ -313,7 +314,7 @@ class Position {
   std::uint32_t blocks_ = 0;                // blocks of 8 words (512 points) per player
   std::uint32_t block_words_ = 0;           // words of a block a random choice scans
   std::uint32_t supers_ = 0;                // groups of 64 blocks (kMany), else 0
-  std::uint32_t block_stride_ = 0;          // counts per player: blocks_ + supers_
+  std::uint32_t block_stride_ = 0;          // counts per player: blocks_, or 73 x supers_
   Sets sets_ = Sets::kOne;                  // how blocks are counted
   std::vector<std::uint64_t> legal_bits_;   // per player: bitmap of legal points
   std::vector<std::uint32_t> legal_block_;  // per player: blocks_ counts, then supers_

@@ -192,8 +192,10 @@ void Position::allocate(std::uint32_t n, int players) {
   // A random choice scans only the words that can hold points of a one-block board.
   block_words_ = blocks_ == 1 ? (n + 63) / 64 : 8;
   sets_ = blocks_ == 1 ? Sets::kOne : blocks_ <= kFewBlocks ? Sets::kFew : Sets::kMany;
+  // kMany counts: supers_ groups of 64 blocks, 8 groups of 8 blocks in each, 8 blocks in each
+  // of those (the last ones padded with zero counts), stored in that order.
   supers_ = sets_ == Sets::kMany ? (blocks_ + 63) / 64 : 0;
-  block_stride_ = blocks_ + supers_;
+  block_stride_ = sets_ == Sets::kMany ? 73 * supers_ : blocks_;
   legal_bits_.assign(std::size_t{words_} * players, 0);
   prefetch_.clear();
   if (n > (1u << 15) && topo_->kind == BoardKind::kLattice) {
@@ -216,9 +218,9 @@ namespace {
 
 // What Position::legal_move searches: one player's counts and bitmap.
 struct LegalSearch {
-  const std::uint32_t* counts;  // per block, then (kMany) per group of 64 blocks
+  const std::uint32_t* counts;  // per block; kMany: per 64 blocks, per 8 blocks, per block
   const std::uint64_t* bits;    // the bitmap
-  std::uint32_t blocks;         // blocks of 512 points
+  std::uint32_t blocks;         // blocks of 512 points (kFew), groups of 64 blocks (kMany)
   std::uint32_t block_words;    // words of a block that can hold points (<= 16)
   Position::Sets sets;
 };
@@ -252,18 +254,20 @@ inline std::uint32_t select_bit_plain(std::uint64_t word, std::uint32_t i) {
 // neither: the bitmap bit flips without a branch; the size change is summed into `delta`. The
 // counts per block of 512 points follow the board's kind of sets (see Position::Sets): on a
 // one-block board the caller adds `delta` to the count once; with a few blocks the block's
-// count changes, with many also the count of its group of 64 blocks; all without a branch.
+// count changes, with many also the counts of its groups of 8 and of 64 blocks (`supers`
+// groups of 64 counted first, then the groups of 8, then the blocks); all without a branch.
 template <Position::Sets kSets>
 [[gnu::always_inline]] inline void legal_flip(std::uint64_t* bits, std::uint32_t* tree,
-                                              std::uint32_t nblocks, Vertex u, std::uint32_t gain,
+                                              std::uint32_t supers, Vertex u, std::uint32_t gain,
                                               std::uint32_t lose, std::uint32_t& delta) {
   bits[u >> 6] ^= std::uint64_t{gain | lose} << (u & 63);
   delta += gain - lose;
   if constexpr (kSets == Position::Sets::kFew) {
     tree[u >> 9] += gain - lose;
   } else if constexpr (kSets == Position::Sets::kMany) {
-    tree[u >> 9] += gain - lose;
-    tree[nblocks + (u >> 15)] += gain - lose;
+    tree[u >> 15] += gain - lose;
+    tree[supers + (u >> 12)] += gain - lose;
+    tree[9 * supers + (u >> 9)] += gain - lose;
   }
 }
 
@@ -293,6 +297,23 @@ template <bool kBmi2>
   return j * 64 + select_bit_plain(bits[j], i - prefix[j]);
 }
 
+// Among `k` counts, the number of leading ones whose running total stays <= i, without a
+// data-dependent branch (random choices make an early exit mispredict); i drops by their sum.
+template <std::uint32_t k>
+[[gnu::always_inline]] inline std::uint32_t skip_counts(const std::uint32_t* counts,
+                                                        std::uint32_t k_counts, std::uint32_t& i) {
+  std::uint32_t acc = 0, before = 0, skipped = 0;
+  const std::uint32_t n = k ? k : k_counts;
+  for (std::uint32_t j = 0; j < n; ++j) {
+    acc += counts[j];
+    const std::uint32_t skip = acc <= i;
+    skipped += skip;
+    before = skip ? acc : before;
+  }
+  i -= before;
+  return skipped;
+}
+
 // Position::legal_move's search, compiled twice: for any x86-64 and for CPUs with BMI2 (one
 // instruction for the bit within a word, inlined).
 template <bool kBmi2>
@@ -301,19 +322,15 @@ template <bool kBmi2>
   const std::uint32_t* tree = s.counts;
   std::uint32_t b = 0;
   if (s.sets == Position::Sets::kFew) {  // plain counts: the blocks whose running count <= i
-    std::uint32_t acc = 0, before = 0;
-    for (std::uint32_t k = 0; k < s.blocks; ++k) {
-      acc += tree[k];
-      const std::uint32_t skip = acc <= i;
-      b += skip;
-      before = skip ? acc : before;
-    }
-    i -= before;
-  } else if (s.sets == Position::Sets::kMany) {  // the group of 64 blocks, then the block in it
-    const std::uint32_t* group = tree + s.blocks;
+    b = skip_counts<0>(tree, s.blocks, i);
+  } else if (s.sets == Position::Sets::kMany) {
+    // The group of 64 blocks (a loop: a million points have 31 of them), then the group of 8
+    // blocks in it, then the block: 8 counts each, scanned without a branch.
+    const std::uint32_t supers = s.blocks;
     std::uint32_t g = 0;
-    for (; group[g] <= i; ++g) i -= group[g];
-    for (b = g * 64; tree[b] <= i; ++b) i -= tree[b];
+    for (; tree[g] <= i; ++g) i -= tree[g];
+    const std::uint32_t m = g * 8 + skip_counts<8>(tree + supers + g * 8, 8, i);
+    b = m * 8 + skip_counts<8>(tree + 9 * supers + m * 8, 8, i);
   }
   return b * 512 + point_in_block<kBmi2>(s.bits + b * 8u, s.block_words, i);
 }
@@ -336,7 +353,7 @@ template <Position::Sets kSets>
                                                             std::uint32_t lose) {
   std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
   std::uint32_t d = 0;
-  legal_flip<kSets>(legal_bits_.data() + q * words_, tree, blocks_, v, gain, lose, d);
+  legal_flip<kSets>(legal_bits_.data() + q * words_, tree, supers_, v, gain, lose, d);
   legal_size_[q] += d;
   if constexpr (kSets == Sets::kOne) tree[0] += d;
 }
@@ -344,7 +361,7 @@ template <Position::Sets kSets>
 Vertex Position::legal_move(Player p, std::uint32_t i) const {
   const std::size_t q = p - 1u;
   const LegalSearch s{legal_block_.data() + q * block_stride_, legal_bits_.data() + q * words_,
-                      blocks_, block_words_, sets_};
+                      sets_ == Sets::kMany ? supers_ : blocks_, block_words_, sets_};
 #if defined(__x86_64__) && defined(__GNUC__)
   if (kHasBmi2) return find_legal_bmi2(s, i);
 #endif
@@ -428,7 +445,7 @@ void Position::occupy_impl(Vertex v, Player p) {
   std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);  // p's slot of record 0
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
   std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
-  const std::uint32_t nblocks = blocks_;
+  const std::uint32_t supers = supers_;
   const std::uint64_t r_high = std::uint64_t{r} << 32;
   std::uint32_t delta = 0;  // change of p's legal-set size
   std::uint32_t gains = 0;  // points joining r's space
@@ -446,7 +463,7 @@ void Position::occupy_impl(Vertex v, Player p) {
     const std::uint32_t left = (space[root_or_scratch(lose, single)] -= lose);
     zero[nz] = single;
     nz += lose & (left == 0);
-    legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
+    legal_flip<kSets>(bits, tree, supers, u, gain, lose, delta);
   }
   space[r] += gains;
   legal_size_[q] += delta;
@@ -496,7 +513,7 @@ void Position::vacate_impl(Vertex first) {
   std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
   std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
-  const std::uint32_t nblocks = blocks_;
+  const std::uint32_t supers = supers_;
   const std::uint64_t r_high = std::uint64_t{r} << 32;
   std::uint64_t hash = hash_;
   std::uint32_t delta = 0;
@@ -522,7 +539,7 @@ void Position::vacate_impl(Vertex first) {
       const std::uint32_t gain = old == 2;             // u is empty and joins rest's root's space
       losses += lose;
       space[root_or_scratch(gain, rest)] += gain;
-      legal_flip<kSets>(bits, tree, nblocks, u, gain, lose, delta);
+      legal_flip<kSets>(bits, tree, supers, u, gain, lose, delta);
     }
     // v becomes root space for every colour with exactly one stone next to it.
     Slot* sv = reinterpret_cast<Slot*>(base + v * stride + sizeof(Cell));
@@ -994,13 +1011,23 @@ std::string Position::check_consistency() const {
     }
     if (want != legal_size_[q]) return "legal set size is wrong";
     const std::uint32_t* counts = legal_block_.data() + q * std::size_t{block_stride_};
-    for (std::uint32_t b = 0; b < blocks_; ++b) {
-      if (counts[b] != per_block[b]) return "legal block count is wrong";
-    }
-    for (std::uint32_t g = 0; g < supers_; ++g) {
-      std::uint32_t sum = 0;
-      for (std::uint32_t b = g * 64; b < std::min(blocks_, g * 64 + 64); ++b) sum += per_block[b];
-      if (counts[blocks_ + g] != sum) return "legal count of a group of blocks is wrong";
+    if (sets_ != Sets::kMany) {
+      for (std::uint32_t b = 0; b < blocks_; ++b) {
+        if (counts[b] != per_block[b]) return "legal block count is wrong";
+      }
+    } else {
+      // Groups of 64 blocks, of 8 blocks, then blocks (see legal_flip); padding counts are 0.
+      per_block.resize(64 * std::size_t{supers_}, 0);
+      for (std::uint32_t size : {64u, 8u, 1u}) {
+        const std::uint32_t* level = counts + (size == 64 ? 0 : size == 8 ? supers_ : 9 * supers_);
+        for (std::uint32_t g = 0; g < 64 * supers_ / size; ++g) {
+          std::uint32_t sum = 0;
+          for (std::uint32_t b = g * size; b < g * size + size; ++b) sum += per_block[b];
+          if (level[g] != sum) {
+            return "legal count of a group of " + std::to_string(size) + " blocks is wrong";
+          }
+        }
+      }
     }
   }
   // Turn order.
