@@ -19,11 +19,13 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "tanbo/graph.hpp"
 #include "tanbo/players.hpp"
+#include "tanbo/pod_vector.hpp"
 #include "tanbo/setup.hpp"
 #include "tanbo/topology.hpp"
 
@@ -176,10 +178,10 @@ class Position {
   void undo();
 
   // ---- history
-  const std::vector<MoveRecord>& history() const { return history_; }  // every turn played
-  const MoveRecord& last_move() const { return history_.back(); }      // precondition: ply() > 0
+  std::span<const MoveRecord> history() const { return history_.view(); }  // every turn played
+  const MoveRecord& last_move() const { return history_.back(); }  // precondition: ply() > 0
   // Removed root ids of a record: removed_roots()[rec.removed_begin .. rec.removed_end).
-  const std::vector<RootId>& removed_roots() const { return removed_; }
+  std::span<const RootId> removed_roots() const { return removed_.view(); }
 
   // ---- roots
   std::uint32_t num_root_ids() const { return static_cast<std::uint32_t>(roots_.size()); }
@@ -332,8 +334,8 @@ class Position {
   Player to_move_ = kBlack;
   Player winner_ = kEmpty;
   std::uint8_t out_ = 0;
-  std::vector<MoveRecord> history_;
-  std::vector<RootId> removed_;
+  PodVector<MoveRecord> history_;  // grows without copying (see pod_vector.hpp)
+  PodVector<RootId> removed_;
 };
 
 // Short text for a MoveStatus ("occupied", "not your turn", ...).

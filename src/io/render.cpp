@@ -424,7 +424,7 @@ std::string render_roots(const Position& pos, std::size_t max_stones, std::size_
 
 std::string describe_move(const Position& pos, const MoveRecord& rec) {
   const Topology& t = pos.topology();
-  const std::vector<RootId>& removed = pos.removed_roots();
+  const std::span<const RootId> removed = pos.removed_roots();
   const std::uint32_t roots = rec.removed_end - rec.removed_begin;
   if (rec.kind == MoveRecord::Kind::kResign) {
     return player_title(rec.player) + " resigns: " + plural(roots, "root") + " removed (" +
