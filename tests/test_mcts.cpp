@@ -194,6 +194,10 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_FALSE(c.rave);
   EXPECT_EQ(mcts_spec(c), "mcts:playouts=5000,time=2.5,threads=4,parallel=root,rave=0");
   EXPECT_EQ(mcts_spec(MctsConfig{}), "mcts");
+  EXPECT_FALSE(parse_mcts_options("reuse=0").reuse);
+  EXPECT_TRUE(MctsConfig{}.reuse);
+  EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reuse=off")), "mcts:playouts=10,reuse=0");
+  EXPECT_THROW(parse_mcts_options("reuse=maybe"), Error);
   EXPECT_THROW(parse_mcts_options("threads=0"), Error);
   EXPECT_THROW(parse_mcts_options("playouts=10,"), Error);
   EXPECT_THROW(parse_mcts_options("gametime=abc"), Error);
@@ -208,4 +212,118 @@ TEST(Mcts, GameTimeBudgetIsSpreadOverTheGame) {
   EXPECT_TRUE(pos.is_over());
   EXPECT_GT(agent->playouts_run(), 0u);
   EXPECT_LT(agent->seconds_spent(), 1.5);  // the budget plus scheduling slack
+}
+
+// Tree reuse: a search keeps the part of the last tree below the moves played since. Every
+// playout passes through the root, so searching the same position again keeps exactly the
+// last search's playouts; one move later it keeps the visits of that move, which is the
+// move chosen (the most visited) when the engine plays both sides.
+TEST(Mcts, ReusesTheSubtreeOfTheMovesPlayed) {
+  for (const std::string opts :
+       {"playouts=400", "playouts=400,threads=2", "playouts=400,threads=2,parallel=root"}) {
+    Mcts m(parse_mcts_options(opts), 11);
+    Position pos = test::make("grid 9x9");
+    m.search(pos);
+    EXPECT_EQ(m.last_stats().reused_visits, 0u) << opts;
+    m.search(pos);
+    EXPECT_EQ(m.last_stats().reused_visits, 400u) << opts << ": the same position";
+    EXPECT_EQ(m.last_stats().playouts, 400u) << opts << ": the limit counts new playouts";
+    for (int move = 0; move < 12 && !pos.is_over(); ++move) {
+      const Vertex v = m.search(pos);
+      ASSERT_EQ(pos.check_move(pos.to_move(), v), MoveStatus::kLegal) << opts;
+      const std::uint32_t chosen = m.last_stats().best_visits;
+      pos.play(v);
+      if (pos.is_over() || pos.legal_count(pos.to_move()) == 1) break;
+      m.search(pos);
+      // Reused only where the chosen move's node had been expanded (2 visits or more): in the
+      // one tree, or in each of the root-parallel trees where it was.
+      if (opts.find("root") == std::string::npos) {
+        if (chosen >= 2) {
+          EXPECT_EQ(m.last_stats().reused_visits, chosen) << opts << " move " << move;
+        }
+      } else {
+        EXPECT_LE(m.last_stats().reused_visits, chosen) << opts << " move " << move;
+        if (chosen >= 4) EXPECT_GT(m.last_stats().reused_visits, 0u) << opts << " move " << move;
+      }
+      EXPECT_EQ(m.last_stats().playouts, 400u) << opts;
+    }
+  }
+}
+
+// Positions that do not follow the last search's position start a new tree: an undone move,
+// another start (setup, board, first player), a resignation in between, a new game.
+TEST(Mcts, StartsANewTreeWhenThePositionDoesNotFollow) {
+  auto searched_twice = [](Mcts& m, const Position& first, const Position& second) {
+    m.search(first);
+    m.search(second);
+    return m.last_stats().reused_visits;
+  };
+  const auto opts = parse_mcts_options("playouts=200");
+  Mcts m(opts, 5);
+  Position pos = test::make("grid 9x9");
+  Rng rng(3);
+  for (int i = 0; i < 6; ++i) pos.play(random_move(pos, rng));
+  Position back = pos;
+  back.undo();
+  EXPECT_EQ(searched_twice(m, pos, back), 0u) << "a move undone";
+  Position next = back;  // the control: a move played (the chosen one: its node is expanded)
+  next.play(m.search(back));
+  m.search(next);
+  EXPECT_GT(m.last_stats().reused_visits, 0u) << "a move played";
+
+  const Position dense = test::make("grid 9x9", "dense");
+  EXPECT_EQ(searched_twice(m, test::make("grid 9x9"), dense), 0u) << "another setup";
+  EXPECT_EQ(searched_twice(m, test::make("grid 9x9"), test::make("grid 9x9")), 0u)
+      << "another board object, the same spec";
+  const Position start = test::make("grid 9x9");
+  std::vector<std::pair<Vertex, Player>> stones = start.setup().stones;
+  const Position white_first = Position::from_stones(start.topology_ptr(), 2, stones, kWhite);
+  const Position black_first = Position::from_stones(start.topology_ptr(), 2, stones, kBlack);
+  EXPECT_GT(searched_twice(m, black_first, black_first), 0u);  // the control
+  EXPECT_EQ(searched_twice(m, black_first, white_first), 0u) << "another first player";
+
+  Position three = test::make("grid 9x9", "dense", 3);
+  ASSERT_EQ(three.num_players(), 3);
+  m.search(three);
+  Position resigned = three;
+  resigned.resign(kWhite);  // not the side to move: Black still moves
+  m.search(resigned);
+  EXPECT_EQ(m.last_stats().reused_visits, 0u) << "a resignation";
+
+  m.search(pos);
+  m.forget();
+  m.search(pos);
+  EXPECT_EQ(m.last_stats().reused_visits, 0u) << "forget()";
+
+  Mcts off(parse_mcts_options("playouts=200,reuse=0"), 5);
+  EXPECT_EQ(searched_twice(off, pos, pos), 0u) << "reuse=0";
+}
+
+// Whole games with reuse stay legal, and reproducible with one thread (the same seed, the same
+// game; with several threads the playouts each gets vary). A chosen move never has more visits
+// than the new playouts plus those kept.
+TEST(Mcts, GamesWithReuseAreLegalAndReproducible) {
+  for (const std::string board : {"grid 7x7", "hex 3", "grid 3x3x3"}) {
+    std::vector<Vertex> games[3];
+    for (int run = 0; run < 3; ++run) {
+      Mcts a(parse_mcts_options(run < 2 ? "playouts=120" : "playouts=120,threads=2"), 42);
+      Mcts b(parse_mcts_options(run < 2 ? "playouts=120,prior=0"
+                                        : "playouts=120,threads=2,parallel=root"),
+             43);
+      Position pos = test::make(board);
+      while (!pos.is_over()) {
+        Mcts& m = pos.to_move() == kBlack ? a : b;
+        const Vertex v = m.search(pos);
+        ASSERT_EQ(pos.check_move(pos.to_move(), v), MoveStatus::kLegal) << board;
+        if (m.last_stats().playouts > 0) {
+          EXPECT_LE(m.last_stats().best_visits,
+                    m.last_stats().playouts + m.last_stats().reused_visits);
+        }
+        games[run].push_back(v);
+        pos.play(v);
+      }
+      ASSERT_EQ(pos.check_consistency(), "");
+    }
+    EXPECT_EQ(games[0], games[1]) << board;
+  }
 }

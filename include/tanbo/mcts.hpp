@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -31,11 +32,13 @@ struct MctsConfig {
   double explore = 0.2;        // UCT exploration constant
   double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
   std::uint32_t expand = 2;    // a leaf gets children once it has this many visits
+  bool reuse = true;           // keep the tree between searches (see Mcts::search)
 };
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
-// prior, tries, explore, ravek, expand. Throws tanbo::Error naming the bad key or value.
+// prior, tries, explore, ravek, expand, reuse (0|1). Throws tanbo::Error naming the bad key or
+// value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
@@ -49,6 +52,7 @@ struct SearchStats {
   double seconds = 0;               // wall time of the search
   double best_value = 0;            // win rate of the chosen move for the side to move
   std::uint32_t best_visits = 0;    // visits of the chosen move
+  std::uint64_t reused_visits = 0;  // root visits kept from earlier searches (all trees)
 };
 
 // ---- playout knowledge, shared by the playout policy and the greedy player
@@ -75,13 +79,22 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v);
 // one bounds its own root (then one other draw).
 Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1);
 
-// A search engine; keeps its random state between searches.
+// A search engine; keeps its random state, and its tree, between searches.
 class Mcts {
  public:
   explicit Mcts(MctsConfig config, std::uint64_t seed = 1);
+  ~Mcts();
+  Mcts(Mcts&&) noexcept;
+  Mcts& operator=(Mcts&&) noexcept;
   // Chooses a move for pos.to_move() (precondition: the game is not over). `budget_seconds`
   // (> 0) caps this search's time in addition to the configured limits.
+  // With config.reuse, when pos follows the position of the last search by the moves played
+  // since (same board, same start, that position's moves first), the search starts from the
+  // part of the last tree below those moves, with its visits (last_stats().reused_visits);
+  // any other position starts a new tree. The playout limit counts new playouts only.
   Vertex search(const Position& pos, double budget_seconds = 0);
+  // Drops the tree kept for reuse and its memory (a new game starts).
+  void forget();
   const SearchStats& last_stats() const { return stats_; }
   // Totals over every search since construction (for playouts-per-second figures).
   const SearchStats& total_stats() const { return total_; }
@@ -89,10 +102,12 @@ class Mcts {
   void reseed(std::uint64_t seed) { rng_.reseed(seed); }
 
  private:
+  struct Memory;  // the trees kept between searches and the position they start from
   MctsConfig config_;
   Rng rng_;
   SearchStats stats_;
   SearchStats total_;
+  std::unique_ptr<Memory> memory_;
 };
 
 }  // namespace tanbo

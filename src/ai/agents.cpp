@@ -82,7 +82,10 @@ class MctsAgent : public Agent {
     return v;
   }
   std::string spec() const override { return mcts_spec(mcts_.config()); }
-  void new_game() override { used_ = 0; }
+  void new_game() override {
+    used_ = 0;
+    mcts_.forget();
+  }
   std::uint64_t playouts_run() const override { return mcts_.total_stats().playouts; }
   double seconds_spent() const override { return mcts_.total_stats().seconds; }
 

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -146,7 +148,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     if (item.empty() || eq == std::string_view::npos || eq == 0) {
       throw Error("mcts option \"" + std::string(item) +
                   "\": expected key=value (keys: playouts, time, gametime, threads, parallel, "
-                  "rave, policy, prior, tries, explore, ravek, expand)");
+                  "rave, policy, prior, tries, explore, ravek, expand, reuse)");
     }
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
@@ -186,10 +188,12 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.rave_k = parse_number(key, value, 1, 1e9);
     } else if (key == "expand") {
       c.expand = static_cast<std::uint32_t>(parse_count(key, value, 1, 1000000));
+    } else if (key == "reuse") {
+      c.reuse = parse_flag(key, value);
     } else {
       throw Error("unknown mcts option \"" + std::string(key) +
                   "\" (keys: playouts, time, gametime, threads, parallel, rave, policy, "
-                  "prior, tries, explore, ravek, expand)");
+                  "prior, tries, explore, ravek, expand, reuse)");
     }
     pos = end + 1;
   }
@@ -211,6 +215,7 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
   if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
   if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));
+  if (c.reuse != d.reuse) parts.push_back(c.reuse ? "reuse=1" : "reuse=0");
   std::string s = "mcts";
   for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : ":") + parts[i];
   return s;
@@ -447,10 +452,120 @@ void init_root(Tree& tree) {
   tree.nodes.emplace_back();
 }
 
+// The node reached from the root by `moves` (each the move of a child of the node before), or
+// nothing when the tree does not hold that line.
+std::optional<std::uint32_t> descend(const Tree& tree, std::span<const Vertex> moves) {
+  std::uint32_t index = 0;
+  for (Vertex v : moves) {
+    const Node& node = tree.nodes[index];
+    if (!node.expanded) return std::nullopt;
+    std::uint32_t next = 0;
+    for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
+      if (tree.nodes[i].move == v) next = i;
+    }
+    if (next == 0) return std::nullopt;
+    index = next;
+  }
+  return index;
+}
+
+// Makes node `index` the root, keeping only its subtree: copied breadth first, so that each
+// node's children stay one block; child indices (first, win_child) are renumbered.
+void reroot(Tree& tree, std::uint32_t index) {
+  if (index == 0) return;
+  std::vector<Node> kept;
+  kept.push_back(tree.nodes[index]);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (!kept[i].expanded) continue;
+    const std::uint32_t first = kept[i].first, count = kept[i].count, win = kept[i].win_child;
+    const auto moved_to = static_cast<std::uint32_t>(kept.size());
+    kept.insert(kept.end(), tree.nodes.begin() + first, tree.nodes.begin() + first + count);
+    kept[i].first = moved_to;
+    kept[i].win_child = win ? moved_to + (win - first) : 0;
+  }
+  tree.nodes.swap(kept);
+}
+
 }  // namespace
 
-Mcts::Mcts(MctsConfig config, std::uint64_t seed) : config_(config), rng_(seed) {
+// What a search leaves for the next one: its trees (one, or one per thread with root
+// parallelism) and the position their roots stand for, known by its board, its start and its
+// moves (the rules are deterministic, so these fix the position).
+struct Mcts::Memory {
+  std::vector<std::unique_ptr<Tree>> trees;
+  TopologyPtr topology;  // held, so that a new board is never mistaken for a freed one
+  Setup setup;
+  Player first_to_move = kEmpty;  // who moved first from the start
+  std::vector<MoveRecord> moves;  // the moves from the start to the roots' position
+
+  static Player first_mover(const Position& pos) {
+    return pos.ply() > 0 ? pos.history()[0].to_move_before : pos.to_move();
+  }
+
+  // The moves that lead from the remembered position to pos, when pos follows it.
+  std::optional<std::vector<Vertex>> path_to(const Position& pos) const {
+    if (trees.empty() || pos.topology_ptr() != topology || pos.ply() < moves.size() ||
+        first_mover(pos) != first_to_move || pos.setup().players != setup.players ||
+        pos.setup().stones != setup.stones) {
+      return std::nullopt;
+    }
+    const auto history = pos.history();
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const MoveRecord& a = history[i];
+      const MoveRecord& b = moves[i];
+      if (a.kind != b.kind || a.player != b.player || a.vertex != b.vertex) return std::nullopt;
+    }
+    std::vector<Vertex> path;
+    for (std::size_t i = moves.size(); i < history.size(); ++i) {
+      if (history[i].kind != MoveRecord::Kind::kPlace) return std::nullopt;  // a resignation
+      path.push_back(history[i].vertex);
+    }
+    return path;
+  }
+
+  // Readies `count` trees for a search of pos: the subtrees that pos's moves reach, or new
+  // trees. Returns the root visits kept.
+  std::uint64_t adopt(const Position& pos, std::size_t count, bool reuse) {
+    const std::optional<std::vector<Vertex>> path =
+        reuse && trees.size() == count ? path_to(pos) : std::nullopt;
+    std::uint64_t kept = 0;
+    if (trees.size() != count) {
+      trees.clear();
+      for (std::size_t t = 0; t < count; ++t) trees.push_back(std::make_unique<Tree>());
+    }
+    const std::uint32_t legal = pos.legal_count(pos.to_move());
+    for (auto& tree : trees) {
+      const std::optional<std::uint32_t> node =
+          path ? descend(*tree, *path) : std::optional<std::uint32_t>();
+      // Kept only when expanded: its children are then pos's legal moves.
+      if (node && tree->nodes[*node].expanded && tree->nodes[*node].count == legal) {
+        reroot(*tree, *node);
+        kept += tree->nodes[0].n;
+      } else {
+        init_root(*tree);
+      }
+    }
+    return kept;
+  }
+
+  void remember(const Position& pos) {
+    topology = pos.topology_ptr();
+    setup = pos.setup();
+    first_to_move = first_mover(pos);
+    moves.assign(pos.history().begin(), pos.history().end());
+  }
+};
+
+Mcts::Mcts(MctsConfig config, std::uint64_t seed)
+    : config_(config), rng_(seed), memory_(std::make_unique<Memory>()) {
   if (config_.threads < 1) config_.threads = 1;
+}
+Mcts::~Mcts() = default;
+Mcts::Mcts(Mcts&&) noexcept = default;
+Mcts& Mcts::operator=(Mcts&&) noexcept = default;
+
+void Mcts::forget() {
+  memory_ = std::make_unique<Memory>();
 }
 
 Vertex Mcts::search(const Position& pos, double budget_seconds) {
@@ -500,9 +615,11 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
   };
 
   std::uint64_t total_nodes = 0;
-  if (threads == 1 || config_.tree_parallel) {
-    Tree tree;
-    init_root(tree);
+  const bool one_tree = threads == 1 || config_.tree_parallel;
+  stats_.reused_visits =
+      memory_->adopt(pos, one_tree ? 1 : static_cast<std::size_t>(threads), config_.reuse);
+  if (one_tree) {
+    Tree& tree = *memory_->trees[0];
     std::vector<std::unique_ptr<Worker>> workers;
     for (int t = 0; t < threads; ++t) {
       workers.push_back(std::make_unique<Worker>(config_, pos, seeds[t]));
@@ -524,23 +641,27 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
     total_nodes = tree.nodes.size();
   } else {
     // Root parallelism: independent trees, merged at the root.
-    std::vector<Tree> trees(static_cast<std::size_t>(threads));
+    auto& trees = memory_->trees;
     std::vector<std::unique_ptr<Worker>> workers;
     for (int t = 0; t < threads; ++t) {
-      init_root(trees[t]);
       workers.push_back(std::make_unique<Worker>(config_, pos, seeds[t]));
     }
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] { workers[t]->run(trees[t], limits, false); });
+      pool.emplace_back([&, t] { workers[t]->run(*trees[t], limits, false); });
     }
     for (auto& th : pool) th.join();
     for (int t = 0; t < threads; ++t) {
       stats_.playouts += workers[t]->playouts;
       stats_.playout_moves += workers[t]->playout_moves;
-      gather(trees[t]);
-      total_nodes += trees[t].nodes.size();
+      gather(*trees[t]);
+      total_nodes += trees[t]->nodes.size();
     }
+  }
+  if (config_.reuse) {
+    memory_->remember(pos);
+  } else {
+    memory_->trees.clear();  // frees the tree's memory between moves
   }
 
   std::size_t best = 0;
