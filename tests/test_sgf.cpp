@@ -282,5 +282,22 @@ TEST(Sgf, ForeignSetupIsKeptAsCustom) {
   expect_same(g, read_sgf(write_sgf(g)));
 }
 
+// Which names and texts count as SGF, the same for every command (new, save, view, edits).
+TEST(Sgf, FileNamesAndTextsThatAreSgf) {
+  EXPECT_TRUE(is_sgf_file_name("game.sgf"));
+  EXPECT_TRUE(is_sgf_file_name("GAME.SGF"));
+  EXPECT_TRUE(is_sgf_file_name("dir/x.Sgf"));
+  EXPECT_TRUE(is_sgf_file_name(".sgf"));
+  EXPECT_FALSE(is_sgf_file_name("game.tanbo"));
+  EXPECT_FALSE(is_sgf_file_name("sgf"));
+  EXPECT_FALSE(is_sgf_file_name("game.sgf.tanbo"));
+  EXPECT_FALSE(is_sgf_file_name(""));
+  EXPECT_TRUE(is_sgf_text("(;GM[1]SZ[9])"));
+  EXPECT_TRUE(is_sgf_text(" \r\n\t(;GM[1])"));
+  EXPECT_FALSE(is_sgf_text("tanbo game 1\n"));
+  EXPECT_FALSE(is_sgf_text("  \n"));
+  EXPECT_FALSE(is_sgf_text(""));
+}
+
 }  // namespace
 }  // namespace tanbo

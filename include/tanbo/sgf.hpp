@@ -24,4 +24,10 @@ std::string write_sgf(const Game& game);
 // Throws tanbo::Error "ORIGIN: ..." for malformed text or an illegal move (naming the move).
 Game read_sgf(std::string_view text, std::string_view origin = "sgf");
 
+// Whether a file name asks for SGF: it ends in ".sgf" in any case (".SGF", ".Sgf").
+bool is_sgf_file_name(std::string_view path);
+// Whether file text is SGF rather than the game format: its first character other than
+// white space is '(' (a game file starts with a "tanbo" header line).
+bool is_sgf_text(std::string_view text);
+
 }  // namespace tanbo

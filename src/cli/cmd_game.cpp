@@ -17,16 +17,6 @@ namespace tanbo::cli {
 
 namespace {
 
-bool is_sgf_name(const std::string& path) {
-  return path.size() >= 4 &&
-         (path.substr(path.size() - 4) == ".sgf" || path.substr(path.size() - 4) == ".SGF");
-}
-
-bool is_sgf_text(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && text[first] == '(';
-}
-
 // Saves in the format the file already has (SGF stays SGF).
 void save_like(const Game& game, const std::string& path, bool sgf) {
   write_file_atomic(path, sgf ? write_sgf(game) : write_game(game));
@@ -110,7 +100,7 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
                   "usage: tanbo new GAME [--topology SPEC] [--setup NAME] [--players N|NAMES]\n"
                   "Creates a game file at its starting position; then players take turns with\n"
                   "tanbo move GAME POINT, passing the file along (mail, chat, a shared folder).\n"
-                  "A name ending in .sgf writes SGF instead (2D boards, two players).\n"
+                  "A name ending in .sgf (any case) writes SGF instead (2D boards, two players).\n"
                   "example: tanbo new cube.tanbo --topology \"grid 5x5x5\" --players alice,bob",
                   out, err, code)) {
     return code;
@@ -123,7 +113,7 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
     const int count = player_count(board.players);
     Game game = new_game(board.topology, board.setup, count, player_names(board.players, count));
     game.event = event;
-    save_like(game, file, is_sgf_name(file));
+    save_like(game, file, is_sgf_file_name(file));
     out << "created " << file << ": " << game.position.topology().spec << ", setup "
         << game.position.setup().name << ", " << game.position.num_players() << " players\n";
     print_game(game, out, colour_wanted(colour, out));

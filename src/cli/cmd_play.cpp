@@ -57,10 +57,6 @@ struct Seat {
   std::unique_ptr<Agent> agent;  // null for a human
 };
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && to_lower(s.substr(s.size() - suffix.size())) == suffix;
-}
-
 // Builds the agent for a seat; throws tanbo::Error with make_agent's reason.
 std::unique_ptr<Agent> resolve(const std::string& who, const std::string& engine,
                                std::uint64_t seed, std::string& resolved) {
@@ -190,7 +186,7 @@ class Session {
         out_ << "save needs a file name: save game.tanbo\n";
       } else {
         try {
-          write_file_atomic(rest, ends_with(rest, ".sgf") ? write_sgf(game_) : write_game(game_));
+          write_file_atomic(rest, is_sgf_file_name(rest) ? write_sgf(game_) : write_game(game_));
           out_ << "saved to " << rest << "\n";
         } catch (const Error& e) {
           out_ << "not saved: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "tanbo/error.hpp"
+#include "tanbo/sgf.hpp"
 
 #ifdef TANBO_HAVE_VIEWER
 #include <filesystem>
@@ -153,9 +154,7 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
       }
       game = std::make_unique<Game>(load_game(game_path));
       // An SGF file is shown but never overwritten with the game format.
-      const std::string text = read_text_file(game_path);
-      const auto first = text.find_first_not_of(" \t\r\n");
-      if (first != std::string::npos && text[first] == '(') {
+      if (is_sgf_text(read_text_file(game_path))) {
         err << "tanbo view: " << game_path << " is SGF: moves made in the window are not "
             << "saved (tanbo import makes a game file of it)\n";
       } else {

@@ -311,8 +311,7 @@ std::string read_text_file(const std::string& path) {
 
 Game load_game(const std::string& path) {
   const std::string text = read_text_file(path);
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '(') return read_sgf(text, path);
+  if (is_sgf_text(text)) return read_sgf(text, path);
   return read_game(text, path);
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo {
 
@@ -379,6 +380,15 @@ Game read_sgf(std::string_view text, std::string_view origin) {
     }
   }
   return game;
+}
+
+bool is_sgf_text(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '(';
+}
+
+bool is_sgf_file_name(std::string_view path) {
+  return path.size() >= 4 && to_lower(path.substr(path.size() - 4)) == ".sgf";
 }
 
 }  // namespace tanbo
