@@ -142,6 +142,27 @@ TEST(Agents, AgentListsSplitOnCommasBeforeAgentNames) {
   EXPECT_THROW(split_agent_list("random,alphago"), Error);
 }
 
+// --players of match and study: 2 to 8 seats, every spec checked before a game is played.
+TEST(Agents, SeatListsNeedTwoToEightValidPlayers) {
+  auto message = [](const std::string& list) {
+    try {
+      seat_specs(list, "match");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(seat_specs("random,mcts:playouts=5,threads=2", "match"),
+            (std::vector<std::string>{"random", "mcts:playouts=5,threads=2"}));
+  EXPECT_EQ(seat_specs("random,random,random,random,random,random,random,random", "study").size(),
+            8u);
+  EXPECT_EQ(message("random"), "--players: a match needs 2 to 8 engine players");
+  EXPECT_EQ(message("random,random,random,random,random,random,random,random,random"),
+            "--players: a match needs 2 to 8 engine players");
+  EXPECT_NE(message("random,mcts:playouts=0").find("playouts=0"), std::string::npos);
+  EXPECT_NE(message("random,,greedy").find("empty item"), std::string::npos);
+}
+
 TEST(Agents, GtpEngineOptionDrivesGenmove) {
   const std::string bin = TANBO_BINARY;
   // Same seed, same search: the answers repeat; every answer is a legal move of the board.

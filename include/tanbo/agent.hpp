@@ -48,6 +48,11 @@ const std::vector<std::string>& agent_names();
 // list is empty, an item is empty, or the list does not start with an agent name.
 std::vector<std::string> split_agent_list(const std::string& list);
 
+// The players of `--players LIST` for a `what` ("match", "study") of 2 to 8 seats: the list
+// split, each spec checked by building its agent once. Throws tanbo::Error for a bad list or
+// spec, or "--players: a WHAT needs 2 to 8 engine players".
+std::vector<std::string> seat_specs(const std::string& list, const std::string& what);
+
 // The spec with its search threads set to `threads` (mcts specs; others are returned as they
 // are): "mcts:playouts=500" -> "mcts:playouts=500,threads=2", "mcts" -> "mcts:threads=2".
 std::string with_threads(const std::string& spec, int threads);

@@ -121,6 +121,16 @@ std::unique_ptr<Agent> make_agent(const std::string& spec, std::uint64_t seed) {
   throw Error("unknown player \"" + spec + "\"; engine players: " + known_list());
 }
 
+std::vector<std::string> seat_specs(const std::string& list, const std::string& what) {
+  std::vector<std::string> specs = split_agent_list(list);
+  if (specs.size() < 2 || specs.size() > static_cast<std::size_t>(kMaxPlayers)) {
+    throw Error("--players: a " + what + " needs 2 to " + std::to_string(kMaxPlayers) +
+                " engine players");
+  }
+  for (const auto& s : specs) make_agent(s, 1);  // refuse a bad spec before any game
+  return specs;
+}
+
 std::string with_threads(const std::string& spec, int threads) {
   if (spec != "mcts" && spec.rfind("mcts:", 0) != 0) return spec;
   return spec + (spec == "mcts" ? ":" : ",") + "threads=" + std::to_string(threads);

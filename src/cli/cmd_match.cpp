@@ -71,13 +71,11 @@ int cmd_match(const std::vector<std::string>& args, std::istream&, std::ostream&
   const bool csv = vm.count("csv") > 0;
   try {
     if (games == 0) throw Error("--games must be at least 1");
-    const std::vector<std::string> specs = split_agent_list(players);
+    const std::vector<std::string> specs = seat_specs(players, "match");
     const int k = static_cast<int>(specs.size());
-    if (k < 2 || k > kMaxPlayers) throw Error("--players: a match needs 2 to 8 engine players");
     auto topo = parse_topology(topology);
     const Setup start_setup = make_setup(*topo, setup, k);
     const Position start(topo, start_setup);
-    for (const auto& s : specs) make_agent(s, 1);  // refuse a bad spec before playing
     if (!save_dir.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(save_dir, ec);

@@ -229,10 +229,8 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
       if (!parse_shard(shard, shard_i, shard_n)) {
         throw Error("--shard " + shard + ": expected i/n with 1 <= i <= n, e.g. 2/3");
       }
-      const std::vector<std::string> specs = split_agent_list(players);
+      const std::vector<std::string> specs = seat_specs(players, "study");
       const int k = static_cast<int>(specs.size());
-      if (k < 2 || k > kMaxPlayers) throw Error("--players: a study needs 2 to 8 engine players");
-      for (const auto& s : specs) make_agent(s, 1);
       const std::vector<Entry> entries = read_list(list_path);
       // Build every board first: a bad line is refused before any game is played.
       std::vector<Position> starts;
