@@ -571,6 +571,59 @@ TEST(ViewerSession, ClicksPlayRefuseAndSave) {
   EXPECT_EQ(load_game(file.string()).position.ply(), 0u);
 }
 
+// An engine thinks on a thread of its own while the window stays live: its choice is played
+// when collected, unless the game moved on meanwhile (then it is dropped and nothing changes);
+// someone looking at an earlier move keeps looking at it.
+TEST(ViewerSession, EnginesThinkInTheBackgroundAndStaleChoicesAreDropped) {
+  Game game = new_game("grid 5x5x5", "default", 2, {});
+  std::vector<std::unique_ptr<Agent> > engines;
+  engines.push_back(nullptr);
+  engines.push_back(make_agent("mcts:playouts=300", 3));
+  viz::Session s(game, "", std::move(engines));
+  const Topology& t = game.position.topology();
+
+  bool played = false;
+  s.click(*t.parse_vertex("125"), &played);
+  ASSERT_TRUE(played);
+  EXPECT_FALSE(s.engine_thinking());
+  ASSERT_TRUE(s.start_engine());
+  EXPECT_TRUE(s.engine_thinking());
+  EXPECT_FALSE(s.start_engine()) << "one engine at a time";
+  // Meanwhile the window can page back through the game.
+  s.previous();
+  EXPECT_EQ(s.shown_ply(), 0u);
+  while (!s.engine_ready()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::string m = s.finish_engine();
+  EXPECT_NE(m.find("White (mcts:playouts=300) played"), std::string::npos) << m;
+  EXPECT_FALSE(s.engine_thinking());
+  EXPECT_EQ(s.last_ply(), 2u);
+  EXPECT_EQ(s.shown_ply(), 0u) << "the view stays where it was";
+  s.last();
+
+  // Black plays, White starts thinking, Black takes the move back: White's choice is stale.
+  const Vertex black = game.position.legal_move(kBlack, 0);
+  s.click(black, &played);
+  ASSERT_TRUE(played);
+  ASSERT_TRUE(s.start_engine());
+  s.take_back();
+  EXPECT_EQ(s.last_ply(), 2u);
+  const std::uint64_t before = game.position.hash();
+  EXPECT_EQ(s.finish_engine(), "");
+  EXPECT_EQ(game.position.hash(), before);
+  EXPECT_EQ(s.last_ply(), 2u);
+  EXPECT_FALSE(s.engine_to_move()) << "Black, a person, is to move";
+
+  // engine_move() collects a thinking engine first, then lets the one to move play.
+  s.click(black, &played);
+  ASSERT_TRUE(s.start_engine());
+  m = s.engine_move();
+  EXPECT_NE(m.find("White"), std::string::npos) << m;
+  EXPECT_EQ(s.last_ply(), 4u);
+  // An engine still thinking when the session ends is waited for (no crash, no leak).
+  s.click(game.position.legal_move(kBlack, 0), &played);
+  ASSERT_TRUE(s.start_engine());
+}
+
 // ------------------------------------------------------------------ the window (Xvfb)
 
 namespace {

@@ -1,6 +1,7 @@
 #include "session.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "tanbo/error.hpp"
 
@@ -21,6 +22,10 @@ Position position_at(const Position& game_position, std::uint32_t ply) {
 
 Session::Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent>> engines)
     : game_(game), path_(std::move(path)), engines_(std::move(engines)), shown_(game.position) {}
+
+Session::~Session() {
+  if (thinking_.valid()) thinking_.wait();
+}
 
 Agent* Session::engine(Player p) const {
   return p >= 1 && p <= engines_.size() ? engines_[p - 1].get() : nullptr;
@@ -63,16 +68,52 @@ bool Session::engine_to_move() const {
 }
 
 std::string Session::engine_move() {
-  if (!engine_to_move()) return "";
-  const Player p = game_.position.to_move();
+  if (thinking_.valid()) {  // one started earlier: its move, unless it was for another position
+    std::string m = finish_engine();
+    if (!m.empty()) return m;
+  }
+  if (!start_engine()) return "";
+  return finish_engine();
+}
+
+bool Session::start_engine() {
+  if (thinking_.valid() || !engine_to_move()) return false;
+  thinking_player_ = game_.position.to_move();
+  thinking_ply_ = game_.position.ply();
+  thinking_hash_ = game_.position.hash();
+  Agent* a = engine(thinking_player_);
+  // The agent is used by this thread alone until finish_engine() collects its choice.
+  thinking_ = std::async(std::launch::async,
+                         [a, position = Position(game_.position)] { return a->choose(position); });
+  return true;
+}
+
+bool Session::engine_ready() const {
+  return thinking_.valid() &&
+         thinking_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+std::string Session::finish_engine() {
+  if (!thinking_.valid()) return "";
+  const Vertex v = thinking_.get();  // rethrows what the engine threw
+  const Player p = thinking_player_;
+  Position& pos = game_.position;
+  if (pos.ply() != thinking_ply_ || pos.hash() != thinking_hash_ || pos.is_over() ||
+      pos.to_move() != p) {
+    return "";  // the game moved on while the engine thought
+  }
   Agent* a = engine(p);
-  const Vertex v = a->choose(game_.position);
-  if (game_.position.check_move(p, v) != MoveStatus::kLegal) {
+  if (pos.check_move(p, v) != MoveStatus::kLegal) {
     throw Error("the engine " + a->spec() + " chose an illegal move");
   }
-  game_.position.play(v);
-  return after_move(player_title(p) + " (" + a->spec() + ") played " +
-                    game_.position.topology().name(v));
+  // Someone looking at an earlier move meanwhile keeps looking at it.
+  const bool was_at_end = at_end();
+  const std::uint32_t viewing = shown_ply();
+  pos.play(v);
+  std::string m =
+      after_move(player_title(p) + " (" + a->spec() + ") played " + pos.topology().name(v));
+  if (!was_at_end) show(viewing);
+  return m;
 }
 
 std::string Session::take_back() {

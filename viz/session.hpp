@@ -4,6 +4,7 @@
 // mouse and keys into these calls; tests drive it directly.
 #pragma once
 
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ class Session {
  public:
   // `engines[p-1]` plays player p (nullptr or missing = a person). `path` "" = never saved.
   Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent>> engines);
+  ~Session();  // waits for an engine still thinking
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
 
   const Game& game() const { return game_; }
   const Position& shown() const { return shown_; }          // the position on screen
@@ -42,8 +46,20 @@ class Session {
   std::string click(Vertex v, bool* played = nullptr);
   // True when an engine is to move in the latest position (and it is shown).
   bool engine_to_move() const;
-  // Lets the engine to move play; returns what it did ("" when no engine is to move).
+  // Lets the engine to move play, waiting for it; returns what it did ("" when no engine is
+  // to move).
   std::string engine_move();
+
+  // The same in the background, so that the window stays live while an engine thinks:
+  // start_engine() lets the engine to move choose on a thread of its own, from a copy of the
+  // latest position (false when no engine is to move or one is thinking already);
+  // engine_ready() says when it has chosen; finish_engine() waits for the choice and plays it
+  // if the game is still where it was when the engine started. A take-back or a move made
+  // meanwhile makes the choice stale: it is dropped and finish_engine() returns "".
+  bool start_engine();
+  bool engine_thinking() const { return thinking_.valid(); }
+  bool engine_ready() const;
+  std::string finish_engine();
   // Takes back the last turn, and further engine turns, until a person is to move.
   std::string take_back();
   // The last save error, "" when the file is up to date (or there is none).
@@ -58,6 +74,10 @@ class Session {
   std::vector<std::unique_ptr<Agent>> engines_;
   Position shown_;
   std::string save_error_;
+  std::future<Vertex> thinking_;  // the engine's choice, while it thinks
+  Player thinking_player_ = kEmpty;
+  std::uint32_t thinking_ply_ = 0;   // the game's length when it started
+  std::uint64_t thinking_hash_ = 0;  // and its position
 };
 
 }  // namespace tanbo::viz

@@ -84,7 +84,8 @@ struct ViewerWindow::Impl {
   int width, height, multisamples;
   SceneInfo info;
   bool opened = false;
-  int engine_timer = -1;
+  int engine_timer = -1;  // one-shot: the engine to move starts thinking
+  int poll_timer = -1;    // one-shot, renewed while an engine thinks: has it chosen?
   vtkNew<vtkRenderWindow> window;
   vtkNew<vtkRenderer> renderer;
   vtkNew<vtkRenderWindowInteractor> interactor;
@@ -187,7 +188,15 @@ struct ViewerWindow::Impl {
     const int id = call_data ? *static_cast<int*>(call_data) : -1;
     if (id == v->engine_timer) {
       v->engine_timer = -1;
-      v->engine_step();
+      v->start_engine();
+    } else if (id == v->poll_timer) {
+      // One-shot timers, renewed: destroying a timer inside its own callback is not safe.
+      v->poll_timer = -1;
+      if (v->session.engine_ready()) {
+        v->finish_engine();
+      } else {
+        v->poll_timer = v->interactor->CreateOneShotTimer(50);
+      }
     }
   }
 
@@ -232,21 +241,35 @@ struct ViewerWindow::Impl {
     window->Render();
   }
 
+  // An engine to move starts thinking after a short pause (so that the window shows every
+  // move of engine against engine), in the background: the window stays live, and a timer
+  // asks every 50 ms whether it has chosen. One still thinking over a position taken back is
+  // waited for (its choice is dropped) before the next starts.
   void schedule_engine() {
-    if (!opened || !session.engine_to_move() || engine_timer >= 0) return;
-    engine_timer = interactor->CreateOneShotTimer(200);
+    if (!opened || engine_timer >= 0 || poll_timer >= 0) return;
+    if (session.engine_thinking()) {
+      poll_timer = interactor->CreateOneShotTimer(50);
+    } else if (session.engine_to_move()) {
+      engine_timer = interactor->CreateOneShotTimer(200);
+    }
   }
 
-  // One engine move; the next one (engine against engine) gets a new timer so that the
-  // window shows every move.
-  void engine_step(bool show_thinking = true) {
-    if (!session.engine_to_move()) return;
+  void start_engine() {
+    if (!session.start_engine()) return schedule_engine();
     const Player p = session.game().position.to_move();
-    if (show_thinking) {
-      opts.message = player_title(p) + " (" + session.engine(p)->spec() + ") is thinking...";
-      rebuild(false);
+    opts.message = player_title(p) + " (" + session.engine(p)->spec() + ") is thinking...";
+    rebuild(false);
+    poll_timer = interactor->CreateOneShotTimer(50);
+  }
+
+  void finish_engine() {
+    std::string m;
+    try {
+      m = session.finish_engine();
+    } catch (const Error& e) {
+      m = std::string("The engine failed: ") + e.what();
     }
-    opts.message = session.engine_move();
+    if (!m.empty()) opts.message = m;
     rebuild(false);
     schedule_engine();
   }
@@ -401,11 +424,13 @@ void ViewerWindow::simulate_key(const std::string& keysym) {
 }
 
 void ViewerWindow::run_engines() {
-  while (impl_->session.engine_to_move()) impl_->engine_step(false);
-  if (impl_->engine_timer >= 0) {
-    impl_->interactor->DestroyTimer(impl_->engine_timer);
-    impl_->engine_timer = -1;
+  for (int* timer : {&impl_->engine_timer, &impl_->poll_timer}) {
+    if (*timer >= 0) impl_->interactor->DestroyTimer(*timer);
+    *timer = -1;
   }
+  if (impl_->session.engine_thinking()) impl_->session.finish_engine();
+  while (impl_->session.engine_to_move()) impl_->opts.message = impl_->session.engine_move();
+  impl_->rebuild(false);
 }
 
 void ViewerWindow::set_slice(int axis, std::uint32_t value) {
