@@ -243,7 +243,9 @@ TEST(Mcts, ReusesTheSubtreeOfTheMovesPlayed) {
         }
       } else {
         EXPECT_LE(m.last_stats().reused_visits, chosen) << opts << " move " << move;
-        if (chosen >= 4) EXPECT_GT(m.last_stats().reused_visits, 0u) << opts << " move " << move;
+        if (chosen >= 4) {
+          EXPECT_GT(m.last_stats().reused_visits, 0u) << opts << " move " << move;
+        }
       }
       EXPECT_EQ(m.last_stats().playouts, 400u) << opts;
     }
