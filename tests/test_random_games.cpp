@@ -292,7 +292,8 @@ TEST(RandomGames, ElevenDimensionsPlayAWhile) {
 // plain counts (1600 and 4096 points: up to 8 blocks) and of more blocks counted also by groups
 // of 8 and of 64 blocks (4225 and 10000 points: one group of 64; 40000: two, the last groups
 // partly padding), as a random game changes the sets. The sizes straddle the boundaries
-// between the kinds.
+// between the kinds. The same for the portable search (legal_move_portable), which machines
+// without BMI2 run.
 TEST(RandomGames, LegalMoveIsTheIthLegalPointOnEveryKindOfBoard) {
   for (const char* spec : {"grid 9x9", "grid 22x23", "grid 23x23", "grid 5x5x5x5", "grid 40x40",
                            "grid 64x64", "grid 65x65", "grid 100x100", "grid 200x200"}) {
@@ -306,6 +307,8 @@ TEST(RandomGames, LegalMoveIsTheIthLegalPointOnEveryKindOfBoard) {
           ASSERT_EQ(all.size(), pos.legal_count(pl)) << spec;
           for (std::uint32_t i = 0; i < all.size(); ++i) {
             ASSERT_EQ(pos.legal_move(pl, i), all[i]) << spec << " move " << move << " i " << i;
+            ASSERT_EQ(pos.legal_move_portable(pl, i), all[i])
+                << spec << " move " << move << " i " << i << " (without BMI2)";
           }
         }
       }

@@ -152,6 +152,9 @@ class Position {
   // 512 points from counts (see Sets), then scans its 8 words.
   std::uint32_t legal_count(Player p) const { return legal_size_[p - 1]; }
   Vertex legal_move(Player p, std::uint32_t i) const;
+  // The same search without BMI2 instructions: what legal_move runs on CPUs without them
+  // (tests compare the two on every machine).
+  Vertex legal_move_portable(Player p, std::uint32_t i) const;
   // Legal moves of p in increasing vertex order.
   std::vector<Vertex> legal_moves(Player p) const;
   // Whether prefetch_move does anything: on lattices of more than 32,768 points, whose point

@@ -368,6 +368,13 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
   return find_legal_plain(s, i);
 }
 
+Vertex Position::legal_move_portable(Player p, std::uint32_t i) const {
+  const std::size_t q = p - 1u;
+  return find_legal_plain({legal_block_.data() + q * block_stride_, legal_bits_.data() + q * words_,
+                           sets_ == Sets::kMany ? supers_ : blocks_, block_words_, sets_},
+                          i);
+}
+
 // The neighbours of v (cell cv), cv.degree of them: from the record (big boards of low degree),
 // computed into `around` (big lattices without wrap) or the graph's CSR row.
 template <Position::Sets kSets>
