@@ -322,7 +322,7 @@ class Position {
   std::uint32_t block_stride_ = 0;          // counts per player: blocks_, or 73 x supers_
   Sets sets_ = Sets::kOne;                  // how blocks are counted
   std::vector<std::uint64_t> legal_bits_;   // per player: bitmap of legal points
-  std::vector<std::uint32_t> legal_block_;  // per player: blocks_ counts, then supers_
+  std::vector<std::uint32_t> legal_block_;  // per player: block_stride_ counts (see legal_flip)
   std::vector<std::uint32_t> legal_size_;   // per player: legal points
   std::vector<Root> roots_;                 // per root id
   // Root-space points of root r at [r + 1]; [0] is a scratch counter that takes the changes of
