@@ -78,10 +78,9 @@ std::string Session::engine_move() {
 
 bool Session::start_engine() {
   if (thinking_.valid() || !engine_to_move()) return false;
-  thinking_player_ = game_.position.to_move();
   thinking_ply_ = game_.position.ply();
   thinking_hash_ = game_.position.hash();
-  Agent* a = engine(thinking_player_);
+  Agent* a = engine(game_.position.to_move());
   // The agent is used by this thread alone until finish_engine() collects its choice.
   thinking_ = std::async(std::launch::async,
                          [a, position = Position(game_.position)] { return a->choose(position); });
@@ -96,12 +95,12 @@ bool Session::engine_ready() const {
 std::string Session::finish_engine() {
   if (!thinking_.valid()) return "";
   const Vertex v = thinking_.get();  // rethrows what the engine threw
-  const Player p = thinking_player_;
   Position& pos = game_.position;
-  if (pos.ply() != thinking_ply_ || pos.hash() != thinking_hash_ || pos.is_over() ||
-      pos.to_move() != p) {
+  // The same length and hash: the position the engine started from, the same side to move.
+  if (pos.ply() != thinking_ply_ || pos.hash() != thinking_hash_) {
     return "";  // the game moved on while the engine thought
   }
+  const Player p = pos.to_move();
   Agent* a = engine(p);
   if (pos.check_move(p, v) != MoveStatus::kLegal) {
     throw Error("the engine " + a->spec() + " chose an illegal move");

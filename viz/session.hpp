@@ -74,10 +74,9 @@ class Session {
   std::vector<std::unique_ptr<Agent>> engines_;
   Position shown_;
   std::string save_error_;
-  std::future<Vertex> thinking_;  // the engine's choice, while it thinks
-  Player thinking_player_ = kEmpty;
+  std::future<Vertex> thinking_;     // the engine's choice, while it thinks
   std::uint32_t thinking_ply_ = 0;   // the game's length when it started
-  std::uint64_t thinking_hash_ = 0;  // and its position
+  std::uint64_t thinking_hash_ = 0;  // and its position (stones and side to move)
 };
 
 }  // namespace tanbo::viz

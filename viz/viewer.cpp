@@ -195,7 +195,7 @@ struct ViewerWindow::Impl {
       if (v->session.engine_ready()) {
         v->finish_engine();
       } else {
-        v->poll_timer = v->interactor->CreateOneShotTimer(50);
+        v->poll_later();
       }
     }
   }
@@ -248,18 +248,21 @@ struct ViewerWindow::Impl {
   void schedule_engine() {
     if (!opened || engine_timer >= 0 || poll_timer >= 0) return;
     if (session.engine_thinking()) {
-      poll_timer = interactor->CreateOneShotTimer(50);
+      poll_later();
     } else if (session.engine_to_move()) {
       engine_timer = interactor->CreateOneShotTimer(200);
     }
   }
+
+  // Asks again in 50 ms whether the engine has chosen (a one-shot timer, see on_timer).
+  void poll_later() { poll_timer = interactor->CreateOneShotTimer(50); }
 
   void start_engine() {
     if (!session.start_engine()) return schedule_engine();
     const Player p = session.game().position.to_move();
     opts.message = player_title(p) + " (" + session.engine(p)->spec() + ") is thinking...";
     rebuild(false);
-    poll_timer = interactor->CreateOneShotTimer(50);
+    poll_later();
   }
 
   void finish_engine() {
@@ -428,7 +431,7 @@ void ViewerWindow::run_engines() {
     if (*timer >= 0) impl_->interactor->DestroyTimer(*timer);
     *timer = -1;
   }
-  if (impl_->session.engine_thinking()) impl_->session.finish_engine();
+  // engine_move() collects an engine that is thinking first.
   while (impl_->session.engine_to_move()) impl_->opts.message = impl_->session.engine_move();
   impl_->rebuild(false);
 }
