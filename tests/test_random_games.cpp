@@ -457,6 +457,43 @@ TEST(RandomGames, TwoPlayerResignEndsTheGame) {
   EXPECT_THROW(pos.resign(3), Error);
 }
 
+// clear_history keeps the position and forgets how it came about: the same stones, roots,
+// legal moves and turn, ply 0 and nothing to undo; play goes on from there as it would have,
+// and undo takes back only the moves played since. Removals before and after are included.
+TEST(RandomGames, ClearHistoryKeepsThePositionAndForgetsTheTurns) {
+  for (const char* spec : {"grid 13x13", "grid 200x200"}) {
+    Position pos = test::make(spec, "default");
+    Rng rng(11);
+    while (pos.removed_roots().size() < 2 && !pos.is_over()) pos.play(random_move(pos, rng));
+    ASSERT_FALSE(pos.is_over()) << spec;
+    Position cleared = pos;
+    cleared.clear_history();
+    test::Snapshot want = test::snapshot(pos);
+    want.ply = 0;
+    EXPECT_TRUE(test::snapshot(cleared) == want) << spec;
+    EXPECT_EQ(cleared.ply(), 0u);
+    EXPECT_TRUE(cleared.removed_roots().empty());
+    EXPECT_THROW(cleared.undo(), Error);
+    EXPECT_TRUE(test::snapshot(cleared) == want) << spec << ": a refused undo changes nothing";
+    EXPECT_EQ(cleared.check_consistency(), "") << spec;
+    // The same moves from both, to the end of the game.
+    Rng a(12), b(12);
+    std::uint32_t moves = 0;
+    while (!pos.is_over()) {
+      const Vertex v = random_move(pos, a);
+      ASSERT_EQ(random_move(cleared, b), v) << spec << " move " << moves;
+      pos.play(v);
+      cleared.play(v);
+      ++moves;
+    }
+    EXPECT_EQ(cleared.winner(), pos.winner());
+    EXPECT_EQ(cleared.ply(), moves);
+    while (cleared.ply() > 0) cleared.undo();
+    EXPECT_TRUE(test::snapshot(cleared) == want) << spec << ": undone back to where it was cleared";
+    EXPECT_EQ(cleared.check_consistency(), "") << spec;
+  }
+}
+
 // ---------------------------------------------------------------- garbage moves
 
 namespace {

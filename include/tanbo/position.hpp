@@ -179,6 +179,13 @@ class Position {
   const MoveRecord& resign(Player p);
   // Takes back the last turn exactly (stones, roots, counts, turn). Throws when there is none.
   void undo();
+  // Forgets the turns played: the position stays as it is, ply() becomes 0 and undo() has
+  // nothing to take back. A search that copies its root for every playout copies it without
+  // the game record this way.
+  void clear_history() {
+    history_.clear();
+    removed_.clear();
+  }
 
   // ---- history
   std::span<const MoveRecord> history() const { return history_.view(); }  // every turn played

@@ -278,6 +278,7 @@ class Worker {
         n_(root.num_vertices()),
         marks_(static_cast<std::size_t>(root.num_players()) * root.num_vertices(), 0) {
     explore_ = config.explore;
+    root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
   }
 
   void run(Tree& tree, Limits& limits, bool shared) {
@@ -433,7 +434,7 @@ class Worker {
   }
 
   const MctsConfig& config_;
-  const Position& root_;
+  Position root_;  // the search's root, without its game record
   Position scratch_;
   Rng rng_;
   std::uint32_t n_;
