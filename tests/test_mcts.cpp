@@ -1,7 +1,10 @@
 // Monte Carlo tree search: determinism, limits, threads, knowledge checks and strength.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "tanbo/agent.hpp"
 #include "tanbo/error.hpp"
@@ -65,6 +68,42 @@ TEST(Mcts, TimeLimitStopsTheSearch) {
   EXPECT_GT(m.last_stats().playouts, 0u);
   // Generous bound: the limit is checked between playouts (a 19x19 playout takes < 1 ms).
   EXPECT_LT(m.last_stats().seconds, 2.0);
+}
+
+// stop() from another thread ends a search of a minute within moments, with the threads of one
+// shared tree and of root-parallel trees, and the move is legal; a stop() while no search runs
+// does not cut the next one short (it runs its full playout limit).
+TEST(Mcts, StopEndsTheRunningSearchOnly) {
+  const Position pos = test::make("grid 19x19");
+  for (const char* options : {"time=60", "time=60,threads=2", "time=60,threads=2,parallel=root"}) {
+    Mcts m(parse_mcts_options(options), 1);
+    Vertex chosen = kNoVertex;
+    std::atomic<bool> done{false};
+    const auto t0 = std::chrono::steady_clock::now();
+    std::thread search([&] {
+      chosen = m.search(pos);
+      done = true;
+    });
+    // A stop() that comes before the search has started counts for nothing: ask again until it
+    // returns (or for 30 s, far less than the minute it would take).
+    while (!done && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      m.stop();
+    }
+    search.join();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(seconds, 30.0) << options << ": the search ran on after stop()";
+    EXPECT_GT(m.last_stats().playouts, 0u) << options;
+    EXPECT_EQ(pos.check_move(kBlack, chosen), MoveStatus::kLegal) << options;
+  }
+  Mcts m(parse_mcts_options("playouts=300"), 1);
+  m.stop();
+  m.search(pos);
+  EXPECT_EQ(m.last_stats().playouts, 300u) << "a stop with no search running counts for nothing";
+  m.stop();
+  m.search(pos);
+  EXPECT_EQ(m.last_stats().playouts, 300u);
 }
 
 // Positions from random games where some legal move ends the game with the mover winning

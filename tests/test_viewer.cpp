@@ -624,6 +624,42 @@ TEST(ViewerSession, EnginesThinkInTheBackgroundAndStaleChoicesAreDropped) {
   ASSERT_TRUE(s.start_engine());
 }
 
+// An engine that would think for a minute: a take-back tells it to stop, so its stale choice
+// is ready within moments; closing the session (the window) while it thinks stops it too.
+TEST(ViewerSession, TakeBackAndClosingStopALongThink) {
+  using Clock = std::chrono::steady_clock;
+  Game game = new_game("grid 9x9", "default", 2, {});
+  std::vector<std::unique_ptr<Agent> > engines;
+  engines.push_back(nullptr);
+  engines.push_back(make_agent("mcts:time=60", 3));
+  auto s = std::make_unique<viz::Session>(game, "", std::move(engines));
+  bool played = false;
+  s->click(game.position.legal_move(kBlack, 0), &played);
+  ASSERT_TRUE(played);
+  ASSERT_TRUE(s->start_engine());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  s->take_back();
+  EXPECT_EQ(s->last_ply(), 0u);
+  auto t0 = Clock::now();
+  // engine_ready() repeats the stop while the choice is stale (the first one may have come
+  // before the search started).
+  while (!s->engine_ready() && Clock::now() - t0 < std::chrono::seconds(30)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(s->engine_ready()) << "the stale search did not stop";
+  EXPECT_EQ(s->finish_engine(), "");
+  EXPECT_EQ(s->last_ply(), 0u);
+
+  s->click(game.position.legal_move(kBlack, 0), &played);
+  ASSERT_TRUE(played);
+  ASSERT_TRUE(s->start_engine());
+  t0 = Clock::now();
+  s.reset();
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 30.0)
+      << "closing waited for the engine's minute";
+  EXPECT_EQ(game.position.ply(), 1u) << "the stopped engine's move is not played";
+}
+
 // ------------------------------------------------------------------ the window (Xvfb)
 
 namespace {

@@ -23,8 +23,13 @@ Position position_at(const Position& game_position, std::uint32_t ply) {
 Session::Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent>> engines)
     : game_(game), path_(std::move(path)), engines_(std::move(engines)), shown_(game.position) {}
 
+// An engine still thinking is asked to stop, again every 50 ms (a request that comes before its
+// search has started counts for nothing), and its move is dropped.
 Session::~Session() {
-  if (thinking_.valid()) thinking_.wait();
+  if (!thinking_.valid()) return;
+  do {
+    thinking_agent_->stop();
+  } while (thinking_.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready);
 }
 
 Agent* Session::engine(Player p) const {
@@ -81,25 +86,31 @@ bool Session::start_engine() {
   thinking_ply_ = game_.position.ply();
   thinking_hash_ = game_.position.hash();
   Agent* a = engine(game_.position.to_move());
+  thinking_agent_ = a;
   // The agent is used by this thread alone until finish_engine() collects its choice.
+  // (stop() is the one call other threads may make.)
   thinking_ = std::async(std::launch::async,
                          [a, position = Position(game_.position)] { return a->choose(position); });
   return true;
 }
 
-bool Session::engine_ready() const {
-  return thinking_.valid() &&
-         thinking_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+bool Session::engine_ready() {
+  if (!thinking_.valid()) return false;
+  if (thinking_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return true;
+  if (stale()) thinking_agent_->stop();  // its move would be dropped: no need to finish it
+  return false;
+}
+
+bool Session::stale() const {
+  // The same length and hash: the position the engine started from, the same side to move.
+  return game_.position.ply() != thinking_ply_ || game_.position.hash() != thinking_hash_;
 }
 
 std::string Session::finish_engine() {
   if (!thinking_.valid()) return "";
   const Vertex v = thinking_.get();  // rethrows what the engine threw
   Position& pos = game_.position;
-  // The same length and hash: the position the engine started from, the same side to move.
-  if (pos.ply() != thinking_ply_ || pos.hash() != thinking_hash_) {
-    return "";  // the game moved on while the engine thought
-  }
+  if (stale()) return "";  // the game moved on while the engine thought
   const Player p = pos.to_move();
   Agent* a = engine(p);
   if (pos.check_move(p, v) != MoveStatus::kLegal) {
@@ -121,6 +132,7 @@ std::string Session::take_back() {
   do {
     pos.undo();
   } while (pos.ply() > 0 && !pos.is_over() && engine(pos.to_move()) != nullptr);
+  if (thinking_.valid()) thinking_agent_->stop();  // its move is now stale
   shown_ = pos;
   save();
   std::string m = "Took back to move " + std::to_string(pos.ply()) + ".";

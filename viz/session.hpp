@@ -21,7 +21,7 @@ class Session {
  public:
   // `engines[p-1]` plays player p (nullptr or missing = a person). `path` "" = never saved.
   Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent>> engines);
-  ~Session();  // waits for an engine still thinking
+  ~Session();  // stops an engine still thinking and waits for it
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -55,10 +55,12 @@ class Session {
   // latest position (false when no engine is to move or one is thinking already);
   // engine_ready() says when it has chosen; finish_engine() waits for the choice and plays it
   // if the game is still where it was when the engine started. A take-back or a move made
-  // meanwhile makes the choice stale: it is dropped and finish_engine() returns "".
+  // meanwhile makes the choice stale: it is dropped and finish_engine() returns "". A take-back
+  // asks the thinking engine to stop (Agent::stop), and so does engine_ready() while its choice
+  // is stale, so that the engine is soon free to think about the position as it is.
   bool start_engine();
   bool engine_thinking() const { return thinking_.valid(); }
-  bool engine_ready() const;
+  bool engine_ready();
   std::string finish_engine();
   // Takes back the last turn, and further engine turns, until a person is to move.
   std::string take_back();
@@ -67,6 +69,7 @@ class Session {
 
  private:
   std::string after_move(const std::string& what);
+  bool stale() const;  // the game moved on since the thinking engine started
   void save();
 
   Game& game_;
@@ -75,6 +78,7 @@ class Session {
   Position shown_;
   std::string save_error_;
   std::future<Vertex> thinking_;     // the engine's choice, while it thinks
+  Agent* thinking_agent_ = nullptr;  // that engine
   std::uint32_t thinking_ply_ = 0;   // the game's length when it started
   std::uint64_t thinking_hash_ = 0;  // and its position (stones and side to move)
 };

@@ -244,7 +244,7 @@ struct ViewerWindow::Impl {
   // An engine to move starts thinking after a short pause (so that the window shows every
   // move of engine against engine), in the background: the window stays live, and a timer
   // asks every 50 ms whether it has chosen. One still thinking over a position taken back is
-  // waited for (its choice is dropped) before the next starts.
+  // told to stop and waited for (its choice is dropped) before the next starts.
   void schedule_engine() {
     if (!opened || engine_timer >= 0 || poll_timer >= 0) return;
     if (session.engine_thinking()) {

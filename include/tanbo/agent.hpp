@@ -31,6 +31,10 @@ class Agent {
   virtual std::string spec() const = 0;
   // Called when a new game starts (agents that keep state between moves reset it).
   virtual void new_game() {}
+  // Asks a choose() running on another thread to return soon (safe from any thread): a
+  // searching agent stops its search and returns the best move found so far, still a legal
+  // one. Does nothing when no choice is running. The other agents choose at once and ignore it.
+  virtual void stop() {}
   // Search counters of agents that search (0 for the others): playouts run and seconds spent
   // since construction.
   virtual std::uint64_t playouts_run() const { return 0; }

@@ -95,6 +95,11 @@ class Mcts {
   Vertex search(const Position& pos, double budget_seconds = 0);
   // Drops the tree kept for reuse and its memory (a new game starts).
   void forget();
+  // Asks a search running on another thread to end: it starts no more playouts, waits for
+  // those running and returns the best move found so far (a legal move, also after no playout
+  // at all). Safe from any thread; does nothing when no search runs, so it never cuts short a
+  // later search.
+  void stop();
   const SearchStats& last_stats() const { return stats_; }
   // Totals over every search since construction (for playouts-per-second figures).
   const SearchStats& total_stats() const { return total_; }
@@ -102,12 +107,14 @@ class Mcts {
   void reseed(std::uint64_t seed) { rng_.reseed(seed); }
 
  private:
-  struct Memory;  // the trees kept between searches and the position they start from
+  struct Memory;   // the trees kept between searches and the position they start from
+  struct Control;  // whether a search runs and whether it is asked to stop
   MctsConfig config_;
   Rng rng_;
   SearchStats stats_;
   SearchStats total_;
   std::unique_ptr<Memory> memory_;
+  std::unique_ptr<Control> control_;
 };
 
 }  // namespace tanbo

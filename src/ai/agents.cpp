@@ -86,6 +86,7 @@ class MctsAgent : public Agent {
     used_ = 0;
     mcts_.forget();
   }
+  void stop() override { mcts_.stop(); }
   std::uint64_t playouts_run() const override { return mcts_.total_stats().playouts; }
   double seconds_spent() const override { return mcts_.total_stats().seconds; }
 

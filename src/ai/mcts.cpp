@@ -253,9 +253,11 @@ struct Limits {
   bool has_deadline = false;
   Clock::time_point deadline;
   std::atomic<std::uint64_t> started{0};
+  const std::atomic<bool>* stop = nullptr;  // set by Mcts::stop()
 
   // Claims the right to run one more playout.
   bool claim() {
+    if (stop->load(std::memory_order_relaxed)) return false;
     if (has_deadline && Clock::now() >= deadline) return false;
     if (playouts == 0) return true;
     return started.fetch_add(1, std::memory_order_relaxed) < playouts;
@@ -557,8 +559,37 @@ struct Mcts::Memory {
   }
 };
 
+// A stop request counts only while a search runs: search() marks its start and end under the
+// mutex, and stop() sets the flag only between them.
+struct Mcts::Control {
+  std::mutex mu;
+  bool running = false;
+  std::atomic<bool> stop{false};
+  void begin() {
+    std::lock_guard<std::mutex> lock(mu);
+    running = true;
+    stop = false;
+  }
+  void end() {
+    std::lock_guard<std::mutex> lock(mu);
+    running = false;
+    stop = false;
+  }
+  void request() {
+    std::lock_guard<std::mutex> lock(mu);
+    if (running) stop = true;
+  }
+};
+
+void Mcts::stop() {
+  control_->request();
+}
+
 Mcts::Mcts(MctsConfig config, std::uint64_t seed)
-    : config_(config), rng_(seed), memory_(std::make_unique<Memory>()) {
+    : config_(config),
+      rng_(seed),
+      memory_(std::make_unique<Memory>()),
+      control_(std::make_unique<Control>()) {
   if (config_.threads < 1) config_.threads = 1;
 }
 Mcts::~Mcts() = default;
@@ -585,7 +616,13 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
       return pos.legal_move(me, i);
     }
   }
+  control_->begin();
+  struct End {
+    Control& control;
+    ~End() { control.end(); }
+  } end{*control_};
   Limits limits;
+  limits.stop = &control_->stop;
   limits.playouts = config_.playouts;
   double seconds = config_.time;
   if (budget_seconds > 0)
