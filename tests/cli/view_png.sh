@@ -13,6 +13,15 @@ if ! "$TANBO" view --help >"$out/help" 2>"$out/err"; then
   exit 0
 fi
 grep -q -- "--png" "$out/help" || fail "--help does not mention --png"
+
+# tanbo runs the viewer's program from its own directory: a tanbo copied alone says what is
+# missing, and the rest of it works without VTK.
+mkdir "$out/alone" && cp "$TANBO" "$out/alone/tanbo"
+"$out/alone/tanbo" view --topology "grid 5x5x5" >"$out/log" 2>&1 && fail "view ran without tanbo-view"
+grep -q "built without the viewer ($out/alone/tanbo-view is missing" "$out/log" ||
+  fail "unexpected message: $(cat "$out/log")"
+"$out/alone/tanbo" show --help >/dev/null 2>&1 || fail "tanbo alone: show --help failed"
+if ldd "$out/alone/tanbo" | grep -qi vtk; then fail "tanbo links VTK"; fi
 command -v xvfb-run >/dev/null || { echo "SKIP: xvfb-run not installed"; exit 0; }
 
 # A tanbo built with AddressSanitizer: the OpenGL driver's few leaked bytes are not ours.
