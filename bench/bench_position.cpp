@@ -25,9 +25,11 @@ Position midgame(const char* spec, std::uint32_t plies, std::uint64_t seed) {
 }
 
 // One random playout from the start, the copy of the start position included (assigned to
-// one position object, as tanbo bench does, so that its buffers are reused).
+// one position object, as tanbo bench does, so that its buffers are reused; without a game
+// record, as there).
 void BM_Playout(benchmark::State& state, const char* spec) {
-  const Position s = start(spec);
+  Position s = start(spec);
+  s.set_recording(false);
   Rng rng(1);
   std::uint64_t moves = 0;
   Position pos = s;

@@ -494,6 +494,72 @@ TEST(RandomGames, ClearHistoryKeepsThePositionAndForgetsTheTurns) {
   }
 }
 
+// Without a game record a position plays exactly the same game: after every turn the same
+// snapshot (but for the record), ply() counting every turn, the last turn's record and removed
+// roots as the recorded game has them; undo() refuses and changes nothing. Resignations too
+// (three players). Recording again starts a new record that undo() can take back, no further.
+TEST(RandomGames, WithoutARecordTheGameIsTheSame) {
+  for (const char* spec : {"grid 13x13", "grid 200x200"}) {
+    for (int players : {2, 3}) {
+      const Position start = test::make(spec, "spaced", players);
+      Position kept = start, unkept = start;
+      unkept.set_recording(false);
+      EXPECT_FALSE(unkept.recording());
+      Rng rng(21);
+      std::uint32_t removals = 0;
+      while (!kept.is_over()) {
+        const Player p = kept.to_move();
+        // With three players, the one after the side to move resigns at turn 60.
+        if (players == 3 && kept.ply() == 60) {
+          const Player q = kept.next_player();
+          kept.resign(q);
+          unkept.resign(q);
+        } else {
+          const Vertex v = random_move(kept, rng);
+          kept.play(v);
+          ASSERT_EQ(unkept.check_move(p, v), MoveStatus::kLegal) << spec;
+          unkept.play(v);
+        }
+        const MoveRecord& a = kept.last_move();
+        const MoveRecord& b = unkept.last_move();
+        ASSERT_EQ(unkept.ply(), kept.ply());
+        ASSERT_EQ(unkept.history().size(), 1u);
+        ASSERT_EQ(b.vertex, a.vertex);
+        ASSERT_EQ(b.stones_removed, a.stones_removed);
+        ASSERT_EQ(b.removed_end - b.removed_begin, a.removed_end - a.removed_begin);
+        for (std::uint32_t i = 0; i < a.removed_end - a.removed_begin; ++i) {
+          ASSERT_EQ(unkept.removed_roots()[b.removed_begin + i],
+                    kept.removed_roots()[a.removed_begin + i]);
+        }
+        removals += a.removed_end != a.removed_begin;
+        ASSERT_EQ(unkept.hash(), kept.hash()) << spec << " ply " << kept.ply();
+      }
+      EXPECT_GT(removals, 0u) << spec;
+      EXPECT_EQ(unkept.winner(), kept.winner());
+      test::Snapshot want = test::snapshot(kept);
+      EXPECT_TRUE(test::snapshot(unkept) == want) << spec;
+      EXPECT_EQ(unkept.check_consistency(), "") << spec;
+      EXPECT_THROW(unkept.undo(), Error);
+      EXPECT_TRUE(test::snapshot(unkept) == want) << spec << ": a refused undo changes nothing";
+    }
+  }
+  // Recording again: undo goes back to where it started, no further.
+  Position pos = test::make("grid 9x9");
+  pos.set_recording(false);
+  Rng rng(22);
+  for (int i = 0; i < 10; ++i) pos.play(random_move(pos, rng));
+  pos.set_recording(true);
+  const test::Snapshot at10 = test::snapshot(pos);
+  EXPECT_EQ(pos.ply(), 10u);
+  EXPECT_TRUE(pos.history().empty());
+  for (int i = 0; i < 5; ++i) pos.play(random_move(pos, rng));
+  EXPECT_EQ(pos.ply(), 15u);
+  for (int i = 0; i < 5; ++i) pos.undo();
+  EXPECT_TRUE(test::snapshot(pos) == at10);
+  EXPECT_THROW(pos.undo(), Error);
+  EXPECT_EQ(pos.check_consistency(), "");
+}
+
 // ---------------------------------------------------------------- garbage moves
 
 namespace {

@@ -126,7 +126,9 @@ class Position {
   bool is_over() const { return to_move_ == kEmpty; }  // only one player has stones
   Player winner() const { return winner_; }            // the winner, kEmpty while playing
   bool is_out(Player p) const { return (out_ >> (p - 1)) & 1u; }  // no stones or resigned
-  std::uint32_t ply() const { return static_cast<std::uint32_t>(history_.size()); }  // turns played
+  std::uint32_t ply() const {                                     // turns played
+    return earlier_ + static_cast<std::uint32_t>(history_.size());
+  }
 
   // ---- moves
   // Full legality check of player p putting a stone on v (including whose turn it is).
@@ -185,7 +187,20 @@ class Position {
   void clear_history() {
     history_.clear();
     removed_.clear();
+    earlier_ = 0;
   }
+  // Keeps the game record (the default) or not. Without it each turn's record replaces the
+  // last one: history() and last_move() hold the latest turn only, ply() still counts every
+  // turn, and undo() throws. Random playouts need no undo, and on a board of a million points
+  // the record would be 160 MB of writes a game. Turning it off forgets the record so far;
+  // turning it on starts a new one (undo cannot go back beyond that point).
+  void set_recording(bool on) {
+    earlier_ = ply();
+    history_.clear();
+    removed_.clear();
+    recording_ = on;
+  }
+  bool recording() const { return recording_; }
 
   // ---- history
   std::span<const MoveRecord> history() const { return history_.view(); }  // every turn played
@@ -300,6 +315,12 @@ class Position {
   void remove_root(RootId r);
   void restore_root(RootId r);
   void advance_turn(Player from, bool removals);
+  // Without a record: the last turn's record and removed roots make room for the next turn's.
+  void forget_last() {
+    earlier_ += static_cast<std::uint32_t>(history_.size());
+    history_.clear();
+    removed_.clear();
+  }
   Player player_after(Player from) const;  // next in cyclic order still in (out_ as it stands)
   std::uint8_t compute_out() const;
 
@@ -346,6 +367,8 @@ class Position {
   std::uint8_t out_ = 0;
   PodVector<MoveRecord> history_;  // grows without copying (see pod_vector.hpp)
   PodVector<RootId> removed_;
+  bool recording_ = true;      // see set_recording
+  std::uint32_t earlier_ = 0;  // turns played before history_'s first
 };
 
 // Short text for a MoveStatus ("occupied", "not your turn", ...).

@@ -32,7 +32,8 @@ int cmd_bench(const std::vector<std::string>& args, std::istream&, std::ostream&
     return 2;
   }
   try {
-    const Position start = make_position(board);
+    Position start = make_position(board);
+    start.set_recording(false);  // random games need no undo
     Rng rng(board.seed);
     std::uint64_t moves = 0;
     const auto t0 = std::chrono::steady_clock::now();

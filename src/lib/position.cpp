@@ -739,6 +739,7 @@ const MoveRecord& Position::play(Vertex v) {
   // Big lattices: fetch the point's record and its neighbours' records at once.
   if (!prefetch_.empty()) prefetch_point(v);
   const Player p = to_move_;
+  if (!recording_) forget_last();
   MoveRecord& rec = history_.emplace_back();
   rec.kind = MoveRecord::Kind::kPlace;
   rec.player = p;
@@ -793,6 +794,7 @@ const MoveRecord& Position::resign(Player p) {
   if (is_over()) throw Error("the game is over");
   if (p < 1 || p > players_) throw Error("there is no player " + std::to_string(p));
   if (is_out(p)) throw Error(player_title(p) + " is already out of the game");
+  if (!recording_) forget_last();
   MoveRecord rec;
   rec.kind = MoveRecord::Kind::kResign;
   rec.player = p;
@@ -821,6 +823,7 @@ const MoveRecord& Position::resign(Player p) {
 }
 
 void Position::undo() {
+  if (!recording_) throw Error("this position keeps no record of its turns: nothing to undo");
   if (history_.empty()) throw Error("no move to undo");
   const MoveRecord rec = history_.back();
   history_.pop_back();
