@@ -3,6 +3,8 @@
 // real `tanbo gtp` program.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -92,6 +94,9 @@ TEST_F(Gtp, ListCommandsHasEveryCommandOfTheProtocol) {
                         "roots",
                         "showboard",
                         "genmove",
+                        "reg_genmove",
+                        "time_settings",
+                        "time_left",
                         "resign"}) {
     EXPECT_TRUE(listed.count(c)) << c;
     EXPECT_EQ(send(std::string("known_command ") + c), "= true\n\n");
@@ -294,6 +299,83 @@ TEST_F(Gtp, ShowboardAndQuit) {
   EXPECT_FALSE(engine.quit());
   EXPECT_EQ(send("9 quit"), "=9\n\n");
   EXPECT_TRUE(engine.quit());
+}
+
+// time_settings and time_left keep a clock per player (main time, then Canadian byo-yomi
+// periods), handed to the engine before each genmove; refused input changes nothing.
+TEST_F(Gtp, TimeControlClocksReachTheEngine) {
+  std::vector<std::pair<double, int>> seen;  // what the clock hook got, genmove by genmove
+  engine.on_clock([&](double seconds, int moves) { seen.emplace_back(seconds, moves); });
+  ASSERT_EQ(send("boardsize 9"), "=\n\n");
+  ASSERT_EQ(
+      send("genmove b"),
+      "= " + engine.position().topology().name(engine.position().last_move().vertex) + "\n\n");
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_LT(seen.back().first, 0) << "no clock before time_settings";
+
+  // Absolute time: every player starts with the main time; genmove uses up a little of it.
+  EXPECT_EQ(send("time_settings 30 0 0"), "=\n\n");
+  ASSERT_EQ(send("genmove w").substr(0, 2), "= ");
+  EXPECT_EQ(seen.back(), std::make_pair(30.0, 0));
+  ASSERT_EQ(send("reg_genmove b").substr(0, 2), "= ");  // chooses without playing
+  EXPECT_LE(seen.back().first, 30.0);
+  EXPECT_GT(seen.back().first, 29.0);
+  EXPECT_EQ(engine.position().to_move(), kBlack) << "reg_genmove played its move";
+
+  // The controller's word counts: time_left for White, 7 s for 3 moves.
+  EXPECT_EQ(send("time_left w 7 3"), "=\n\n");
+  ASSERT_EQ(send("genmove b").substr(0, 2), "= ");
+  ASSERT_EQ(send("genmove w").substr(0, 2), "= ");
+  EXPECT_EQ(seen.back(), std::make_pair(7.0, 3));
+
+  // Byo-yomi only: periods of 10 s for 2 moves; the third move starts a new period.
+  EXPECT_EQ(send("time_settings 0 10 2"), "=\n\n");
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(send("genmove b").substr(0, 2), "= ");
+    const auto black = seen.back();
+    ASSERT_EQ(send("genmove w").substr(0, 2), "= ");
+    EXPECT_EQ(black.second, i == 1 ? 1 : 2) << "move " << i;
+    EXPECT_GT(black.first, i == 1 ? 9.0 : 9.999) << "move " << i;
+    EXPECT_LE(black.first, 10.0) << "move " << i;
+  }
+
+  // Refused: malformed numbers, an unknown player, the wrong count of arguments. The clocks
+  // stay as they were.
+  refused("time_settings 10 x 0", "? BYO_YOMI_TIME must be a number of seconds, not \"x\"\n\n");
+  refused("time_settings -5 0 0", "? MAIN_TIME must be a number of seconds, not \"-5\"\n\n");
+  refused("time_settings 10 0 1.5",
+          "? BYO_YOMI_STONES must be a whole number of moves, not \"1.5\"\n\n");
+  refused("time_settings 10 0",
+          "? usage: time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES\n\n");
+  refused("time_left q 5 0",
+          "? unknown player \"q\"; this game has 2 players: black, white (or 1..2)\n\n");
+  refused("time_left b 5", "? usage: time_left PLAYER TIME STONES\n\n");
+  refused("time_left b 5 x", "? STONES must be a whole number of moves, not \"x\"\n\n");
+  ASSERT_EQ(send("genmove b").substr(0, 2), "= ");
+  EXPECT_GT(seen.back().first, 9.0);
+  EXPECT_LE(seen.back().first, 10.0);
+
+  // A new game starts every clock afresh; byo-yomi time without stones means no limit.
+  EXPECT_EQ(send("time_left b 1 0"), "=\n\n");
+  EXPECT_EQ(send("clear_board"), "=\n\n");
+  ASSERT_EQ(send("genmove b").substr(0, 2), "= ");
+  EXPECT_EQ(seen.back(), std::make_pair(10.0, 2));
+  EXPECT_EQ(send("time_settings 0 5 0"), "=\n\n");
+  ASSERT_EQ(send("genmove w").substr(0, 2), "= ");
+  EXPECT_LT(seen.back().first, 0);
+}
+
+// Through the program: an engine that would think 20 s a move plays within its clock.
+TEST(GtpBinary, TheEngineKeepsToItsClock) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = test::run_command(std::string(TANBO_BINARY) + " gtp --engine mcts:time=20",
+                                   "boardsize 9\ntime_settings 0 1 2\ngenmove b\ngenmove w\n"
+                                   "time_left b 0.5 0\ngenmove b\nquit\n");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '='), 7) << r.out;
+  EXPECT_LT(seconds, 15.0) << "three moves of a 20 s engine on a clock of 1 s for 2 moves";
 }
 
 TEST(GtpBinary, PipedSession) {

@@ -35,6 +35,13 @@ class Agent {
   // searching agent stops its search and returns the best move found so far, still a legal
   // one. Does nothing when no choice is running. The other agents choose at once and ignore it.
   virtual void stop() {}
+  // The time on this player's clock for the next choices: `seconds` for the rest of the game
+  // (moves = 0) or for the next `moves` moves (a byo-yomi period); seconds < 0: no clock. A
+  // searching agent keeps each search within its share; the others ignore it.
+  virtual void set_clock(double seconds, int moves) {
+    (void)seconds;
+    (void)moves;
+  }
   // Search counters of agents that search (0 for the others): playouts run and seconds spent
   // since construction.
   virtual std::uint64_t playouts_run() const { return 0; }

@@ -58,7 +58,9 @@ class GreedyAgent : public Agent {
 };
 
 // Monte Carlo tree search (mcts.hpp). With a game-time budget it keeps track of the time it
-// has used in the current game and spreads the rest over the moves it expects to play.
+// has used in the current game and spreads the rest over the moves it expects to play; with a
+// clock (set_clock) it spreads the clock's time the same way, or over the moves of a byo-yomi
+// period, keeping a margin for the time around the search. The smaller share wins.
 class MctsAgent : public Agent {
  public:
   MctsAgent(const MctsConfig& config, std::uint64_t seed) : mcts_(config, seed) {}
@@ -66,16 +68,24 @@ class MctsAgent : public Agent {
   Vertex choose(const Position& pos) override {
     double budget = 0;
     const MctsConfig& c = mcts_.config();
-    if (c.game_time > 0) {
-      const double left = std::max(c.game_time - used_, 0.0);
-      // Expected plies left: the mean playout length of the last search, else the board size.
+    // Expected moves of this player left: from the mean playout length of the last search,
+    // else the board size, shared among the players still in.
+    const auto moves_left = [&] {
       double plies = static_cast<double>(pos.num_vertices());
       const SearchStats& last = mcts_.last_stats();
       if (last.playouts > 0) plies = static_cast<double>(last.playout_moves) / last.playouts;
       int alive = 0;
       for (Player q = 1; q <= pos.num_players(); ++q) alive += pos.is_out(q) ? 0 : 1;
-      const double mine = std::max(plies / std::max(alive, 1), 1.0);
-      budget = std::max(left / (mine + 2.0), 0.001);
+      return std::max(plies / std::max(alive, 1), 1.0);
+    };
+    if (c.game_time > 0) {
+      const double left = std::max(c.game_time - used_, 0.0);
+      budget = std::max(left / (moves_left() + 2.0), 0.001);
+    }
+    if (clock_ >= 0) {
+      const double share = clock_moves_ > 0 ? clock_ / clock_moves_ : clock_ / (moves_left() + 2.0);
+      const double fit = std::max(0.8 * share - 0.05, 0.005);
+      budget = budget > 0 ? std::min(budget, fit) : fit;
     }
     const Vertex v = mcts_.search(pos, budget);
     used_ += mcts_.last_stats().seconds;
@@ -87,12 +97,18 @@ class MctsAgent : public Agent {
     mcts_.forget();
   }
   void stop() override { mcts_.stop(); }
+  void set_clock(double seconds, int moves) override {
+    clock_ = seconds;
+    clock_moves_ = moves;
+  }
   std::uint64_t playouts_run() const override { return mcts_.total_stats().playouts; }
   double seconds_spent() const override { return mcts_.total_stats().seconds; }
 
  private:
   Mcts mcts_;
-  double used_ = 0;  // seconds used in the current game
+  double used_ = 0;      // seconds used in the current game
+  double clock_ = -1;    // seconds on the clock (< 0: none)
+  int clock_moves_ = 0;  // the moves they are for (0: the rest of the game)
 };
 
 std::string known_list() {

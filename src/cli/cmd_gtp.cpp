@@ -39,6 +39,7 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
     GtpEngine engine(make_position(board), board.seed);
     engine.set_move_generator([agent](const Position& pos) { return agent->choose(pos); });
     engine.on_new_game([agent] { agent->new_game(); });
+    engine.on_clock([agent](double seconds, int moves) { agent->set_clock(seconds, moves); });
     engine.run(in, out);
   } catch (const Error& e) {
     err << "tanbo gtp: " << e.what() << "\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <iostream>
 #include <sstream>
 
@@ -30,6 +31,24 @@ void need_args(const std::vector<std::string>& args, std::size_t min, std::size_
   if (args.size() < min || args.size() > max) throw Error(std::string("usage: ") + usage);
 }
 
+// A number of seconds (digits, at most one '.', at most 10^7) or, with `whole`, of moves.
+double need_amount(const std::string& text, const char* what, bool whole) {
+  const bool digits =
+      !text.empty() && text.size() <= 12 &&
+      std::count(text.begin(), text.end(), '.') <= (whole ? 0 : 1) &&
+      std::all_of(
+          text.begin(), text.end(),
+          [](char ch) { return ch == '.' || std::isdigit(static_cast<unsigned char>(ch)); }) &&
+      text != ".";
+  const double x = digits ? std::stod(text) : -1;
+  if (!digits || x > 1e7) {
+    throw Error(std::string(what) + " must be " +
+                (whole ? "a whole number of moves" : "a number of seconds") + ", not \"" + text +
+                "\"");
+  }
+  return x;
+}
+
 }  // namespace
 
 GtpEngine::GtpEngine(std::uint64_t seed)
@@ -48,7 +67,45 @@ GtpEngine::GtpEngine(Position start, std::uint64_t seed) : rng_(seed) {
 
 void GtpEngine::reset(Position start) {
   pos_ = std::make_unique<Position>(std::move(start));
+  reset_clocks();
   if (new_game_hook_) new_game_hook_();
+}
+
+void GtpEngine::reset_clocks() {
+  for (Clock& k : clocks_) {
+    k.known = time_.limited;
+    k.seconds = time_.main > 0 || time_.stones == 0 ? time_.main : time_.byo;
+    k.stones = time_.main > 0 ? 0 : time_.stones;
+  }
+}
+
+void GtpEngine::spend(Player p, double seconds) {
+  Clock& k = clocks_[p];
+  if (!k.known) return;
+  k.seconds -= seconds;
+  const bool period_over = k.stones > 0 && --k.stones == 0;
+  const bool main_over = k.stones == 0 && k.seconds <= 0;
+  if ((period_over || main_over) && time_.stones > 0) {  // a new byo-yomi period
+    k.seconds = time_.byo;
+    k.stones = time_.stones;
+  }
+}
+
+Vertex GtpEngine::generate(Player p) {
+  if (pos_->is_over())
+    throw Error("the game is over: " + player_title(pos_->winner()) + " has won");
+  if (p != pos_->to_move()) {
+    throw Error("it is " + player_title(pos_->to_move()) + "'s turn, not " + player_title(p) +
+                "'s");
+  }
+  if (clock_hook_) {
+    const Clock& k = clocks_[p];
+    clock_hook_(k.known ? std::max(k.seconds, 0.0) : -1.0, k.known ? k.stones : 0);
+  }
+  const Vertex v = generator_(*pos_);
+  if (pos_->check_move(p, v) != MoveStatus::kLegal)
+    throw Error("engine failure: generated an illegal move");
+  return v;
 }
 
 void GtpEngine::add_command(const std::string& name, Handler handler) {
@@ -196,17 +253,35 @@ void GtpEngine::register_builtin() {
   c["genmove"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "genmove PLAYER");
     const Player p = need_player(a[0]);
-    if (pos_->is_over())
-      throw Error("the game is over: " + player_title(pos_->winner()) + " has won");
-    if (p != pos_->to_move()) {
-      throw Error("it is " + player_title(pos_->to_move()) + "'s turn, not " + player_title(p) +
-                  "'s");
-    }
-    const Vertex v = generator_(*pos_);
-    if (pos_->check_move(p, v) != MoveStatus::kLegal)
-      throw Error("engine failure: generated an illegal move");
+    const auto t0 = std::chrono::steady_clock::now();
+    const Vertex v = generate(p);
+    spend(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     pos_->play(v);
     return Reply{true, pos_->topology().name(v)};
+  };
+  // The move genmove would choose, not played (GTP's reg_genmove, for testing an engine).
+  c["reg_genmove"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 1, 1, "reg_genmove PLAYER");
+    return Reply{true, pos_->topology().name(generate(need_player(a[0])))};
+  };
+  c["time_settings"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 3, 3, "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES");
+    TimeSettings t;
+    t.main = need_amount(a[0], "MAIN_TIME", false);
+    t.byo = need_amount(a[1], "BYO_YOMI_TIME", false);
+    t.stones = static_cast<int>(need_amount(a[2], "BYO_YOMI_STONES", true));
+    t.limited = !(t.byo > 0 && t.stones == 0);  // GTP: byo-yomi time without stones = no limit
+    time_ = t;
+    reset_clocks();
+    return Reply{true, ""};
+  };
+  c["time_left"] = [this](const std::vector<std::string>& a) {
+    need_args(a, 3, 3, "time_left PLAYER TIME STONES");
+    const Player p = need_player(a[0]);
+    const double seconds = need_amount(a[1], "TIME", false);
+    const int stones = static_cast<int>(need_amount(a[2], "STONES", true));
+    clocks_[p] = Clock{true, seconds, stones};
+    return Reply{true, ""};
   };
 }
 

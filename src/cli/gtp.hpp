@@ -1,6 +1,7 @@
 // The engine protocol: GTP version 2 framing over a Tanbo position (docs/protocol.md).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <iosfwd>
 #include <map>
@@ -42,6 +43,11 @@ class GtpEngine {
   void set_move_generator(MoveGenerator gen) { generator_ = std::move(gen); }
   // Called after the position is replaced (new board, setup or clear_board).
   void on_new_game(std::function<void()> hook) { new_game_hook_ = std::move(hook); }
+  // Called before each genmove and reg_genmove with the mover's clock (time_settings,
+  // time_left): the seconds left and the moves they are for (0: the rest of the game), or
+  // seconds < 0 when no clock is known.
+  using ClockHook = std::function<void(double seconds, int moves)>;
+  void on_clock(ClockHook hook) { clock_hook_ = std::move(hook); }
 
   const Position& position() const { return *pos_; }
   Position& position() { return *pos_; }
@@ -51,6 +57,27 @@ class GtpEngine {
   void reset(Position start);
   Player need_player(const std::string& text) const;  // throws Error
   Vertex need_vertex(const std::string& text) const;  // throws Error
+  Vertex generate(Player p);                          // genmove's checks and choice
+  void reset_clocks();                   // every player's clock as time_settings starts it
+  void spend(Player p, double seconds);  // p's clock after a genmove took `seconds`
+
+  // GTP time control: main time, then periods of `byo` seconds for `stones` moves (Canadian
+  // byo-yomi); `limited` is false without time_settings or when it said "no limit".
+  struct TimeSettings {
+    bool limited = false;
+    double main = 0;
+    double byo = 0;
+    int stones = 0;
+  };
+  // A player's clock: seconds left, for `stones` moves (0: main time).
+  struct Clock {
+    bool known = false;
+    double seconds = 0;
+    int stones = 0;
+  };
+  TimeSettings time_;
+  std::array<Clock, kMaxPlayers + 1> clocks_{};
+  ClockHook clock_hook_;
 
   std::unique_ptr<Position> pos_;
   std::map<std::string, Handler> commands_;
