@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 # clang, as scripts/test.sh builds build/ (its code plays about 10% faster than g++'s).
 CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "$(nproc)" --target tanbo
+# tanbo, and its viewer program when VTK was found (for `build/tanbo view` later).
+targets=(tanbo)
+if cmake --build build --target help | grep -q "tanbo-view"; then targets+=(tanbo-view); fi
+cmake --build build -j "$(nproc)" --target "${targets[@]}"
 if [ -t 0 ] && [ -t 1 ]; then
   exec build/tanbo play --black human --white engine "$@"
 else

@@ -19,8 +19,9 @@ int cmd_view(const std::vector<std::string>& args, std::istream&, std::ostream& 
   const fs::path viewer = self.parent_path() / "tanbo-view";
   if (ec || !fs::exists(viewer, ec)) {
     err << "tanbo view: this tanbo was built without the viewer (" << viewer.string()
-        << " is missing: VTK 9 was not found or TANBO_VIEWER=OFF); install libvtk9-dev and "
-           "xvfb, and build with -DTANBO_VIEWER=ON\n";
+        << " is missing: VTK 9 was not found or TANBO_VIEWER=OFF, or only the target tanbo was "
+           "built); install libvtk9-dev and xvfb, and build with -DTANBO_VIEWER=ON (cmake "
+           "--build BUILD --target tanbo-view)\n";
     return 2;
   }
   std::vector<std::string> words{"tanbo-view"};
