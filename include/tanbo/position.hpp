@@ -185,8 +185,7 @@ class Position {
   // nothing to take back. A search that copies its root for every playout copies it without
   // the game record this way.
   void clear_history() {
-    history_.clear();
-    removed_.clear();
+    forget_last();
     earlier_ = 0;
   }
   // Keeps the game record (the default) or not. Without it each turn's record replaces the
@@ -195,9 +194,7 @@ class Position {
   // the record would be 160 MB of writes a game. Turning it off forgets the record so far;
   // turning it on starts a new one (undo cannot go back beyond that point).
   void set_recording(bool on) {
-    earlier_ = ply();
-    history_.clear();
-    removed_.clear();
+    forget_last();
     recording_ = on;
   }
   bool recording() const { return recording_; }
@@ -315,7 +312,8 @@ class Position {
   void remove_root(RootId r);
   void restore_root(RootId r);
   void advance_turn(Player from, bool removals);
-  // Without a record: the last turn's record and removed roots make room for the next turn's.
+  // Forgets the turns recorded so far, still counting them in ply() (without a record: the last
+  // turn's record and removed roots make room for the next turn's).
   void forget_last() {
     earlier_ += static_cast<std::uint32_t>(history_.size());
     history_.clear();
