@@ -650,6 +650,18 @@ TEST(ViewerSession, TakeBackAndClosingStopALongThink) {
   EXPECT_EQ(s->finish_engine(), "");
   EXPECT_EQ(s->last_ply(), 0u);
 
+  // finish_engine() itself, called at once on a stale choice, stops the engine too.
+  s->click(game.position.legal_move(kBlack, 0), &played);
+  ASSERT_TRUE(played);
+  ASSERT_TRUE(s->start_engine());
+  s->take_back();
+  t0 = Clock::now();
+  EXPECT_EQ(s->finish_engine(), "");
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 30.0)
+      << "finish_engine waited for the stale engine's minute";
+  EXPECT_FALSE(s->engine_thinking());
+  EXPECT_EQ(s->last_ply(), 0u);
+
   s->click(game.position.legal_move(kBlack, 0), &played);
   ASSERT_TRUE(played);
   ASSERT_TRUE(s->start_engine());

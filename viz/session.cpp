@@ -23,10 +23,14 @@ Position position_at(const Position& game_position, std::uint32_t ply) {
 Session::Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent>> engines)
     : game_(game), path_(std::move(path)), engines_(std::move(engines)), shown_(game.position) {}
 
-// An engine still thinking is asked to stop, again every 50 ms (a request that comes before its
-// search has started counts for nothing), and its move is dropped.
+// An engine still thinking is stopped, and its move is dropped.
 Session::~Session() {
-  if (!thinking_.valid()) return;
+  if (thinking_.valid()) stop_thinking();
+}
+
+// Asks the thinking engine to stop, again every 50 ms (a request that comes before its search
+// has started counts for nothing), until it has chosen.
+void Session::stop_thinking() {
   do {
     thinking_agent_->stop();
   } while (thinking_.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready);
@@ -108,6 +112,7 @@ bool Session::stale() const {
 
 std::string Session::finish_engine() {
   if (!thinking_.valid()) return "";
+  if (stale()) stop_thinking();      // its move will be dropped: no need to wait for it all
   const Vertex v = thinking_.get();  // rethrows what the engine threw
   Position& pos = game_.position;
   if (stale()) return "";  // the game moved on while the engine thought

@@ -56,8 +56,9 @@ class Session {
   // engine_ready() says when it has chosen; finish_engine() waits for the choice and plays it
   // if the game is still where it was when the engine started. A take-back or a move made
   // meanwhile makes the choice stale: it is dropped and finish_engine() returns "". A take-back
-  // asks the thinking engine to stop (Agent::stop), and so does engine_ready() while its choice
-  // is stale, so that the engine is soon free to think about the position as it is.
+  // asks the thinking engine to stop (Agent::stop), and so do engine_ready() and
+  // finish_engine() while its choice is stale, so that the engine is soon free to think about
+  // the position as it is.
   bool start_engine();
   bool engine_thinking() const { return thinking_.valid(); }
   bool engine_ready();
@@ -69,7 +70,8 @@ class Session {
 
  private:
   std::string after_move(const std::string& what);
-  bool stale() const;  // the game moved on since the thinking engine started
+  bool stale() const;    // the game moved on since the thinking engine started
+  void stop_thinking();  // stops the thinking engine and waits until it has chosen
   void save();
 
   Game& game_;
