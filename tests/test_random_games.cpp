@@ -382,6 +382,112 @@ TEST(RandomGames, ComputedLatticeNeighboursAgreeWithTheGraph) {
   }
 }
 
+// Big two-player lattices of one to three axes without wrap keep compact records (8 bytes a
+// point, no counts kept on occupied points, a removed root's list kept apart for undo). The
+// same random game on compact and on general records must agree on everything observable,
+// move by move: the legal sets and their order (the random choice reads them), the removals,
+// the roots, the neighbour counts of empty and occupied points; takebacks of single moves in
+// the middle of the game and of the whole game must restore both exactly. A three-player game
+// and a 4D board keep general records.
+TEST(RandomGames, CompactRecordsPlayTheGamesOfGeneralRecords) {
+  for (const char* spec : {"grid 200x200", "grid 40x40x25", "line 40000", "grid 300x120"}) {
+    const TopologyPtr topo = parse_topology(spec);
+    const tanbo::Setup setup = make_setup(*topo, "spaced", 2);
+    Position compact(topo, setup), general(topo, setup, Position::Records::kGeneral);
+    ASSERT_TRUE(compact.compact_records()) << spec;
+    ASSERT_FALSE(general.compact_records()) << spec;
+    const test::Snapshot start = test::snapshot(compact);
+    ASSERT_EQ(start, test::snapshot(general)) << spec;
+    Rng rng(53), probe(7);
+    std::uint32_t removals = 0;
+    for (int move = 1; !compact.is_over(); ++move) {  // whole games: removals come late
+      const Player p = compact.to_move();
+      ASSERT_EQ(compact.legal_count(p), general.legal_count(p)) << spec << " move " << move;
+      const std::uint32_t i = rng.below(compact.legal_count(p));
+      const Vertex v = compact.legal_move(p, i);
+      ASSERT_EQ(v, general.legal_move(p, i)) << spec << " move " << move;
+      if (move % 7 == 0) {  // play, take back, play again: the takeback is exact
+        const bool full = move % 4999 == 0;
+        const test::Snapshot before = full ? test::snapshot(compact) : test::Snapshot{};
+        const std::uint64_t hash = compact.hash();
+        const std::uint32_t black = compact.legal_count(kBlack),
+                            white = compact.legal_count(kWhite);
+        compact.play(v);
+        compact.undo();
+        ASSERT_EQ(compact.hash(), hash) << spec << " move " << move;
+        ASSERT_EQ(compact.legal_count(kBlack), black) << spec << " move " << move;
+        ASSERT_EQ(compact.legal_count(kWhite), white) << spec << " move " << move;
+        if (full) ASSERT_EQ(test::snapshot(compact), before) << spec << " move " << move;
+      }
+      const MoveRecord a = compact.play(v), b = general.play(v);
+      ASSERT_EQ(a.stones_removed, b.stones_removed) << spec << " move " << move;
+      ASSERT_EQ(compact.hash(), general.hash()) << spec << " move " << move;
+      removals += a.removed_end - a.removed_begin;
+      for (int k = 0; k < (move % 16 == 0 ? 4 : 0); ++k) {  // anywhere, occupied or not
+        const Vertex u = probe.below(compact.num_vertices());
+        for (Player q : {kBlack, kWhite}) {
+          ASSERT_EQ(compact.neighbours_of(u, q), general.neighbours_of(u, q)) << spec;
+          ASSERT_EQ(compact.is_legal_point(q, u), general.is_legal_point(q, u)) << spec;
+          ASSERT_EQ(compact.explain(q, u), general.explain(q, u)) << spec;
+        }
+        ASSERT_EQ(compact.root_of(u), general.root_of(u)) << spec;
+      }
+      if (move % 30000 == 0) {
+        ASSERT_EQ(test::snapshot(compact), test::snapshot(general)) << spec << " move " << move;
+        ASSERT_EQ(compact.check_consistency(), "") << spec << " move " << move;
+        // A resignation takes every root of the player off; its takeback puts them back.
+        const test::Snapshot before = test::snapshot(compact);
+        compact.resign(compact.to_move());
+        ASSERT_TRUE(compact.is_over()) << spec;
+        ASSERT_EQ(compact.check_consistency(), "") << spec;
+        compact.undo();
+        ASSERT_EQ(test::snapshot(compact), before) << spec << " move " << move;
+      }
+    }
+    EXPECT_TRUE(general.is_over()) << spec;
+    EXPECT_EQ(compact.winner(), general.winner()) << spec;
+    EXPECT_GT(removals, 100u) << spec;
+    ASSERT_EQ(test::snapshot(compact), test::snapshot(general)) << spec;
+    ASSERT_EQ(compact.check_consistency(), "") << spec;
+    while (compact.ply() > 0) compact.undo();
+    EXPECT_EQ(test::snapshot(compact), start) << spec;
+    EXPECT_EQ(compact.check_consistency(), "") << spec;
+  }
+  const TopologyPtr big = parse_topology("grid 200x200");
+  EXPECT_FALSE(Position(big, make_setup(*big, "spaced", 3)).compact_records());
+  const TopologyPtr four = parse_topology("grid 15x15x15x15");
+  EXPECT_FALSE(Position(four, make_setup(*four, "spaced", 2)).compact_records());
+  const TopologyPtr torus = parse_topology("grid 200x200 wrap");
+  EXPECT_FALSE(Position(torus, make_setup(*torus, "spaced", 2)).compact_records());
+}
+
+// A position loaded from a diagram (from_stones) on a big lattice keeps compact records too:
+// the same position as the one played there, and the game goes on the same.
+TEST(RandomGames, CompactRecordsLoadAPositionInProgress) {
+  const TopologyPtr topo = parse_topology("grid 250x250");
+  Position played(topo, make_setup(*topo, "spaced", 2));
+  Rng rng(5);
+  for (int move = 0; move < 20000 && !played.is_over(); ++move) {
+    played.play(random_move(played, rng));
+  }
+  ASSERT_FALSE(played.is_over());
+  std::vector<std::pair<Vertex, Player>> stones;
+  for (Vertex v = 0; v < played.num_vertices(); ++v) {
+    if (played.at(v) != kEmpty) stones.emplace_back(v, played.at(v));
+  }
+  Position loaded = Position::from_stones(topo, 2, stones, played.to_move());
+  ASSERT_TRUE(loaded.compact_records());
+  ASSERT_EQ(loaded.check_consistency(), "");
+  for (Player p : {kBlack, kWhite}) ASSERT_EQ(loaded.legal_moves(p), played.legal_moves(p));
+  for (int move = 0; move < 3000 && !loaded.is_over(); ++move) {
+    const Vertex v = random_move(loaded, rng);
+    loaded.play(v);
+    played.play(v);
+    ASSERT_EQ(loaded.hash(), played.hash()) << move;
+  }
+  ASSERT_EQ(loaded.check_consistency(), "");
+}
+
 // ---------------------------------------------------------------- resign / leave
 
 TEST(RandomGames, MultiPlayerResignRemovesRootsAndPlayGoesOn) {

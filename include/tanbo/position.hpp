@@ -13,7 +13,9 @@
 // colour the position keeps the number of neighbours of that colour and the XOR of their root
 // ids (so the root of the single neighbour is known when the count is one); per root its owner,
 // size, stone list and root-space count; per player the set of its legal moves as a bitmap with
-// counts per block (fast uniform random choice). The per-vertex data is interleaved in one record.
+// counts per block (fast uniform random choice). The per-vertex data is interleaved in one record;
+// big two-player lattices of one to three axes without wrap keep it in 8 bytes a point instead
+// (see Records).
 #pragma once
 
 #include <array>
@@ -97,7 +99,15 @@ class Position {
   // Sets up the starting position. Throws tanbo::Error when the setup is refused: a stone off
   // the board or of a player above setup.players, two seeds of one colour adjacent, a root
   // that is already bounded (naming it), or a player with no seed.
-  Position(TopologyPtr topology, const Setup& setup);
+  //
+  // `records` chooses how the per-point data is laid out. kAuto (the default) uses compact
+  // records of 8 bytes a point on lattices of more than 32,768 points with one to three axes,
+  // no wrap and two players (a board of a million points then keeps 8 MB of records instead of
+  // 32 MB, which a move reads at random places: see docs/performance.md), and the general
+  // records elsewhere. kGeneral forces the general records; the game is the same either way
+  // (the tests play both and compare).
+  enum class Records : std::uint8_t { kAuto, kGeneral };
+  Position(TopologyPtr topology, const Setup& setup, Records records = Records::kAuto);
 
   // Loads an arbitrary position, e.g. a diagram of a game in progress (implemented in
   // position_load.cpp). Each connected set of same-coloured stones becomes one root, whose seed
@@ -117,9 +127,13 @@ class Position {
   const Setup& setup() const { return setup_; }              // how the game started
   std::uint32_t num_vertices() const { return n_; }          // points on the board
   int num_players() const { return players_; }               // 2..8
-  Player at(Vertex v) const { return cell(v).color; }        // stone at v, kEmpty if none
+  Player at(Vertex v) const {                                // stone at v, kEmpty if none
+    return compact_ ? compact_color(word(v)) : cell(v).color;
+  }
   // Number of neighbours of v with a stone of player p.
-  std::uint32_t neighbours_of(Vertex v, Player p) const { return slot(v, p).count(); }
+  std::uint32_t neighbours_of(Vertex v, Player p) const;
+  // Whether the records are the compact ones (see Records).
+  bool compact_records() const { return compact_; }
 
   // ---- turn and result
   Player to_move() const { return to_move_; }  // side to move (kEmpty once the game is over)
@@ -135,6 +149,7 @@ class Position {
   MoveStatus check_move(Player p, Vertex v) const;
   // Whether v is a legal point for p on the board as it stands (ignores turn order).
   bool is_legal_point(Player p, Vertex v) const {
+    if (compact_) return (half(v, p) & kHalfState) == 1;
     return cell(v).color == kEmpty && slot(v, p).count() == 1;
   }
   // Two facts about player p's stone on v, a legal point for p, known without playing it
@@ -207,7 +222,7 @@ class Position {
 
   // ---- roots
   std::uint32_t num_root_ids() const { return static_cast<std::uint32_t>(roots_.size()); }
-  RootId root_of(Vertex v) const { return cell(v).color == kEmpty ? kNoRoot : cell(v).root; }
+  RootId root_of(Vertex v) const { return at(v) == kEmpty ? kNoRoot : root_here(v); }
   bool root_alive(RootId r) const { return roots_[r].alive; }         // still on the board
   Player root_owner(RootId r) const { return roots_[r].owner; }       // its colour
   std::uint32_t root_size(RootId r) const { return roots_[r].size; }  // stones in it
@@ -284,7 +299,49 @@ class Position {
   const std::uint32_t* spaces() const { return space_buf_.data() + 1; }
   const Slot& slot(Vertex v, Player p) const { return slots(v)[p - 1]; }
 
-  void allocate(std::uint32_t n, int players);  // sizes every per-vertex/per-player array
+  // Compact records (compact_): one 64-bit word per point, plus a border word at index n_ that
+  // stands for every neighbour off the board. Half p-1 (bits 32(p-1) .. 32(p-1)+31) of an
+  // empty point's word is its slot for player p: bits 0-2 the neighbours of that colour, bit 3
+  // clear, bits 4-31 the XOR of their root ids. An occupied point's word has bit 3 set in both
+  // halves; its low half holds the colour (bits 0-2) and root (bits 4-31), its high half the
+  // next stone of the root's list plus one (bits 4-31, 0 for none). So (half & kHalfState) == 1
+  // exactly when the point is empty root space of that colour, as with Slot. Occupied points
+  // keep no neighbour counts (a removal recomputes them from the neighbours), and a removed
+  // root's list is kept in removed_stones_ for undo, since its points' words become slots.
+  static constexpr std::uint32_t kHalfOccupied = 8;
+  static constexpr std::uint32_t kHalfState = 15;  // the count and the occupied bit
+  std::uint64_t word(Vertex v) const {
+    return reinterpret_cast<const std::uint64_t*>(cells_.data())[v];
+  }
+  std::uint32_t half(Vertex v, Player p) const {
+    return static_cast<std::uint32_t>(word(v) >> (32 * (p - 1)));
+  }
+  static Player compact_color(std::uint64_t w) {
+    const auto low = static_cast<std::uint32_t>(w);
+    return static_cast<Player>((low & kHalfOccupied) ? (low & 7) : kEmpty);
+  }
+  RootId root_here(Vertex v) const {  // root of the stone on v
+    return compact_ ? static_cast<RootId>(word(v)) >> 4 : cell(v).root;
+  }
+  Vertex next_here(Vertex v) const {  // the stone after v in its root's list
+    return compact_ ? (half(v, 2) >> 4) - 1 : cell(v).next;
+  }
+  // The slot of p at v as a Slot in either layout (with compact records the count and XOR of
+  // an occupied point are not kept: such a slot reads as occupied with no neighbours).
+  Slot slot_at(Vertex v, Player p) const;
+  // Puts a stone of p on the empty v in root r, before `next` in r's list (the caller updates
+  // the root itself).
+  void put_stone(Vertex v, Player p, RootId r, Vertex next);
+  // The compact records' occupy and removal (see occupy_impl and vacate_impl).
+  void occupy_compact(Vertex v, Player p, RootId r, Vertex next);
+  template <bool kList>
+  void vacate_compact(Vertex first);
+  // Compact records: the neighbours of v, the border index n_ for each direction off the board
+  // (2 x axes_ of them, computed from the coordinates).
+  void compact_neighbours(Vertex v, Vertex* out) const;
+
+  // Sizes every per-vertex/per-player array.
+  void allocate(std::uint32_t n, int players, Records records = Records::kAuto);
   void occupy(Vertex v, Player p);  // stone of p appears on v (cell(v).root already set)
   void vacate(Vertex v);            // stone on v disappears
   void vacate_root(RootId r);       // every stone of root r disappears
@@ -318,6 +375,7 @@ class Position {
     earlier_ += static_cast<std::uint32_t>(history_.size());
     history_.clear();
     removed_.clear();
+    removed_stones_.clear();
   }
   Player player_after(Player from) const;  // next in cyclic order still in (out_ as it stands)
   std::uint8_t compute_out() const;
@@ -333,6 +391,13 @@ class Position {
   // directions (2a: coordinate a + 1, 2a + 1: coordinate a - 1) that stay on the board.
   static constexpr std::size_t kMaxLatticeDirections = 32;
   bool lattice_nbrs_ = false;
+  bool compact_ = false;  // compact records (see word())
+  // Compact records: per axis the vertex id step, the step of the next axis (the span of one
+  // line along this axis) and Lemire's constant for v mod span.
+  std::uint32_t axes_ = 0;
+  std::array<std::uint32_t, 3> axis_step_{};
+  std::array<std::uint32_t, 3> axis_span_{};
+  std::array<std::uint64_t, 3> axis_magic_{};
   std::array<std::uint32_t, kMaxLatticeDirections> direction_step_{};  // vertex id change
   const std::uint32_t* off_ = nullptr;                                 // graph CSR, cached
   const Vertex* nbr_ = nullptr;
@@ -365,6 +430,9 @@ class Position {
   std::uint8_t out_ = 0;
   PodVector<MoveRecord> history_;  // grows without copying (see pod_vector.hpp)
   PodVector<RootId> removed_;
+  // Compact records with a record: the stones of the removed roots in removed_'s order, each
+  // root's list from its head (restore_root takes them back from the end).
+  PodVector<Vertex> removed_stones_;
   bool recording_ = true;      // see set_recording
   std::uint32_t earlier_ = 0;  // turns played before history_'s first
 };

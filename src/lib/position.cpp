@@ -79,7 +79,7 @@ const char* to_string(MoveStatus s) {
   return "?";
 }
 
-Position::Position(TopologyPtr topology, const Setup& setup)
+Position::Position(TopologyPtr topology, const Setup& setup, Records records)
     : topo_(std::move(topology)), setup_(setup) {
   if (!topo_) throw Error("no topology");
   n_ = topo_->graph.num_vertices();
@@ -88,7 +88,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
     throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
                 std::to_string(players_));
   }
-  allocate(n_, players_);
+  allocate(n_, players_, records);
 
   const Topology& t = *topo_;
   // Place the seeds: each is a root of its own.
@@ -113,8 +113,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
     root.seed = v;
     roots_.push_back(root);
     space_buf_.push_back(0);
-    cell(v).root = r;
-    occupy(v, p);
+    put_stone(v, p, r, kNoVertex);
     ++stones_[p - 1];
     ++root_count_[p - 1];
   }
@@ -135,7 +134,7 @@ Position::Position(TopologyPtr topology, const Setup& setup)
   zero_count_ = 0;
 }
 
-void Position::allocate(std::uint32_t n, int players) {
+void Position::allocate(std::uint32_t n, int players, Records records) {
   // Root ids (at most one per point) must stay below 2^31: see root_or_scratch.
   if (n >= (1u << 31)) {
     throw Error("a board of " + std::to_string(n) + " points is too big (at most 2^31 - 1)");
@@ -149,13 +148,34 @@ void Position::allocate(std::uint32_t n, int players) {
   // Big lattices without wrap instead compute the neighbours: the record keeps which of the
   // 2 x axes directions stay on the board, so it is 32 bytes with two players (two to a line).
   const Topology& t = *topo_;
-  lattice_nbrs_ = n > (1u << 15) && t.kind == BoardKind::kLattice && !t.wrap &&
-                  2 * t.dims.size() <= kMaxLatticeDirections;
+  const bool big_lattice = n > (1u << 15) && t.kind == BoardKind::kLattice && !t.wrap;
+  // Compact records: two players, at most 3 axes (6 neighbours: a count fits 3 bits), and
+  // root ids and vertex ids + 1 within 28 bits.
+  compact_ = big_lattice && records == Records::kAuto && players == 2 && t.dims.size() <= 3 &&
+             n < (1u << 28) - 1;
+  lattice_nbrs_ = big_lattice && !compact_ && 2 * t.dims.size() <= kMaxLatticeDirections;
   nb_offset_ = sizeof(Cell) + sizeof(Slot) * static_cast<std::size_t>(players);
-  inline_nbrs_ = !lattice_nbrs_ && n > (1u << 15) && topo_->graph.max_degree() <= 8;
+  inline_nbrs_ = !big_lattice && n > (1u << 15) && topo_->graph.max_degree() <= 8;
   stride_ = nb_offset_ + (inline_nbrs_ ? sizeof(Vertex) * topo_->graph.max_degree() : 0);
   stride_ = (stride_ + 7) / 8 * 8;
-  cells_.assign(stride_ * n, std::byte{0});
+  if (compact_) {
+    stride_ = sizeof(std::uint64_t);
+    axes_ = static_cast<std::uint32_t>(t.dims.size());
+    std::uint32_t step = 1;
+    for (std::uint32_t a = 0; a < axes_; ++a) {
+      axis_step_[a] = step;
+      step *= t.dims[a];
+      axis_span_[a] = step;
+      axis_magic_[a] = ~std::uint64_t{0} / step + 1;
+    }
+    // Every word empty (no neighbours), and the border word occupied by no player.
+    cells_.assign(stride_ * (std::size_t{n} + 1), std::byte{0});
+    const std::uint64_t border =
+        (std::uint64_t{kHalfOccupied} << 32) | kHalfOccupied | static_cast<std::uint32_t>(7);
+    std::memcpy(cells_.data() + stride_ * n, &border, sizeof border);
+  } else {
+    cells_.assign(stride_ * n, std::byte{0});
+  }
   std::vector<std::uint32_t> axis_step(t.dims.size(), 1);
   if (lattice_nbrs_) {
     for (std::size_t a = 0; a < t.dims.size(); ++a) {
@@ -164,7 +184,7 @@ void Position::allocate(std::uint32_t n, int players) {
       direction_step_[2 * a + 1] = 0u - axis_step[a];  // coordinate a - 1 (wraps in 32 bits)
     }
   }
-  for (Vertex v = 0; v < n; ++v) {
+  for (Vertex v = 0; v < n && !compact_; ++v) {
     Cell& c = cell(v);
     c.root = kNoRoot;
     c.next = kNoVertex;
@@ -187,7 +207,10 @@ void Position::allocate(std::uint32_t n, int players) {
   }
   // Blocks of 512 points (8 words), except that a board of up to 1,024 points is one block of
   // 16 words: its sets need no count but their size. The padding words stay zero.
-  blocks_ = n <= 1024 ? 1 : (n + 511) / 512;
+  // (Compact records count the border word as a point that is never legal: a neighbour update
+  // flips its bit by 0.)
+  const std::uint32_t points = compact_ ? n + 1 : n;
+  blocks_ = n <= 1024 ? 1 : (points + 511) / 512;
   words_ = n <= 512 ? 8 : n <= 1024 ? 16 : blocks_ * 8;
   // A random choice scans only the words that can hold points of a one-block board.
   block_words_ = blocks_ == 1 ? (n + 63) / 64 : 8;
@@ -490,6 +513,7 @@ void Position::vacate_root(RootId r) {
 
 template <bool kList>
 void Position::vacate_stones(Vertex first) {
+  if (compact_) return vacate_compact<kList>(first);
   const bool two = players_ == 2;
   switch (sets_) {
     case Sets::kOne:
@@ -580,6 +604,179 @@ void Position::prefetch_point(Vertex v) const {
   }
 }
 
+// ---- compact records (see Position::word)
+
+namespace {
+
+// a mod d for a 32-bit a, with magic = 2^64 / d rounded up (Lemire, Kaser and Kurz, "Faster
+// remainder by direct computation", 2019): two multiplications instead of a division.
+inline std::uint32_t fast_mod(std::uint32_t a, std::uint64_t magic, std::uint32_t d) {
+  __extension__ using U128 = unsigned __int128;
+  const std::uint64_t low = magic * a;
+  return static_cast<std::uint32_t>((static_cast<U128>(low) * d) >> 64);
+}
+
+}  // namespace
+
+void Position::compact_neighbours(Vertex v, Vertex* out) const {
+  // Along axis a: the coordinate is (v mod span) / step, so the point has a neighbour at
+  // + step when (v mod span) + step < span and at - step when (v mod span) >= step. The last
+  // axis's span is the board (no remainder needed). Off the board: the border word.
+  const Vertex border = n_;
+  for (std::uint32_t a = 0; a < axes_; ++a) {
+    const std::uint32_t step = axis_step_[a], span = axis_span_[a];
+    const std::uint32_t m = a + 1 == axes_ ? v : fast_mod(v, axis_magic_[a], span);
+    out[2 * a] = m + step < span ? v + step : border;
+    out[2 * a + 1] = m >= step ? v - step : border;
+  }
+}
+
+Position::Slot Position::slot_at(Vertex v, Player p) const {
+  if (!compact_) return slot(v, p);
+  const std::uint32_t h = half(v, p);
+  Slot s;
+  s.bits = (h & kHalfOccupied) ? Slot::kOccupied : (std::uint64_t{h >> 4} << 32) | (h & 7);
+  return s;
+}
+
+std::uint32_t Position::neighbours_of(Vertex v, Player p) const {
+  if (!compact_) return slot(v, p).count();
+  if (at(v) == kEmpty) return half(v, p) & 7;
+  std::uint32_t count = 0;
+  for (Vertex u : graph().neighbours(v)) count += at(u) == p;
+  return count;
+}
+
+void Position::put_stone(Vertex v, Player p, RootId r, Vertex next) {
+  if (compact_) return occupy_compact(v, p, r, next);
+  Cell& cv = cell(v);
+  cv.root = r;
+  cv.next = next;
+  occupy(v, p);
+}
+
+// occupy_impl for compact records (two players, many blocks): the same updates, on one word a
+// point, where an occupied neighbour's word (or the border's) is written back unchanged.
+void Position::occupy_compact(Vertex v, Player p, RootId r, Vertex next) {
+  std::uint64_t* const words = reinterpret_cast<std::uint64_t*>(cells_.data());
+  std::uint32_t* const space = spaces();
+  RootId* const zero = zeroed_.data();
+  std::uint32_t nz = 0;
+  {
+    // v stops being root space for each colour it was root space of.
+    const std::uint64_t wv = words[v];
+    for (std::uint32_t c = 0; c < 2; ++c) {
+      const auto h = static_cast<std::uint32_t>(wv >> (32 * c));
+      const std::uint32_t one = (h & kHalfState) == 1;
+      const RootId owner = h >> 4;
+      const std::uint32_t left = (space[root_or_scratch(one, owner)] -= one);
+      zero[nz] = owner;
+      nz += one & (left == 0);
+      legal_flip_one<Sets::kMany>(c, v, 0, one);
+    }
+  }
+  words[v] =
+      (std::uint64_t{((next + 1) << 4) | kHalfOccupied} << 32) | (r << 4) | kHalfOccupied | p;
+  hash_ ^= zobrist(v, p);
+  Vertex around[6];
+  compact_neighbours(v, around);
+  const std::uint32_t degree = 2 * axes_;
+  for (std::uint32_t i = 0; i < degree; ++i) __builtin_prefetch(words + around[i], 1);
+  const std::size_t q = p - 1u;
+  std::uint32_t* const halves = reinterpret_cast<std::uint32_t*>(words) + q;
+  std::uint64_t* const bits = legal_bits_.data() + q * words_;
+  std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
+  const std::uint32_t supers = supers_;
+  const std::uint32_t r_high = r << 4;
+  std::uint32_t delta = 0;  // change of p's legal-set size
+  std::uint32_t gains = 0;  // points joining r's space
+  for (std::uint32_t i = 0; i < degree; ++i) {
+    const Vertex u = around[i];
+    std::uint32_t& hu = halves[2 * std::size_t{u}];
+    const std::uint32_t h = hu;
+    hu = (h & kHalfOccupied) ? h : (h + 1) ^ r_high;  // one more neighbour of colour p, in r
+    const std::uint32_t old = h & kHalfState;         // the count, and 8 if u is occupied
+    const RootId single = h >> 4;                     // old == 1: the root of that neighbour
+    const std::uint32_t gain = old == 0;              // u is empty and joins the space of r
+    const std::uint32_t lose = old == 1;  // u is empty and leaves the space of single's root
+    gains += gain;
+    const std::uint32_t left = (space[root_or_scratch(lose, single)] -= lose);
+    zero[nz] = single;
+    nz += lose & (left == 0);
+    legal_flip<Sets::kMany>(bits, tree, supers, u, gain, lose, delta);
+  }
+  space[r] += gains;
+  legal_size_[q] += delta;
+  zero_count_ = nz;
+}
+
+// vacate_impl for compact records. An occupied point keeps no slots, so each vacated point's
+// are computed from its neighbours: of its own colour p only stones of its root r can touch it
+// (a stone's neighbours of its colour are in its root), those not taken off yet; of the other
+// colour the stones there, with their roots.
+template <bool kList>
+void Position::vacate_compact(Vertex first) {
+  std::uint64_t* const words = reinterpret_cast<std::uint64_t*>(cells_.data());
+  std::uint32_t* const space = spaces();
+  const Player p = at(first);
+  const RootId r = root_here(first);
+  const std::size_t q = p - 1u;
+  const Player other = static_cast<Player>(3 - p);
+  std::uint32_t* const halves = reinterpret_cast<std::uint32_t*>(words);
+  std::uint64_t* const bits = legal_bits_.data() + q * words_;
+  std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
+  const std::uint32_t supers = supers_;
+  const std::uint32_t r_high = r << 4;
+  const std::uint32_t degree = 2 * axes_;
+  const bool keep = kList && recording_;  // undo needs the list, which the slots overwrite
+  std::uint64_t hash = hash_;
+  std::uint32_t delta = 0;
+  std::uint32_t losses = 0;  // points leaving r's space
+  for (Vertex v = first; v != kNoVertex;) {
+    const Vertex after = kList ? next_here(v) : kNoVertex;
+    if (kList && after != kNoVertex) prefetch_point(after);
+    if (keep) removed_stones_.push_back(v);
+    hash ^= zobrist(v, p);
+    Vertex around[6];
+    compact_neighbours(v, around);
+    std::uint32_t own = 0, others = 0, others_xor = 0;
+    for (std::uint32_t i = 0; i < degree; ++i) {
+      const Vertex u = around[i];
+      const std::uint32_t low = halves[2 * std::size_t{u}];
+      std::uint32_t& hu = halves[2 * std::size_t{u} + q];
+      const std::uint32_t h = hu;
+      const std::uint32_t occupied = h & kHalfOccupied;
+      const std::uint32_t w = (h ^ r_high) - 1;  // the count and the XOR without r
+      hu = occupied ? h : w;
+      const std::uint32_t old = h & kHalfState;
+      const std::uint32_t lose = old == 1;  // u is empty and leaves the space of r
+      const std::uint32_t gain = old == 2;  // u is empty and joins the other neighbour's root's
+      losses += lose;
+      space[root_or_scratch(gain, w >> 4)] += gain;
+      legal_flip<Sets::kMany>(bits, tree, supers, u, gain, lose, delta);
+      const std::uint32_t colour = occupied ? (low & 7) : 0;
+      own += colour == p;
+      const std::uint32_t theirs = colour == other;
+      others += theirs;
+      others_xor ^= theirs ? low >> 4 : 0;
+    }
+    std::uint32_t hv[2];
+    hv[q] = own | ((own & 1) ? r_high : 0);
+    hv[1 - q] = others | (others_xor << 4);
+    words[v] = (std::uint64_t{hv[1]} << 32) | hv[0];
+    // v becomes root space for every colour with exactly one stone next to it.
+    for (std::uint32_t c = 0; c < 2; ++c) {
+      const std::uint32_t one = (hv[c] & kHalfState) == 1;
+      space[root_or_scratch(one, hv[c] >> 4)] += one;
+      legal_flip_one<Sets::kMany>(c, v, one, 0);
+    }
+    v = after;
+  }
+  hash_ = hash;
+  space[r] -= losses;
+  legal_size_[q] += delta;
+}
+
 template <class F>
 void Position::for_each_stone(RootId r, F&& f) {
   for (Vertex s = roots_[r].head; s != kNoVertex;) {
@@ -600,10 +797,21 @@ void Position::remove_root(RootId r) {
 
 void Position::restore_root(RootId r) {
   Root& root = roots_[r];
-  for_each_stone(r, [&](Vertex s) {
-    cell(s).root = r;  // another root may have used the point while this one was off the board
-    occupy(s, root.owner);
-  });
+  if (compact_) {
+    // The list was kept in removed_stones_ from the head on: rebuild it from its end.
+    Vertex next = kNoVertex;
+    for (std::uint32_t i = 0; i < root.size; ++i) {
+      const Vertex s = removed_stones_.back();
+      removed_stones_.pop_back();
+      occupy_compact(s, root.owner, r, next);
+      next = s;
+    }
+  } else {
+    for_each_stone(r, [&](Vertex s) {
+      cell(s).root = r;  // another root may have used the point while this one was off the board
+      occupy(s, root.owner);
+    });
+  }
   root.alive = true;
   stones_[root.owner - 1] += root.size;
   ++root_count_[root.owner - 1];
@@ -655,20 +863,20 @@ MoveStatus Position::check_move(Player p, Vertex v) const {
   if (p != to_move_) return MoveStatus::kNotYourTurn;
   if (v >= n_) return MoveStatus::kOffBoard;
   if (at(v) != kEmpty) return MoveStatus::kOccupied;
-  const std::uint32_t c = slot(v, p).count();
+  const std::uint32_t c = slot_at(v, p).count();
   if (c == 0) return MoveStatus::kNoConnection;
   if (c > 1) return MoveStatus::kTooMany;
   return MoveStatus::kLegal;
 }
 
 std::uint32_t Position::joined_space_after(Player p, Vertex v) const {
-  const RootId e = slot(v, p).xr();
+  const RootId e = slot_at(v, p).xr();
   // v leaves e's space; an empty neighbour with no stone of p joins it; an empty neighbour
   // whose only stone of p is in e leaves it (it would touch two). A slot's low half is the
   // count plus 2^31 when the point is occupied, so one comparison also says "empty".
   std::uint32_t space = root_space(e) - 1;
   for (Vertex u : graph().neighbours(v)) {
-    const std::uint64_t w = slot(u, p).bits;
+    const std::uint64_t w = slot_at(u, p).bits;
     const auto low = static_cast<std::uint32_t>(w);
     space += (low == 0) - ((low == 1) & (static_cast<RootId>(w >> 32) == e));
   }
@@ -676,12 +884,12 @@ std::uint32_t Position::joined_space_after(Player p, Vertex v) const {
 }
 
 std::uint32_t Position::others_bounded(Player p, Vertex v) const {
-  const Slot* sv = slots(v);
   const std::uint32_t* space = spaces();
   std::uint32_t bounded = 0;
   for (int c = 0; c < players_; ++c) {
-    const std::uint32_t one = (static_cast<std::uint32_t>(sv[c].bits) == 1) & (c + 1 != p);
-    bounded += one & (space[root_or_scratch(one, sv[c].xr())] == 1);
+    const Slot sc = slot_at(v, static_cast<Player>(c + 1));
+    const std::uint32_t one = (static_cast<std::uint32_t>(sc.bits) == 1) & (c + 1 != p);
+    bounded += one & (space[root_or_scratch(one, sc.xr())] == 1);
   }
   return bounded;
 }
@@ -746,20 +954,19 @@ const MoveRecord& Position::play(Vertex v) {
   rec.vertex = v;
   rec.to_move_before = p;
   rec.out_before = out_;
-  Cell& cv = cell(v);
-  const RootId e = slot(v, p).xr();
+  const RootId e = slot_at(v, p).xr();
   rec.expanded = e;
   rec.removed_begin = rec.removed_end = static_cast<std::uint32_t>(removed_.size());
 
   // Place the stone and grow the expanded root.
-  cv.root = e;
   Root& er = roots_[e];
-  rec.prev_next = cv.next;  // the point may sit in the list of a removed root
-  cv.next = er.head;
+  // General records: the point may sit in the list of a removed root (compact ones keep such
+  // lists in removed_stones_).
+  rec.prev_next = compact_ ? kNoVertex : cell(v).next;
+  put_stone(v, p, e, er.head);
   er.head = v;
   ++er.size;
   ++stones_[p - 1];
-  occupy(v, p);
 
   // Remove bounded roots.
   if (root_space(e) == 0) {
@@ -833,9 +1040,9 @@ void Position::undo() {
   if (rec.kind == MoveRecord::Kind::kPlace) {
     const Vertex v = rec.vertex;
     Root& er = roots_[rec.expanded];
+    er.head = next_here(v);
     vacate(v);
-    er.head = cell(v).next;
-    cell(v).next = rec.prev_next;
+    if (!compact_) cell(v).next = rec.prev_next;
     --er.size;
     --stones_[rec.player - 1];
   }
@@ -847,7 +1054,7 @@ void Position::undo() {
 std::vector<Vertex> Position::root_stones(RootId r) const {
   std::vector<Vertex> out;
   if (!roots_[r].alive) return out;
-  for (Vertex s = roots_[r].head; s != kNoVertex; s = cell(s).next) out.push_back(s);
+  for (Vertex s = roots_[r].head; s != kNoVertex; s = next_here(s)) out.push_back(s);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -857,7 +1064,7 @@ std::vector<Vertex> Position::root_space_points(RootId r) const {
   if (!roots_[r].alive) return out;
   const Player p = roots_[r].owner;
   for (Vertex u : legal_moves(p)) {
-    if (slot(u, p).xr() == r) out.push_back(u);
+    if (slot_at(u, p).xr() == r) out.push_back(u);
   }
   return out;
 }
@@ -877,6 +1084,8 @@ std::uint64_t Position::hash() const {
 std::string Position::check_consistency() const {
   std::ostringstream err;
   const Topology& t = *topo_;
+  if (compact_ && compact_color(word(n_)) != 7)
+    return "the border record of the board is overwritten";
   // Neighbour counts and XORs.
   for (Vertex v = 0; v < n_; ++v) {
     if (at(v) > players_) {
@@ -889,15 +1098,17 @@ std::string Position::check_consistency() const {
       for (Vertex u : t.graph.neighbours(v)) {
         if (at(u) == q) {
           ++count;
-          xr ^= cell(u).root;
+          xr ^= root_here(u);
         }
       }
-      const Slot& have = slot(v, static_cast<Player>(q));
+      const Slot have = slot_at(v, static_cast<Player>(q));
       if (((have.bits & Slot::kOccupied) != 0) != (at(v) != kEmpty)) {
         err << "occupied mark of " << t.name(v) << " for " << player_name(static_cast<Player>(q))
             << " is wrong";
         return err.str();
       }
+      // Compact records keep no slots on occupied points.
+      if (compact_ && at(v) != kEmpty) continue;
       if (have.count() != count || have.xr() != xr) {
         err << "neighbour count of " << t.name(v) << " for " << player_name(static_cast<Player>(q))
             << " is " << have.count() << ", should be " << count;
@@ -913,7 +1124,7 @@ std::string Position::check_consistency() const {
     if (at(v) != kEmpty) {
       h ^= zobrist(v, at(v));
       ++stones[at(v) - 1];
-      const RootId r = cell(v).root;
+      const RootId r = root_here(v);
       if (r >= roots_.size() || !roots_[r].alive || roots_[r].owner != at(v)) {
         err << "stone at " << t.name(v) << " belongs to no live root of its colour";
         return err.str();
@@ -934,14 +1145,14 @@ std::string Position::check_consistency() const {
           only = w;
         }
       }
-      if (c == 1 && cell(only).root < space_of.size()) ++space_of[cell(only).root];
+      if (c == 1 && root_here(only) < space_of.size()) ++space_of[root_here(only)];
     }
   }
   for (RootId r = 0; r < roots_.size(); ++r) {
     const Root& root = roots_[r];
     if (!root.alive) continue;
     ++rcount[root.owner - 1];
-    if (at(root.seed) != root.owner || cell(root.seed).root != r) {
+    if (at(root.seed) != root.owner || root_here(root.seed) != r) {
       err << "root " << r << " has lost its seed " << t.name(root.seed);
       return err.str();
     }
@@ -960,8 +1171,8 @@ std::string Position::check_consistency() const {
       }
     }
     for (Vertex u : comp) {
-      if (cell(u).root != r) {
-        err << "stone " << t.name(u) << " touches root " << r << " but is in root " << cell(u).root
+      if (root_here(u) != r) {
+        err << "stone " << t.name(u) << " touches root " << r << " but is in root " << root_here(u)
             << " (roots of one colour joined)";
         return err.str();
       }
@@ -971,8 +1182,8 @@ std::string Position::check_consistency() const {
       return err.str();
     }
     std::uint32_t listed = 0;
-    for (Vertex s = root.head; s != kNoVertex; s = cell(s).next) {
-      if (++listed > n_ || cell(s).root != r || at(s) != root.owner) {
+    for (Vertex s = root.head; s != kNoVertex; s = next_here(s)) {
+      if (++listed > n_ || s >= n_ || at(s) != root.owner || root_here(s) != r) {
         return "stone list of root " + std::to_string(r) + " is broken";
       }
     }
@@ -1001,7 +1212,7 @@ std::string Position::check_consistency() const {
     std::uint32_t want = 0;
     std::vector<std::uint32_t> per_block(blocks_, 0);
     for (Vertex v = 0; v < n_; ++v) {
-      const bool legal = at(v) == kEmpty && slot(v, static_cast<Player>(q + 1)).count() == 1;
+      const bool legal = at(v) == kEmpty && slot_at(v, static_cast<Player>(q + 1)).count() == 1;
       const bool in_set = (legal_bits_[q * std::size_t{words_} + (v >> 6)] >> (v & 63)) & 1u;
       if (legal != in_set) {
         err << t.name(v) << (legal ? " is legal for " : " is illegal for ")
@@ -1014,7 +1225,7 @@ std::string Position::check_consistency() const {
         ++per_block[sets_ == Sets::kOne ? 0 : v >> 9];
       }
     }
-    for (std::uint32_t w = n_; w < words_ * 64u; ++w) {
+    for (std::uint32_t w = n_; w < words_ * 64u; ++w) {  // (compact: the border's bit too)
       if ((legal_bits_[q * std::size_t{words_} + (w >> 6)] >> (w & 63)) & 1u) {
         return "legal set has a bit beyond the board";
       }

@@ -39,6 +39,7 @@ Position Position::from_stones(TopologyPtr topology, int players,
 
   // Roots: connected components of one colour, found from their lowest-numbered stone.
   std::vector<RootId> root_of(n, kNoRoot);
+  std::vector<Vertex> next(n, kNoVertex);  // each stone's successor in its root's list
   std::vector<Vertex> comp;
   for (Vertex s = 0; s < n; ++s) {
     const Player p = colour[s];
@@ -68,7 +69,7 @@ Position Position::from_stones(TopologyPtr topology, int players,
     root.size = static_cast<std::uint32_t>(comp.size());
     root.seed = s;
     for (Vertex u : comp) {  // stone list: the seed ends up last, as in play
-      pos.cell(u).next = root.head;
+      next[u] = root.head;
       root.head = u;
     }
     pos.roots_.push_back(root);
@@ -80,8 +81,7 @@ Position Position::from_stones(TopologyPtr topology, int players,
   // consistent position, so the stones go onto the empty board one by one.
   for (Vertex v = 0; v < n; ++v) {
     if (colour[v] == kEmpty) continue;
-    pos.cell(v).root = root_of[v];
-    pos.occupy(v, colour[v]);
+    pos.put_stone(v, colour[v], root_of[v], next[v]);
   }
   for (RootId r = 0; r < pos.roots_.size(); ++r) {
     const Root& root = pos.roots_[r];
