@@ -352,10 +352,11 @@ TEST(RandomGames, RandomPlayoutPlaysRandomMovesGames) {
 }
 
 // On lattices of more than 32,768 points without wrap the position computes each point's
-// neighbours from a mask of the directions that stay on the board instead of reading the
-// graph. check_consistency recomputes every count from the graph itself: lines, flat and tall
-// boxes, an axis of size 1, 16 axes of size 2 (32 directions, the most computed) and 17 (read
-// from the graph again), with the game taken back to the start.
+// neighbours instead of reading the graph: from the coordinates with compact records (two
+// players, up to 15 axes), else from a mask of the directions that stay on the board.
+// check_consistency recomputes every count from the graph itself: lines, flat and tall boxes, an
+// axis of size 1, 16 axes of size 2 (32 directions, the most computed) and 17 (read from the graph
+// again), with the game taken back to the start.
 TEST(RandomGames, ComputedLatticeNeighboursAgreeWithTheGraph) {
   for (const char* spec :
        {"line 40000", "grid 300x120", "grid 1x40000", "grid 40x40x25", "grid 15x15x15x15",
@@ -382,15 +383,17 @@ TEST(RandomGames, ComputedLatticeNeighboursAgreeWithTheGraph) {
   }
 }
 
-// Big two-player lattices of one to three axes without wrap keep compact records (8 bytes a
-// point, no counts kept on occupied points, a removed root's list kept apart for undo). The
+// Big two-player lattices of up to 15 axes keep compact records (8 bytes a point, neighbours
+// computed, no counts kept on occupied points, a removed root's list kept apart for undo). The
 // same random game on compact and on general records must agree on everything observable,
 // move by move: the legal sets and their order (the random choice reads them), the removals,
 // the roots, the neighbour counts of empty and occupied points; takebacks of single moves in
-// the middle of the game and of the whole game must restore both exactly. A three-player game
-// and a 4D board keep general records.
+// the middle of the game and of the whole game must restore both exactly: lines, flat and
+// tall boxes, a torus, 4 and 11 axes. Three players, 16 axes and a torus with an axis of two
+// points keep general records.
 TEST(RandomGames, CompactRecordsPlayTheGamesOfGeneralRecords) {
-  for (const char* spec : {"grid 200x200", "grid 40x40x25", "line 40000", "grid 300x120"}) {
+  for (const char* spec : {"grid 200x200", "grid 40x40x25", "line 40000", "grid 300x120",
+                           "grid 190x190 wrap", "grid 15x15x15x15", "grid 3x3x3x3x3x3x3x3x3x3x3"}) {
     const TopologyPtr topo = parse_topology(spec);
     const tanbo::Setup setup = make_setup(*topo, "spaced", 2);
     Position compact(topo, setup), general(topo, setup, Position::Records::kGeneral);
@@ -455,10 +458,11 @@ TEST(RandomGames, CompactRecordsPlayTheGamesOfGeneralRecords) {
   }
   const TopologyPtr big = parse_topology("grid 200x200");
   EXPECT_FALSE(Position(big, make_setup(*big, "spaced", 3)).compact_records());
-  const TopologyPtr four = parse_topology("grid 15x15x15x15");
-  EXPECT_FALSE(Position(four, make_setup(*four, "spaced", 2)).compact_records());
-  const TopologyPtr torus = parse_topology("grid 200x200 wrap");
-  EXPECT_FALSE(Position(torus, make_setup(*torus, "spaced", 2)).compact_records());
+  const TopologyPtr axes16 = parse_topology("grid 2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2");
+  const Vertex last = axes16->graph.num_vertices() - 1;
+  EXPECT_FALSE(Position::from_stones(axes16, 2, {{0, kBlack}, {last, kWhite}}).compact_records());
+  const TopologyPtr thin = parse_topology("grid 2x20000 wrap");
+  EXPECT_FALSE(Position(thin, make_setup(*thin, "spaced", 2)).compact_records());
 }
 
 // A position loaded from a diagram (from_stones) on a big lattice keeps compact records too:

@@ -14,8 +14,7 @@
 // ids (so the root of the single neighbour is known when the count is one); per root its owner,
 // size, stone list and root-space count; per player the set of its legal moves as a bitmap with
 // counts per block (fast uniform random choice). The per-vertex data is interleaved in one record;
-// big two-player lattices of one to three axes without wrap keep it in 8 bytes a point instead
-// (see Records).
+// big two-player lattices keep it in 8 bytes a point instead (see Records).
 #pragma once
 
 #include <array>
@@ -101,11 +100,11 @@ class Position {
   // that is already bounded (naming it), or a player with no seed.
   //
   // `records` chooses how the per-point data is laid out. kAuto (the default) uses compact
-  // records of 8 bytes a point on lattices of more than 32,768 points with one to three axes,
-  // no wrap and two players (a board of a million points then keeps 8 MB of records instead of
-  // 32 MB, which a move reads at random places: see docs/performance.md), and the general
-  // records elsewhere. kGeneral forces the general records; the game is the same either way
-  // (the tests play both and compare).
+  // records of 8 bytes a point on lattices of more than 32,768 points with up to 15 axes (with
+  // wrap: every axis of 3 points or more) and two players (a board of a million points then keeps 8
+  // MB of records instead of 32 MB, which a move reads at random places: see docs/performance.md),
+  // and the general records elsewhere. kGeneral forces the general records; the game is the same
+  // either way (the tests play both and compare).
   enum class Records : std::uint8_t { kAuto, kGeneral };
   Position(TopologyPtr topology, const Setup& setup, Records records = Records::kAuto);
 
@@ -301,15 +300,19 @@ class Position {
 
   // Compact records (compact_): one 64-bit word per point, plus a border word at index n_ that
   // stands for every neighbour off the board. Half p-1 (bits 32(p-1) .. 32(p-1)+31) of an
-  // empty point's word is its slot for player p: bits 0-2 the neighbours of that colour, bit 3
-  // clear, bits 4-31 the XOR of their root ids. An occupied point's word has bit 3 set in both
-  // halves; its low half holds the colour (bits 0-2) and root (bits 4-31), its high half the
-  // next stone of the root's list plus one (bits 4-31, 0 for none). So (half & kHalfState) == 1
+  // empty point's word is its slot for player p: bits 0-4 the neighbours of that colour, bit 5
+  // clear, bits 6-31 the XOR of their root ids. An occupied point's word has bit 5 set in both
+  // halves; its low half holds the colour (bits 0-4) and root (bits 6-31), its high half the
+  // next stone of the root's list plus one (bits 6-31, 0 for none). So (half & kHalfState) == 1
   // exactly when the point is empty root space of that colour, as with Slot. Occupied points
   // keep no neighbour counts (a removal recomputes them from the neighbours), and a removed
   // root's list is kept in removed_stones_ for undo, since its points' words become slots.
-  static constexpr std::uint32_t kHalfOccupied = 8;
-  static constexpr std::uint32_t kHalfState = 15;  // the count and the occupied bit
+  static constexpr std::uint32_t kHalfCount = 31;       // bits of the count (or colour)
+  static constexpr std::uint32_t kHalfOccupied = 32;    // the occupied bit
+  static constexpr std::uint32_t kHalfState = 63;       // the count and the occupied bit
+  static constexpr int kHalfShift = 6;                  // where the root XOR (or root, next) starts
+  static constexpr std::uint32_t kBorderColour = 31;    // the border word's colour
+  static constexpr std::uint32_t kMaxCompactAxes = 15;  // 30 neighbours: a count fits 5 bits
   std::uint64_t word(Vertex v) const {
     return reinterpret_cast<const std::uint64_t*>(cells_.data())[v];
   }
@@ -318,13 +321,13 @@ class Position {
   }
   static Player compact_color(std::uint64_t w) {
     const auto low = static_cast<std::uint32_t>(w);
-    return static_cast<Player>((low & kHalfOccupied) ? (low & 7) : kEmpty);
+    return static_cast<Player>((low & kHalfOccupied) ? (low & kHalfCount) : kEmpty);
   }
   RootId root_here(Vertex v) const {  // root of the stone on v
-    return compact_ ? static_cast<RootId>(word(v)) >> 4 : cell(v).root;
+    return compact_ ? static_cast<RootId>(word(v)) >> kHalfShift : cell(v).root;
   }
   Vertex next_here(Vertex v) const {  // the stone after v in its root's list
-    return compact_ ? (half(v, 2) >> 4) - 1 : cell(v).next;
+    return compact_ ? (half(v, 2) >> kHalfShift) - 1 : cell(v).next;
   }
   // The slot of p at v as a Slot in either layout (with compact records the count and XOR of
   // an occupied point are not kept: such a slot reads as occupied with no neighbours).
@@ -336,8 +339,8 @@ class Position {
   void occupy_compact(Vertex v, Player p, RootId r, Vertex next);
   template <bool kList>
   void vacate_compact(Vertex first);
-  // Compact records: the neighbours of v, the border index n_ for each direction off the board
-  // (2 x axes_ of them, computed from the coordinates).
+  // Compact records: the neighbours of v, 2 x axes_ of them computed from the coordinates: on a
+  // torus across the edge, else the border index n_ for each direction off the board.
   void compact_neighbours(Vertex v, Vertex* out) const;
 
   // Sizes every per-vertex/per-player array.
@@ -395,9 +398,10 @@ class Position {
   // Compact records: per axis the vertex id step, the step of the next axis (the span of one
   // line along this axis) and Lemire's constant for v mod span.
   std::uint32_t axes_ = 0;
-  std::array<std::uint32_t, 3> axis_step_{};
-  std::array<std::uint32_t, 3> axis_span_{};
-  std::array<std::uint64_t, 3> axis_magic_{};
+  bool compact_wrap_ = false;  // the lattice is a torus
+  std::array<std::uint32_t, kMaxCompactAxes> axis_step_{};
+  std::array<std::uint32_t, kMaxCompactAxes> axis_span_{};
+  std::array<std::uint64_t, kMaxCompactAxes> axis_magic_{};
   std::array<std::uint32_t, kMaxLatticeDirections> direction_step_{};  // vertex id change
   const std::uint32_t* off_ = nullptr;                                 // graph CSR, cached
   const Vertex* nbr_ = nullptr;

@@ -148,19 +148,24 @@ void Position::allocate(std::uint32_t n, int players, Records records) {
   // Big lattices without wrap instead compute the neighbours: the record keeps which of the
   // 2 x axes directions stay on the board, so it is 32 bytes with two players (two to a line).
   const Topology& t = *topo_;
-  const bool big_lattice = n > (1u << 15) && t.kind == BoardKind::kLattice && !t.wrap;
-  // Compact records: two players, at most 3 axes (6 neighbours: a count fits 3 bits), and
-  // root ids and vertex ids + 1 within 28 bits.
-  compact_ = big_lattice && records == Records::kAuto && players == 2 && t.dims.size() <= 3 &&
-             n < (1u << 28) - 1;
-  lattice_nbrs_ = big_lattice && !compact_ && 2 * t.dims.size() <= kMaxLatticeDirections;
+  const bool big_lattice = n > (1u << 15) && t.kind == BoardKind::kLattice;
+  // Compact records: two players, at most 15 axes (30 neighbours: a count fits 5 bits), on a
+  // torus two distinct neighbours along every axis, and root ids and vertex ids + 1 within 26
+  // bits.
+  bool torus_ok = true;
+  for (std::uint32_t d : t.dims) torus_ok = torus_ok && d >= 3;
+  compact_ = big_lattice && records == Records::kAuto && players == 2 &&
+             t.dims.size() <= kMaxCompactAxes && (!t.wrap || torus_ok) &&
+             n < (1u << (32 - kHalfShift)) - 1;
+  lattice_nbrs_ = big_lattice && !t.wrap && !compact_ && 2 * t.dims.size() <= kMaxLatticeDirections;
   nb_offset_ = sizeof(Cell) + sizeof(Slot) * static_cast<std::size_t>(players);
-  inline_nbrs_ = !big_lattice && n > (1u << 15) && topo_->graph.max_degree() <= 8;
+  inline_nbrs_ = !compact_ && !lattice_nbrs_ && n > (1u << 15) && topo_->graph.max_degree() <= 8;
   stride_ = nb_offset_ + (inline_nbrs_ ? sizeof(Vertex) * topo_->graph.max_degree() : 0);
   stride_ = (stride_ + 7) / 8 * 8;
   if (compact_) {
     stride_ = sizeof(std::uint64_t);
     axes_ = static_cast<std::uint32_t>(t.dims.size());
+    compact_wrap_ = t.wrap;
     std::uint32_t step = 1;
     for (std::uint32_t a = 0; a < axes_; ++a) {
       axis_step_[a] = step;
@@ -171,7 +176,7 @@ void Position::allocate(std::uint32_t n, int players, Records records) {
     // Every word empty (no neighbours), and the border word occupied by no player.
     cells_.assign(stride_ * (std::size_t{n} + 1), std::byte{0});
     const std::uint64_t border =
-        (std::uint64_t{kHalfOccupied} << 32) | kHalfOccupied | static_cast<std::uint32_t>(7);
+        (std::uint64_t{kHalfOccupied} << 32) | kHalfOccupied | kBorderColour;
     std::memcpy(cells_.data() + stride_ * n, &border, sizeof border);
   } else {
     cells_.assign(stride_ * n, std::byte{0});
@@ -621,13 +626,15 @@ inline std::uint32_t fast_mod(std::uint32_t a, std::uint64_t magic, std::uint32_
 void Position::compact_neighbours(Vertex v, Vertex* out) const {
   // Along axis a: the coordinate is (v mod span) / step, so the point has a neighbour at
   // + step when (v mod span) + step < span and at - step when (v mod span) >= step. The last
-  // axis's span is the board (no remainder needed). Off the board: the border word.
-  const Vertex border = n_;
+  // axis's span is the board (no remainder needed). Past an edge: the point on the other side
+  // on a torus, else the border word.
   for (std::uint32_t a = 0; a < axes_; ++a) {
     const std::uint32_t step = axis_step_[a], span = axis_span_[a];
     const std::uint32_t m = a + 1 == axes_ ? v : fast_mod(v, axis_magic_[a], span);
-    out[2 * a] = m + step < span ? v + step : border;
-    out[2 * a + 1] = m >= step ? v - step : border;
+    const Vertex up_edge = compact_wrap_ ? v + step - span : n_;
+    const Vertex down_edge = compact_wrap_ ? v + span - step : n_;
+    out[2 * a] = m + step < span ? v + step : up_edge;
+    out[2 * a + 1] = m >= step ? v - step : down_edge;
   }
 }
 
@@ -635,13 +642,14 @@ Position::Slot Position::slot_at(Vertex v, Player p) const {
   if (!compact_) return slot(v, p);
   const std::uint32_t h = half(v, p);
   Slot s;
-  s.bits = (h & kHalfOccupied) ? Slot::kOccupied : (std::uint64_t{h >> 4} << 32) | (h & 7);
+  s.bits = (h & kHalfOccupied) ? Slot::kOccupied
+                               : (std::uint64_t{h >> kHalfShift} << 32) | (h & kHalfCount);
   return s;
 }
 
 std::uint32_t Position::neighbours_of(Vertex v, Player p) const {
   if (!compact_) return slot(v, p).count();
-  if (at(v) == kEmpty) return half(v, p) & 7;
+  if (at(v) == kEmpty) return half(v, p) & kHalfCount;
   std::uint32_t count = 0;
   for (Vertex u : graph().neighbours(v)) count += at(u) == p;
   return count;
@@ -668,17 +676,17 @@ void Position::occupy_compact(Vertex v, Player p, RootId r, Vertex next) {
     for (std::uint32_t c = 0; c < 2; ++c) {
       const auto h = static_cast<std::uint32_t>(wv >> (32 * c));
       const std::uint32_t one = (h & kHalfState) == 1;
-      const RootId owner = h >> 4;
+      const RootId owner = h >> kHalfShift;
       const std::uint32_t left = (space[root_or_scratch(one, owner)] -= one);
       zero[nz] = owner;
       nz += one & (left == 0);
       legal_flip_one<Sets::kMany>(c, v, 0, one);
     }
   }
-  words[v] =
-      (std::uint64_t{((next + 1) << 4) | kHalfOccupied} << 32) | (r << 4) | kHalfOccupied | p;
+  words[v] = (std::uint64_t{((next + 1) << kHalfShift) | kHalfOccupied} << 32) | (r << kHalfShift) |
+             kHalfOccupied | p;
   hash_ ^= zobrist(v, p);
-  Vertex around[6];
+  Vertex around[2 * kMaxCompactAxes];
   compact_neighbours(v, around);
   const std::uint32_t degree = 2 * axes_;
   for (std::uint32_t i = 0; i < degree; ++i) __builtin_prefetch(words + around[i], 1);
@@ -687,7 +695,7 @@ void Position::occupy_compact(Vertex v, Player p, RootId r, Vertex next) {
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
   std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
   const std::uint32_t supers = supers_;
-  const std::uint32_t r_high = r << 4;
+  const std::uint32_t r_high = r << kHalfShift;
   std::uint32_t delta = 0;  // change of p's legal-set size
   std::uint32_t gains = 0;  // points joining r's space
   for (std::uint32_t i = 0; i < degree; ++i) {
@@ -695,8 +703,8 @@ void Position::occupy_compact(Vertex v, Player p, RootId r, Vertex next) {
     std::uint32_t& hu = halves[2 * std::size_t{u}];
     const std::uint32_t h = hu;
     hu = (h & kHalfOccupied) ? h : (h + 1) ^ r_high;  // one more neighbour of colour p, in r
-    const std::uint32_t old = h & kHalfState;         // the count, and 8 if u is occupied
-    const RootId single = h >> 4;                     // old == 1: the root of that neighbour
+    const std::uint32_t old = h & kHalfState;         // the count, and 32 if u is occupied
+    const RootId single = h >> kHalfShift;            // old == 1: the root of that neighbour
     const std::uint32_t gain = old == 0;              // u is empty and joins the space of r
     const std::uint32_t lose = old == 1;  // u is empty and leaves the space of single's root
     gains += gain;
@@ -726,7 +734,7 @@ void Position::vacate_compact(Vertex first) {
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
   std::uint32_t* const tree = legal_block_.data() + q * block_stride_;
   const std::uint32_t supers = supers_;
-  const std::uint32_t r_high = r << 4;
+  const std::uint32_t r_high = r << kHalfShift;
   const std::uint32_t degree = 2 * axes_;
   const bool keep = kList && recording_;  // undo needs the list, which the slots overwrite
   std::uint64_t hash = hash_;
@@ -737,7 +745,7 @@ void Position::vacate_compact(Vertex first) {
     if (kList && after != kNoVertex) prefetch_point(after);
     if (keep) removed_stones_.push_back(v);
     hash ^= zobrist(v, p);
-    Vertex around[6];
+    Vertex around[2 * kMaxCompactAxes];
     compact_neighbours(v, around);
     std::uint32_t own = 0, others = 0, others_xor = 0;
     for (std::uint32_t i = 0; i < degree; ++i) {
@@ -752,22 +760,22 @@ void Position::vacate_compact(Vertex first) {
       const std::uint32_t lose = old == 1;  // u is empty and leaves the space of r
       const std::uint32_t gain = old == 2;  // u is empty and joins the other neighbour's root's
       losses += lose;
-      space[root_or_scratch(gain, w >> 4)] += gain;
+      space[root_or_scratch(gain, w >> kHalfShift)] += gain;
       legal_flip<Sets::kMany>(bits, tree, supers, u, gain, lose, delta);
-      const std::uint32_t colour = occupied ? (low & 7) : 0;
+      const std::uint32_t colour = occupied ? (low & kHalfCount) : 0;
       own += colour == p;
       const std::uint32_t theirs = colour == other;
       others += theirs;
-      others_xor ^= theirs ? low >> 4 : 0;
+      others_xor ^= theirs ? low >> kHalfShift : 0;
     }
     std::uint32_t hv[2];
     hv[q] = own | ((own & 1) ? r_high : 0);
-    hv[1 - q] = others | (others_xor << 4);
+    hv[1 - q] = others | (others_xor << kHalfShift);
     words[v] = (std::uint64_t{hv[1]} << 32) | hv[0];
     // v becomes root space for every colour with exactly one stone next to it.
     for (std::uint32_t c = 0; c < 2; ++c) {
       const std::uint32_t one = (hv[c] & kHalfState) == 1;
-      space[root_or_scratch(one, hv[c] >> 4)] += one;
+      space[root_or_scratch(one, hv[c] >> kHalfShift)] += one;
       legal_flip_one<Sets::kMany>(c, v, one, 0);
     }
     v = after;
@@ -1084,7 +1092,7 @@ std::uint64_t Position::hash() const {
 std::string Position::check_consistency() const {
   std::ostringstream err;
   const Topology& t = *topo_;
-  if (compact_ && compact_color(word(n_)) != 7)
+  if (compact_ && compact_color(word(n_)) != kBorderColour)
     return "the border record of the board is overwritten";
   // Neighbour counts and XORs.
   for (Vertex v = 0; v < n_; ++v) {
