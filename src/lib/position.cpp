@@ -975,10 +975,11 @@ const MoveRecord& Position::play(Vertex v) {
   // General records: the point may sit in the list of a removed root (compact ones keep such
   // lists in removed_stones_).
   rec.prev_next = compact_ ? kNoVertex : cell(v).next;
-  put_stone(v, p, e, er.head);
+  const Vertex next = er.head;
   er.head = v;
   ++er.size;
   ++stones_[p - 1];
+  put_stone(v, p, e, next);
 
   // Remove bounded roots.
   if (root_space(e) == 0) {
