@@ -383,18 +383,19 @@ TEST(RandomGames, ComputedLatticeNeighboursAgreeWithTheGraph) {
   }
 }
 
-// Big two-player lattices of up to 15 axes keep compact records (8 bytes a point, neighbours
-// computed, no counts kept on occupied points, a removed root's list kept apart for undo). The
-// same random game on compact and on general records must agree on everything observable,
-// move by move: the legal sets and their order (the random choice reads them), the removals,
-// the roots, the neighbour counts of empty and occupied points; takebacks of single moves in
-// the middle of the game and of the whole game must restore both exactly: lines, flat and
-// tall boxes, a torus, 4 axes. Three players, 16 axes, a torus with an axis of two points and
-// boards with more than a fifth of their directions off the board (11 axes of 3 points, an
-// axis of one point) keep general records.
+// Two-player lattices of more than 4,096 points and up to 15 axes keep compact records (8 bytes a
+// point, neighbours computed, no counts kept on occupied points, a removed root's list kept apart
+// for undo). The same random game on compact and on general records must agree on everything
+// observable, move by move: the legal sets and their order (the random choice reads them), the
+// removals, the roots, the neighbour counts of empty and occupied points; takebacks of single moves
+// in the middle of the game and of the whole game must restore both exactly: lines, flat and tall
+// boxes, a torus, 4 axes, boards with and without the look-ahead of random playouts (more than
+// 32,768 points). Three players, 16 axes, a torus with an axis of two points, boards with more than
+// a fifth of their directions off the board (11 axes of 3 points, an axis of one point) and boards
+// of up to 4,096 points keep general records.
 TEST(RandomGames, CompactRecordsPlayTheGamesOfGeneralRecords) {
-  for (const char* spec : {"grid 200x200", "grid 40x40x25", "line 40000", "grid 300x120",
-                           "grid 190x190 wrap", "grid 15x15x15x15"}) {
+  for (const char* spec : {"grid 100x100", "grid 200x200", "grid 40x40x25", "line 40000",
+                           "grid 300x120", "grid 190x190 wrap", "grid 15x15x15x15"}) {
     const TopologyPtr topo = parse_topology(spec);
     const tanbo::Setup setup = make_setup(*topo, "spaced", 2);
     Position compact(topo, setup), general(topo, setup, Position::Records::kGeneral);
@@ -462,7 +463,8 @@ TEST(RandomGames, CompactRecordsPlayTheGamesOfGeneralRecords) {
   const TopologyPtr axes16 = parse_topology("grid 2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2");
   const Vertex last = axes16->graph.num_vertices() - 1;
   EXPECT_FALSE(Position::from_stones(axes16, 2, {{0, kBlack}, {last, kWhite}}).compact_records());
-  for (const char* spec : {"grid 2x20000 wrap", "grid 3x3x3x3x3x3x3x3x3x3x3", "grid 1x40000"}) {
+  for (const char* spec :
+       {"grid 2x20000 wrap", "grid 3x3x3x3x3x3x3x3x3x3x3", "grid 1x40000", "grid 64x64"}) {
     const TopologyPtr topo = parse_topology(spec);
     EXPECT_FALSE(Position(topo, make_setup(*topo, "spaced", 2)).compact_records()) << spec;
   }

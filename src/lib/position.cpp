@@ -149,17 +149,20 @@ void Position::allocate(std::uint32_t n, int players, Records records) {
   // 2 x axes directions stay on the board, so it is 32 bytes with two players (two to a line).
   const Topology& t = *topo_;
   const bool big_lattice = n > (1u << 15) && t.kind == BoardKind::kLattice;
-  // Compact records: two players, at most 15 axes (30 neighbours: a count fits 5 bits), on a
-  // torus two distinct neighbours along every axis, and root ids and vertex ids + 1 within 26
-  // bits. They compute all 2 x axes directions of a point, with the border word for those off
-  // the board, so they are left to boards where at most a fifth of the directions are off the
-  // board: on 3x3x...x3 with 11 axes (a third) they played 16% slower than the general
-  // records, which list only the neighbours there are; on 15x15x15x15 (a fifteenth) 2% faster.
+  // Compact records: lattices of more than 4,096 points (legal sets counted by groups of
+  // blocks, Sets::kMany; from there on they measured 3 to 7% more playouts a second on 65x65,
+  // 80x80, 100x100, 150x150 and 20x20x20, and 40% to 50% on a million points), two players, at
+  // most 15 axes (30 neighbours: a count fits 5 bits), on a torus two distinct neighbours along
+  // every axis, and root ids and vertex ids + 1 within 26 bits. They compute all 2 x axes
+  // directions of a point, with the border word for those off the board, so they are left to
+  // boards where at most a fifth of the directions are off the board: on 3x3x...x3 with 11 axes
+  // (a third) they played 16% slower than the general records, which list only the neighbours
+  // there are; on 15x15x15x15 (a fifteenth) 2% faster.
   bool torus_ok = true;
   for (std::uint32_t d : t.dims) torus_ok = torus_ok && d >= 3;
   const std::uint64_t directions = std::uint64_t{n} * 2 * t.dims.size();
-  compact_ = big_lattice && records == Records::kAuto && players == 2 &&
-             t.dims.size() <= kMaxCompactAxes && (!t.wrap || torus_ok) &&
+  compact_ = n > kFewBlocks * 512 && t.kind == BoardKind::kLattice && records == Records::kAuto &&
+             players == 2 && t.dims.size() <= kMaxCompactAxes && (!t.wrap || torus_ok) &&
              5 * std::uint64_t{off_[n]} >= 4 * directions && n < (1u << (32 - kHalfShift)) - 1;
   lattice_nbrs_ = big_lattice && !t.wrap && !compact_ && 2 * t.dims.size() <= kMaxLatticeDirections;
   nb_offset_ = sizeof(Cell) + sizeof(Slot) * static_cast<std::size_t>(players);
