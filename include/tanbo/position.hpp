@@ -100,11 +100,12 @@ class Position {
   // that is already bounded (naming it), or a player with no seed.
   //
   // `records` chooses how the per-point data is laid out. kAuto (the default) uses compact
-  // records of 8 bytes a point on lattices of more than 32,768 points with up to 15 axes (with
-  // wrap: every axis of 3 points or more) and two players (a board of a million points then keeps 8
-  // MB of records instead of 32 MB, which a move reads at random places: see docs/performance.md),
-  // and the general records elsewhere. kGeneral forces the general records; the game is the same
-  // either way (the tests play both and compare).
+  // records of 8 bytes a point for two players on lattices of more than 4,096 points with up to
+  // 15 axes, at most a fifth of the directions off the board, and on a torus every axis of 3
+  // points or more (a board of a million points then keeps 8 MB of records instead of 32 MB,
+  // which a move reads at random places: see docs/performance.md), and the general records
+  // elsewhere. kGeneral forces the general records; the game is the same either way (the tests
+  // play both and compare).
   enum class Records : std::uint8_t { kAuto, kGeneral };
   Position(TopologyPtr topology, const Setup& setup, Records records = Records::kAuto);
 
