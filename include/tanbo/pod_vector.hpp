@@ -54,12 +54,13 @@ class PodVector {
   const T* end() const { return data_ + size_; }
   std::span<const T> view() const { return {data_, size_}; }  // the values, read-only
 
-  // Appends a value-initialised T and returns it.
-  T& emplace_back() {
+  // Appends a value-initialised T and returns it. (Inlined, with the growth out of line: every
+  // move of a game appends its record.)
+  [[gnu::always_inline]] T& emplace_back() {
     if (size_ == capacity_) grow(size_ + 1);
     return *::new (static_cast<void*>(data_ + size_++)) T();
   }
-  void push_back(const T& value) {
+  [[gnu::always_inline]] void push_back(const T& value) {
     const T copy = value;  // `value` may live in the block that grow() moves
     if (size_ == capacity_) grow(size_ + 1);
     data_[size_++] = copy;
@@ -79,7 +80,7 @@ class PodVector {
 
  private:
   // At least doubles, so that appending costs amortised constant time.
-  void grow(std::size_t need) {
+  [[gnu::noinline]] void grow(std::size_t need) {
     std::size_t cap = capacity_ ? 2 * capacity_ : 16;
     while (cap < need) cap *= 2;
     reallocate(cap);

@@ -371,6 +371,8 @@ class Position {
   template <class F>
   void for_each_stone(RootId r, F&& f);
   void remove_root(RootId r);
+  template <bool kCompact>
+  const MoveRecord& play_impl(Vertex v);  // play for compact or general records
   void restore_root(RootId r);
   void advance_turn(Player from, bool removals);
   // Forgets the turns recorded so far, still counting them in ply() (without a record: the last
