@@ -606,6 +606,14 @@ void Position::vacate_impl(Vertex first) {
 // unwrapped lattices never straddle; their second request finds the line already asked for.
 void Position::prefetch_point(Vertex v) const {
   const auto at = reinterpret_cast<std::uintptr_t>(cells_.data()) + v * stride_;
+  if (compact_) {
+    // 8-byte words never straddle lines, and the words before and after v's (asked for with
+    // the first axis) share a line with it, one or the other.
+    for (std::ptrdiff_t d : prefetch_) {
+      __builtin_prefetch(reinterpret_cast<const void*>(at + static_cast<std::uintptr_t>(d)), 1);
+    }
+    return;
+  }
   const std::uintptr_t last = stride_ - 1;
   __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
   __builtin_prefetch(reinterpret_cast<const void*>(at + last), 1);
