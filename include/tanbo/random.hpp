@@ -67,18 +67,27 @@ inline std::uint32_t random_playout(Position& pos, Rng& rng) {
   if (pos.is_over()) return 0;
   Vertex v = random_move(pos, rng);
   for (;;) {
-    // The next move if this one removes nothing: the i-th legal point of q other than v.
+    // The next move if this one removes nothing: the i-th legal point of q other than v. It is
+    // first found as if v were not legal for q, which it seldom is, so that the search need not
+    // wait for v's record to arrive; when v is legal for q it is found again without v.
     const Player q = pos.next_player();
     Rng ahead = rng;  // the next move's number, taken from rng only if there is a next move
     const std::uint64_t bits = ahead.next();
-    const bool v_legal_for_q = pos.is_legal_point(q, v);
-    const std::uint32_t count = pos.legal_count(q) - v_legal_for_q;
+    const std::uint32_t all = pos.legal_count(q);
     Vertex w = kNoVertex;
-    if (count != 0) {
-      const std::uint32_t i = Rng::scale(bits, count);
-      w = pos.legal_move(q, i);
-      if (v_legal_for_q && w >= v) w = pos.legal_move(q, i + 1);
+    if (all != 0) {
+      w = pos.legal_move(q, Rng::scale(bits, all));
       pos.prefetch_move(w);
+    }
+    if (pos.is_legal_point(q, v)) {
+      const std::uint32_t count = all - 1;
+      w = kNoVertex;
+      if (count != 0) {
+        const std::uint32_t i = Rng::scale(bits, count);
+        w = pos.legal_move(q, i);
+        if (w >= v) w = pos.legal_move(q, i + 1);
+        pos.prefetch_move(w);
+      }
     }
     const MoveRecord& rec = pos.play(v);
     ++moves;
