@@ -422,7 +422,9 @@ TEST(RandomGames, CompactRecordsPlayTheGamesOfGeneralRecords) {
         ASSERT_EQ(compact.hash(), hash) << spec << " move " << move;
         ASSERT_EQ(compact.legal_count(kBlack), black) << spec << " move " << move;
         ASSERT_EQ(compact.legal_count(kWhite), white) << spec << " move " << move;
-        if (full) ASSERT_EQ(test::snapshot(compact), before) << spec << " move " << move;
+        if (full) {
+          ASSERT_EQ(test::snapshot(compact), before) << spec << " move " << move;
+        }
       }
       const MoveRecord a = compact.play(v), b = general.play(v);
       ASSERT_EQ(a.stones_removed, b.stones_removed) << spec << " move " << move;
