@@ -167,18 +167,19 @@ void Position::allocate(std::uint32_t n, int players, Records records) {
   lattice_nbrs_ = big_lattice && !t.wrap && !compact_ && 2 * t.dims.size() <= kMaxLatticeDirections;
   nb_offset_ = sizeof(Cell) + sizeof(Slot) * static_cast<std::size_t>(players);
   inline_nbrs_ = !compact_ && !lattice_nbrs_ && n > (1u << 15) && topo_->graph.max_degree() <= 8;
-  stride_ = nb_offset_ + (inline_nbrs_ ? sizeof(Vertex) * topo_->graph.max_degree() : 0);
-  stride_ = (stride_ + 7) / 8 * 8;
+  const std::size_t record =
+      nb_offset_ + (inline_nbrs_ ? sizeof(Vertex) * topo_->graph.max_degree() : 0);
+  stride_ = compact_ ? sizeof(std::uint64_t) : (record + 7) / 8 * 8;
+  // Lattices: how much the vertex id changes along each axis.
+  std::vector<std::uint32_t> axis_step(t.dims.size(), 1);
+  for (std::size_t a = 1; a < t.dims.size(); ++a) axis_step[a] = axis_step[a - 1] * t.dims[a - 1];
   if (compact_) {
-    stride_ = sizeof(std::uint64_t);
     axes_ = static_cast<std::uint32_t>(t.dims.size());
     compact_wrap_ = t.wrap;
-    std::uint32_t step = 1;
     for (std::uint32_t a = 0; a < axes_; ++a) {
-      axis_step_[a] = step;
-      step *= t.dims[a];
-      axis_span_[a] = step;
-      axis_magic_[a] = ~std::uint64_t{0} / step + 1;
+      axis_step_[a] = axis_step[a];
+      axis_span_[a] = axis_step[a] * t.dims[a];
+      axis_magic_[a] = ~std::uint64_t{0} / axis_span_[a] + 1;
     }
     // Every word empty (no neighbours), and the border word occupied by no player.
     cells_.assign(stride_ * (std::size_t{n} + 1), std::byte{0});
@@ -188,10 +189,8 @@ void Position::allocate(std::uint32_t n, int players, Records records) {
   } else {
     cells_.assign(stride_ * n, std::byte{0});
   }
-  std::vector<std::uint32_t> axis_step(t.dims.size(), 1);
   if (lattice_nbrs_) {
     for (std::size_t a = 0; a < t.dims.size(); ++a) {
-      if (a > 0) axis_step[a] = axis_step[a - 1] * t.dims[a - 1];
       direction_step_[2 * a] = axis_step[a];           // coordinate a + 1
       direction_step_[2 * a + 1] = 0u - axis_step[a];  // coordinate a - 1 (wraps in 32 bits)
     }
@@ -233,12 +232,11 @@ void Position::allocate(std::uint32_t n, int players, Records records) {
   block_stride_ = sets_ == Sets::kMany ? 73 * supers_ : blocks_;
   legal_bits_.assign(std::size_t{words_} * players, 0);
   prefetch_.clear();
-  if (n > (1u << 15) && topo_->kind == BoardKind::kLattice) {
-    std::ptrdiff_t step = static_cast<std::ptrdiff_t>(stride_);
-    for (std::uint32_t d : topo_->dims) {
-      prefetch_.push_back(step);
-      prefetch_.push_back(-step);
-      step *= d;
+  if (big_lattice) {
+    for (std::uint32_t step : axis_step) {
+      const auto bytes = static_cast<std::ptrdiff_t>(stride_ * step);
+      prefetch_.push_back(bytes);
+      prefetch_.push_back(-bytes);
     }
   }
   legal_block_.assign(std::size_t{block_stride_} * players, 0);
