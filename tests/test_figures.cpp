@@ -163,11 +163,8 @@ TEST(Figures, LoadedPositionsMatchPlayedOnes) {
       const std::uint32_t moves = rng.below(80);
       for (std::uint32_t i = 0; i < moves && !played.is_over(); ++i)
         played.play(random_move(played, rng));
-      std::vector<std::pair<Vertex, Player>> stones;
-      for (Vertex v = 0; v < played.num_vertices(); ++v) {
-        if (played.at(v) != kEmpty) stones.emplace_back(v, played.at(v));
-      }
-      Position loaded = Position::from_stones(played.topology_ptr(), played.num_players(), stones,
+      Position loaded = Position::from_stones(played.topology_ptr(), played.num_players(),
+                                              test::stones_of(played),
                                               played.is_over() ? kBlack : played.to_move());
       ASSERT_EQ(loaded.check_consistency(), "") << spec;
       EXPECT_EQ(loaded.is_over(), played.is_over());

@@ -482,11 +482,7 @@ TEST(RandomGames, CompactRecordsLoadAPositionInProgress) {
     played.play(random_move(played, rng));
   }
   ASSERT_FALSE(played.is_over());
-  std::vector<std::pair<Vertex, Player>> stones;
-  for (Vertex v = 0; v < played.num_vertices(); ++v) {
-    if (played.at(v) != kEmpty) stones.emplace_back(v, played.at(v));
-  }
-  Position loaded = Position::from_stones(topo, 2, stones, played.to_move());
+  Position loaded = Position::from_stones(topo, 2, test::stones_of(played), played.to_move());
   ASSERT_TRUE(loaded.compact_records());
   ASSERT_EQ(loaded.check_consistency(), "");
   for (Player p : {kBlack, kWhite}) ASSERT_EQ(loaded.legal_moves(p), played.legal_moves(p));

@@ -34,6 +34,14 @@ FirstAgentScore first_agent_score(const Position& start, const std::vector<std::
   return score;
 }
 
+std::vector<std::pair<Vertex, Player>> stones_of(const Position& pos) {
+  std::vector<std::pair<Vertex, Player>> stones;
+  for (Vertex v = 0; v < pos.num_vertices(); ++v) {
+    if (pos.at(v) != kEmpty) stones.emplace_back(v, pos.at(v));
+  }
+  return stones;
+}
+
 Snapshot snapshot(const Position& pos) {
   Snapshot s;
   for (Vertex v = 0; v < pos.num_vertices(); ++v) s.stones.push_back(pos.at(v));

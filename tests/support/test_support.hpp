@@ -50,6 +50,9 @@ struct Snapshot {
 };
 Snapshot snapshot(const Position& pos);
 
+// The stones of a position as Position::from_stones takes them, in vertex order.
+std::vector<std::pair<Vertex, Player>> stones_of(const Position& pos);
+
 // Plays `games` games from `start` between the agents of `specs`, the seats rotating every
 // game and the agents seeded as `tanbo match --seed seed` does, and counts the games the first
 // agent won and those left without a winner.
