@@ -12,6 +12,7 @@
 #include "tanbo/error.hpp"
 #include "tanbo/gamefile.hpp"
 #include "tanbo/random.hpp"
+#include "tanbo/sgf.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {
@@ -244,7 +245,7 @@ TEST_F(AtomicWrite, FailedWriteLeavesOldFileIntact) {
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
-    std::signal(SIGXFSZ, SIG_IGN);
+    // SIGXFSZ keeps its default action (death): the write must not raise it.
     rlimit lim{64, 64};
     ::setrlimit(RLIMIT_FSIZE, &lim);
     try {
@@ -269,6 +270,85 @@ TEST_F(AtomicWrite, UnwritablePlaceRefused) {
   EXPECT_THROW(write_file_atomic((dir_ / "taken").string(), "x"), Error);
   EXPECT_TRUE(fs::is_directory(dir_ / "taken"));
   EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicWrite, UpdateGameFileChangesUnderTheLockOrNotAtAll) {
+  const std::string path = (dir_ / "g.tanbo").string();
+  Game g = random_game("grid 9x9", 5, 6);
+  save_game(g, path);
+  const std::string old = read_text_file(path);
+  EXPECT_THROW(update_game_file(path, [](Game&) { throw Error("refused"); }), Error);
+  EXPECT_EQ(read_text_file(path), old);
+  const Game changed = update_game_file(path, [](Game& game) { game.position.undo(); });
+  EXPECT_EQ(changed.position.ply(), 5u);
+  EXPECT_EQ(load_game(path).position.ply(), 5u);
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicWrite, UpdateGameFileKeepsSgfAsSgf) {
+  const std::string path = (dir_ / "g.sgf").string();
+  create_game_file(random_game("grid 9x9", 6, 4), path, false);
+  ASSERT_TRUE(is_sgf_text(read_text_file(path)));
+  update_game_file(path, [](Game& game) { game.position.undo(); });
+  EXPECT_TRUE(is_sgf_text(read_text_file(path)));
+  EXPECT_EQ(load_game(path).position.ply(), 3u);
+}
+
+TEST_F(AtomicWrite, CreateRefusesAnExistingFile) {
+  const std::string path = (dir_ / "g.tanbo").string();
+  create_game_file(random_game("grid 9x9", 7, 2), path, false);
+  const std::string first = read_text_file(path);
+  EXPECT_THROW(create_game_file(random_game("grid 9x9", 8, 3), path, false), Error);
+  EXPECT_EQ(read_text_file(path), first);
+  create_game_file(random_game("grid 9x9", 8, 3), path, true);
+  EXPECT_EQ(load_game(path).position.ply(), 3u);
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicWrite, SaveIfUnchangedNeverOverwritesAnotherProgramsMove) {
+  const std::string path = (dir_ / "g.tanbo").string();
+  Game mine = random_game("grid 9x9", 9, 4);
+  save_game(mine, path);
+  // The file's own formatting does not matter, only its game.
+  std::string expected = write_game(mine);
+  write_file_atomic(path, "# a comment of the player's\n" + expected);
+  mine.position.undo();
+  expected = save_game_if_unchanged(mine, path, expected);
+  EXPECT_EQ(load_game(path).position.ply(), 3u);
+  // Another program changes the game meanwhile: this one's save is refused.
+  update_game_file(path, [](Game& game) { game.position.undo(); });
+  const std::string theirs = read_text_file(path);
+  mine.position.undo();
+  mine.position.undo();
+  EXPECT_THROW(save_game_if_unchanged(mine, path, expected), Error);
+  EXPECT_EQ(read_text_file(path), theirs);
+  // "" expected: the file must not exist yet.
+  EXPECT_THROW(save_game_if_unchanged(mine, path, ""), Error);
+  save_game_if_unchanged(mine, (dir_ / "new.tanbo").string(), "");
+  EXPECT_EQ(load_game((dir_ / "new.tanbo").string()).position.ply(), 1u);
+}
+
+TEST_F(AtomicWrite, WritesThroughASymbolicLinkAndRefusesHardLinks) {
+  const std::string path = (dir_ / "g.tanbo").string();
+  write_file_atomic(path, "one\n");
+  fs::create_symlink("g.tanbo", dir_ / "link");
+  write_file_atomic((dir_ / "link").string(), "two\n");
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link"));
+  EXPECT_EQ(read_text_file(path), "two\n");
+  fs::create_hard_link(path, dir_ / "hard");
+  EXPECT_THROW(write_file_atomic(path, "three\n"), Error);
+  EXPECT_EQ(read_text_file((dir_ / "hard").string()), "two\n");
+}
+
+TEST(GameFile, PlayersAreFoundByNameColourOrNumber) {
+  const Game g = random_game("grid 9x9", 3, 1);  // alice and bob
+  EXPECT_EQ(game_player(g, "alice"), std::optional<Player>(kBlack));
+  EXPECT_EQ(game_player(g, "BOB"), std::optional<Player>(kWhite));
+  EXPECT_EQ(game_player(g, "white"), std::optional<Player>(kWhite));
+  EXPECT_EQ(game_player(g, "1"), std::optional<Player>(kBlack));
+  EXPECT_EQ(game_player(g, "carol"), std::nullopt);
+  EXPECT_EQ(game_player(g, "red"), std::nullopt);
+  EXPECT_EQ(players_of(g), "black (alice), white (bob)");
 }
 
 TEST(GameFile, LoadGameNamesTheFile) {

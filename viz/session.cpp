@@ -21,7 +21,11 @@ Position position_at(const Position& game_position, std::uint32_t ply) {
 }
 
 Session::Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent>> engines)
-    : game_(game), path_(std::move(path)), engines_(std::move(engines)), shown_(game.position) {}
+    : game_(game),
+      path_(std::move(path)),
+      engines_(std::move(engines)),
+      shown_(game.position),
+      saved_text_(path_.empty() ? "" : write_game(game)) {}
 
 // An engine still thinking is stopped, and its move is dropped.
 Session::~Session() {
@@ -164,7 +168,9 @@ void Session::save() {
   save_error_.clear();
   if (path_.empty()) return;
   try {
-    save_game(game_, path_);
+    // Another program (tanbo move, a second viewer) may have changed the file meanwhile: its
+    // moves are never overwritten.
+    saved_text_ = save_game_if_unchanged(game_, path_, saved_text_);
   } catch (const Error& e) {
     save_error_ = e.what();
   }

@@ -2,11 +2,14 @@
 // (docs/game-format.md), read by replaying every move through the rules.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tanbo/position.hpp"
+#include "tanbo/safe_file.hpp"
 
 namespace tanbo {
 
@@ -42,16 +45,39 @@ Game read_game(std::string_view text, std::string_view origin = "game");
 // Throws tanbo::Error naming the file when it cannot be read or is refused.
 Game load_game(const std::string& path);
 
-// Writes the game file to `path` atomically (see write_file_atomic).
+// Reads file text as load_game does; `origin` names it in messages.
+Game game_from_text(const std::string& text, const std::string& origin);
+
+// The game written in the format that goes with a file: SGF when `text_or_name` is SGF text
+// (is_name false) or a name ending in .sgf (is_name true), else the game format.
+std::string write_game_as(const Game& game, const std::string& text_or_name, bool is_name);
+
+// Writes the game file to `path` atomically and under the writers' lock (safe_file.hpp).
 void save_game(const Game& game, const std::string& path);
 
-// Writes `contents` to a temporary file in the same directory as `path`, flushes it to disk,
-// then renames it over `path`: readers see the old file or the new one, never a mixture.
-// Throws tanbo::Error (and leaves `path` untouched) when any step fails.
-void write_file_atomic(const std::string& path, std::string_view contents);
+// The read-check-write of every command that changes a game file: locks `path`, reads the game
+// (game file or SGF) under the lock, lets `change` alter it and writes it back atomically in
+// the format it had before the lock is released. `change` throws tanbo::Error to refuse, and
+// then nothing is written. Returns the changed game.
+Game update_game_file(const std::string& path, const std::function<void(Game&)>& change);
 
-// Reads a whole file; throws tanbo::Error naming it when it cannot be read.
-std::string read_text_file(const std::string& path);
+// Writes a new game file (SGF when the name ends in .sgf). Without `overwrite` the file is
+// created only if none of that name exists; otherwise an existing file is replaced.
+void create_game_file(const Game& game, const std::string& path, bool overwrite);
+
+// Saves `game` under the lock only if the file still holds the game written as `expected`
+// (write_game's text of the game this program last read or wrote; the file's own formatting
+// and comments do not matter; "" = the file must not exist yet). Throws tanbo::Error saying
+// the file was changed by another program otherwise. Returns the text written.
+std::string save_game_if_unchanged(const Game& game, const std::string& path,
+                                   const std::string& expected);
+
+// Reads a player of this game: a colour name, letter or number (parse_player), or a name the
+// header stored (case-insensitive). Returns nullopt when the text names nobody in this game.
+std::optional<Player> game_player(const Game& game, std::string_view text);
+
+// The players of the game for messages: "black (alice), white (bob)".
+std::string players_of(const Game& game);
 
 // The game's result in words ("White wins", "Black wins (White resigned)"), "" while playing.
 std::string result_text(const Game& game);

@@ -17,11 +17,6 @@ namespace tanbo::cli {
 
 namespace {
 
-// Saves in the format the file already has (SGF stays SGF).
-void save_like(const Game& game, const std::string& path, bool sgf) {
-  write_file_atomic(path, sgf ? write_sgf(game) : write_game(game));
-}
-
 bool colour_wanted(const std::string& colour, std::ostream& out) {
   return colour == "always" || (colour == "auto" && &out == &std::cout && ::isatty(STDOUT_FILENO) &&
                                 !std::getenv("NO_COLOR"));
@@ -43,18 +38,6 @@ void print_game(const Game& game, std::ostream& out, bool colour) {
   RenderOptions o;
   o.colour = colour;
   out << render_board(game.position, o) << render_status(game.position, game.names) << "\n";
-}
-
-// Reads GAME (a game file or an SGF record), lets `change` alter it (it throws tanbo::Error to
-// refuse, and then nothing is written), and saves it atomically in the format it had.
-template <class Change>
-Game edit_game_file(const std::string& file, Change change) {
-  const std::string text = read_text_file(file);
-  const bool sgf = is_sgf_text(text);
-  Game game = sgf ? read_sgf(text, file) : read_game(text, file);
-  change(game);
-  save_like(game, file, sgf);
-  return game;
 }
 
 // Writes `text` to `output` atomically, or to `out` when output is "" or "-".
@@ -107,13 +90,15 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
   }
   if (!check_colour(colour, "new", err)) return 2;
   try {
-    if (!force && ::access(file.c_str(), F_OK) == 0) {
-      throw Error(file + " exists already (use --force to overwrite it)");
-    }
     const int count = player_count(board.players);
     Game game = new_game(board.topology, board.setup, count, player_names(board.players, count));
     game.event = event;
-    save_like(game, file, is_sgf_file_name(file));
+    try {
+      create_game_file(game, file, force);
+    } catch (const Error& e) {
+      if (force || ::access(file.c_str(), F_OK) != 0) throw;
+      throw Error(file + " exists already (use --force to overwrite it)");
+    }
     out << "created " << file << ": " << game.position.topology().spec << ", setup "
         << game.position.setup().name << ", " << game.position.num_players() << " players\n";
     print_game(game, out, colour_wanted(colour, out));
@@ -129,7 +114,8 @@ int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& 
   GameArgs g("tanbo move options");
   std::string point, as, colour;
   g.desc.add_options()("point", po::value(&point)->required(), "where to play")(
-      "as", po::value(&as), "refuse the move unless it is this player's turn (colour or number)");
+      "as", po::value(&as),
+      "refuse the move unless it is this player's turn (name, colour or number)");
   add_colour(g.desc, colour);
   g.positional.add("point", 1);
   po::variables_map vm;
@@ -137,19 +123,21 @@ int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& 
   if (!parse_args(args, g.desc, &g.positional, vm,
                   "usage: tanbo move GAME POINT [--as PLAYER]\n"
                   "Plays POINT for the side to move, if legal, and saves the file (atomically).\n"
-                  "example: tanbo move cube.tanbo 125 --as black",
+                  "Concurrent writers of one file take turns (see docs/game-format.md).\n"
+                  "example: tanbo move cube.tanbo 125 --as alice",
                   out, err, code)) {
     return code;
   }
   if (!check_colour(colour, "move", err)) return 2;
   try {
-    const Game game = edit_game_file(g.file, [&](Game& game) {
+    const Game game = update_game_file(g.file, [&](Game& game) {
       Position& pos = game.position;
       if (pos.is_over()) throw Error("the game is over: " + result_text(game));
       const Player p = pos.to_move();
       if (!as.empty()) {
-        const auto who = parse_player(as, pos.num_players());
-        if (!who) throw Error("--as " + as + ": not a player of this game");
+        const auto who = game_player(game, as);
+        if (!who)
+          throw Error("--as " + as + ": not a player of this game (" + players_of(game) + ")");
         if (*who != p) {
           throw Error("it is " + player_label(p, game.names) + "'s turn, not " +
                       player_title(*who) + "'s");
@@ -254,7 +242,7 @@ int cmd_undo(const std::vector<std::string>& args, std::istream&, std::ostream& 
   if (!check_colour(colour, "undo", err)) return 2;
   try {
     std::string what;
-    const Game game = edit_game_file(g.file, [&](Game& game) {
+    const Game game = update_game_file(g.file, [&](Game& game) {
       if (game.position.ply() == 0) throw Error("no move to take back: the game is at its start");
       what = describe_move(game.position, game.position.last_move());
       game.position.undo();
@@ -273,7 +261,7 @@ int cmd_resign(const std::vector<std::string>& args, std::istream&, std::ostream
   GameArgs g("tanbo resign options");
   std::string player;
   g.desc.add_options()("player", po::value(&player)->required(),
-                       "who resigns: colour name, letter or number");
+                       "who resigns: name, colour, letter or number");
   g.positional.add("player", 1);
   po::variables_map vm;
   int code = 0;
@@ -281,17 +269,17 @@ int cmd_resign(const std::vector<std::string>& args, std::istream&, std::ostream
                   "usage: tanbo resign GAME PLAYER\n"
                   "PLAYER resigns (with more than two players their roots are removed and the\n"
                   "game goes on) and the file is saved.\n"
-                  "example: tanbo resign cube.tanbo white",
+                  "example: tanbo resign cube.tanbo bob",
                   out, err, code)) {
     return code;
   }
   try {
-    const Game game = edit_game_file(g.file, [&](Game& game) {
+    const Game game = update_game_file(g.file, [&](Game& game) {
       Position& pos = game.position;
-      const auto p = parse_player(player, pos.num_players());
+      const auto p = game_player(game, player);
       if (!p) {
         throw Error("\"" + player + "\" is not a player of this " +
-                    std::to_string(pos.num_players()) + "-player game");
+                    std::to_string(pos.num_players()) + "-player game (" + players_of(game) + ")");
       }
       pos.resign(*p);
     });

@@ -1,9 +1,5 @@
 #include "tanbo/gamefile.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -58,6 +54,27 @@ Game new_game(std::string_view topology, std::string_view setup, int players,
   g.names.resize(static_cast<std::size_t>(g.position.num_players()));
   g.date = date.empty() ? utc_now() : std::move(date);
   return g;
+}
+
+std::optional<Player> game_player(const Game& game, std::string_view text) {
+  const int players = game.position.num_players();
+  if (const auto p = parse_player(text, players)) return p;
+  const std::string wanted = to_lower(std::string(text));
+  for (std::size_t i = 0; i < game.names.size() && i < static_cast<std::size_t>(players); ++i) {
+    if (!game.names[i].empty() && to_lower(game.names[i]) == wanted) {
+      return static_cast<Player>(i + 1);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string players_of(const Game& game) {
+  std::string s;
+  for (Player p = 1; p <= game.position.num_players(); ++p) {
+    s += (p > 1 ? ", " : "") + std::string(player_name(p));
+    if (p <= game.names.size() && !game.names[p - 1].empty()) s += " (" + game.names[p - 1] + ")";
+  }
+  return s;
 }
 
 std::string result_text(const Game& game) {
@@ -300,71 +317,59 @@ Game read_game(std::string_view text, std::string_view origin) {
   return game;
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw Error(path + ": read error");
-  return ss.str();
+Game load_game(const std::string& path) {
+  return game_from_text(read_text_file(path), path);
 }
 
-Game load_game(const std::string& path) {
-  const std::string text = read_text_file(path);
-  if (is_sgf_text(text)) return read_sgf(text, path);
-  return read_game(text, path);
+Game game_from_text(const std::string& text, const std::string& origin) {
+  if (is_sgf_text(text)) return read_sgf(text, origin);
+  return read_game(text, origin);
+}
+
+std::string write_game_as(const Game& game, const std::string& text_or_name, bool is_name) {
+  const bool sgf = is_name ? is_sgf_file_name(text_or_name) : is_sgf_text(text_or_name);
+  return sgf ? write_sgf(game) : write_game(game);
 }
 
 void save_game(const Game& game, const std::string& path) {
   write_file_atomic(path, write_game(game));
 }
 
-void write_file_atomic(const std::string& path, std::string_view contents) {
-  const auto slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  if (base.empty()) throw Error(path + ": not a file name");
-  std::string tmpl =
-      (dir == "." && slash == std::string::npos ? "" : dir + "/") + "." + base + ".tmp.XXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0) {
-    throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
+Game update_game_file(const std::string& path, const std::function<void(Game&)>& change) {
+  std::optional<Game> changed;
+  update_file(path, [&](const std::string& text) -> std::optional<std::string> {
+    changed.emplace(game_from_text(text, path));
+    change(*changed);
+    return write_game_as(*changed, text, false);
+  });
+  return std::move(*changed);
+}
+
+void create_game_file(const Game& game, const std::string& path, bool overwrite) {
+  const std::string text = write_game_as(game, path, true);
+  if (overwrite) {
+    write_file_atomic(path, text);
+  } else {
+    create_file_exclusive(path, text);
   }
-  const std::string tmp(name.data());
-  auto give_up = [&](const char* step) {
-    const int e = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return Error(path + ": cannot write, " + step + " failed (" + std::strerror(e) +
-                 "); the file was not changed");
-  };
-  // Keep the old file's permissions when there is one, else the usual 0644 (umask applies).
-  struct stat st {};
-  const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-  ::fchmod(fd, mode);
-  std::size_t done = 0;
-  while (done < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw give_up("writing");
+}
+
+std::string save_game_if_unchanged(const Game& game, const std::string& path,
+                                   const std::string& expected) {
+  const std::string text = write_game(game);
+  if (expected.empty()) {
+    create_file_exclusive(path, text);
+    return text;
+  }
+  update_file(path, [&](const std::string& now) -> std::optional<std::string> {
+    if (now != expected && write_game(game_from_text(now, path)) != expected) {
+      throw Error(path +
+                  " was changed by another program since this one read it; "
+                  "the file was not changed (open it again to go on from its moves)");
     }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) throw give_up("flushing");
-  if (::close(fd) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    throw Error(path + ": cannot write (" + std::strerror(e) + "); the file was not changed");
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    throw Error(path + ": cannot write, renaming failed (" + std::strerror(e) +
-                "); the file was not changed");
-  }
+    return text;
+  });
+  return text;
 }
 
 }  // namespace tanbo

@@ -1,0 +1,49 @@
+// Files that are never lost or half written: locked, atomic writes for game files and every
+// other file the program writes (docs/hardening.md, "Game files: locking and atomic writes").
+//
+// The guarantees:
+// - Every write goes to a temporary file in the target's folder, is flushed to disk (fsync),
+//   renamed over the target and the folder is flushed: a reader sees the old file or the new
+//   one, never a mixture, and a killed writer leaves the old file intact.
+// - Every write holds an exclusive lock (flock) on the existing target for its whole
+//   read-check-write, so two writers of one file run one after the other; the kernel releases
+//   the lock when a process dies. A writer waits at most lock_timeout() for the lock, then
+//   gives up with a message.
+// - Temporary files of writers that were killed are removed by the next writer of that file.
+// - A target reached through a symbolic link is written through the link (the link is kept);
+//   a target with more than one hard link is refused, since a rename would detach the others.
+// - A failing write (disk full, file-size limit, read-only folder) throws tanbo::Error, removes
+//   its temporary file and leaves the target exactly as it was.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tanbo {
+
+// How long a writer waits for another writer's lock: TANBO_LOCK_TIMEOUT (seconds, a decimal
+// number, 0 = do not wait) when set and valid, else 10 s.
+std::chrono::milliseconds lock_timeout();
+
+// Writes `contents` to `path` atomically under the lock: the file is replaced, or created when
+// it does not exist. Throws tanbo::Error (leaving `path` untouched) when any step fails.
+void write_file_atomic(const std::string& path, std::string_view contents);
+
+// Creates `path` with `contents`, atomically and only if no file of that name exists (the
+// loser of a race between two creators is told so). Throws tanbo::Error otherwise.
+void create_file_exclusive(const std::string& path, std::string_view contents);
+
+// Locks the existing file `path`, reads it and calls `change` with its text under the lock. When
+// `change` returns text, that text replaces the file atomically before the lock is released;
+// when it returns nullopt, the file is left alone. Whatever `change` throws passes through and
+// the file is not changed. Throws tanbo::Error when the file cannot be read, locked or written.
+void update_file(const std::string& path,
+                 const std::function<std::optional<std::string>(const std::string& text)>& change);
+
+// Reads a whole file; throws tanbo::Error naming it when it cannot be read.
+std::string read_text_file(const std::string& path);
+
+}  // namespace tanbo

@@ -1,0 +1,345 @@
+#include "tanbo/safe_file.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "tanbo/error.hpp"
+
+namespace tanbo {
+
+namespace {
+
+std::string errno_text(int e) {
+  return std::strerror(e);
+}
+
+// ---------------------------------------------------------------- paths
+
+struct Target {
+  std::string path;  // the file written (symbolic links followed)
+  std::string dir;   // its folder
+  std::string base;  // its name in the folder
+};
+
+std::string folder_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Follows symbolic links to the file they name (which need not exist yet), so that a write
+// through a link reaches the real game and keeps the link.
+std::string follow_links(const std::string& given) {
+  std::string path = given;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
+    if (n < 0) throw Error(given + ": cannot follow the link (" + errno_text(errno) + ")");
+    std::string next(buf, static_cast<std::size_t>(n));
+    path = next.front() == '/' ? next : folder_of(path) + "/" + next;
+  }
+  throw Error(given + ": too many levels of symbolic links");
+}
+
+Target target_of(const std::string& given) {
+  Target t;
+  t.path = follow_links(given);
+  t.dir = folder_of(t.path);
+  const auto slash = t.path.rfind('/');
+  t.base = slash == std::string::npos ? t.path : t.path.substr(slash + 1);
+  if (t.base.empty() || t.base == "." || t.base == "..") throw Error(given + ": not a file name");
+  return t;
+}
+
+std::string temp_prefix(const Target& t) {
+  return "." + t.base + ".tmp.";
+}
+
+// Flushes a folder's entries (the rename) to disk. Best effort: some file systems refuse it.
+void sync_folder(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// ---------------------------------------------------------------- the writer's lock
+
+// An exclusive flock on the file now at a path. The lock is on the inode: a writer that renamed
+// a new file into place released an inode nobody reads any more, so a waiter that wakes up on it
+// checks that the path still names the inode it locked, and starts again on the new one.
+class WriteLock {
+ public:
+  // Locks `t.path` when it exists (exists() tells), waiting at most lock_timeout().
+  explicit WriteLock(const Target& t) {
+    const auto deadline = std::chrono::steady_clock::now() + lock_timeout();
+    auto pause = std::chrono::microseconds(500);
+    for (;;) {
+      if (!open_existing(t)) return;
+      if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) {
+        if (still_named(t)) return;
+      } else if (errno != EWOULDBLOCK && errno != EINTR) {
+        const int e = errno;
+        release();
+        throw Error(t.path + ": cannot lock it (" + errno_text(e) + "); the file was not changed");
+      }
+      release();
+      if (std::chrono::steady_clock::now() >= deadline) {
+        throw Error(t.path + ": another program is writing it (waited " + waited_text() +
+                    " for its lock; TANBO_LOCK_TIMEOUT sets the wait); the file was not changed");
+      }
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::microseconds(20000));
+    }
+  }
+  WriteLock(const WriteLock&) = delete;
+  WriteLock& operator=(const WriteLock&) = delete;
+  ~WriteLock() { release(); }
+
+  bool exists() const { return fd_ >= 0; }
+  int fd() const { return fd_; }
+  mode_t mode() const { return mode_; }
+
+ private:
+  // Opens the file at the path; false when there is none. Refuses what is not a plain file
+  // with one name.
+  bool open_existing(const Target& t) {
+    fd_ = ::open(t.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd_ < 0) {
+      if (errno == ENOENT) return false;
+      throw Error(t.path + ": cannot open it (" + errno_text(errno) + ")");
+    }
+    struct stat st {};
+    ::fstat(fd_, &st);
+    if (!S_ISREG(st.st_mode)) {
+      release();
+      throw Error(t.path + ": not a regular file");
+    }
+    if (st.st_nlink > 1) {
+      release();
+      throw Error(t.path + ": the file has " + std::to_string(st.st_nlink) +
+                  " hard links, and replacing it would leave the others behind; use a copy or "
+                  "a symbolic link instead (the file was not changed)");
+    }
+    mode_ = st.st_mode & 07777;
+    ino_ = st.st_ino;
+    dev_ = st.st_dev;
+    return true;
+  }
+
+  bool still_named(const Target& t) const {
+    struct stat st {};
+    return ::stat(t.path.c_str(), &st) == 0 && st.st_ino == ino_ && st.st_dev == dev_;
+  }
+
+  static std::string waited_text() {
+    std::ostringstream os;
+    os << static_cast<double>(lock_timeout().count()) / 1000.0 << " s";
+    return os.str();
+  }
+
+  void release() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+    fd_ = -1;
+  }
+
+  int fd_ = -1;
+  mode_t mode_ = 0644;
+  ino_t ino_ = 0;
+  dev_t dev_ = 0;
+};
+
+// Removes the temporary files that writers of `t` left when they were killed. A live writer
+// holds a lock on its temporary file, so a file whose lock can be taken has no writer.
+void remove_abandoned_temps(const Target& t) {
+  DIR* d = ::opendir(t.dir.c_str());
+  if (!d) return;
+  const std::string prefix = temp_prefix(t);
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string path = t.dir + "/" + name;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) continue;
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(path.c_str());
+    ::close(fd);
+  }
+  ::closedir(d);
+}
+
+// ---------------------------------------------------------------- the temporary file
+
+// write(2) past the file-size limit raises SIGXFSZ, which kills the process by default. While
+// this guard lives the signal is blocked for the calling thread, so write fails with EFBIG
+// instead; a signal that became pending is consumed before the old mask returns.
+class FileSizeSignalGuard {
+ public:
+  FileSizeSignalGuard() {
+    sigemptyset(&xfsz_);
+    sigaddset(&xfsz_, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &xfsz_, &old_);
+  }
+  ~FileSizeSignalGuard() {
+    const timespec now{0, 0};
+    while (sigtimedwait(&xfsz_, nullptr, &now) == SIGXFSZ) {
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+
+ private:
+  sigset_t xfsz_{}, old_{};
+};
+
+// A locked temporary file beside the target, removed unless it is put in place.
+class TempFile {
+ public:
+  TempFile(const Target& t, mode_t mode) : target_(t) {
+    std::string tmpl = t.dir + "/" + temp_prefix(t) + "XXXXXX";
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    fd_ = ::mkstemp(name.data());
+    if (fd_ < 0) {
+      throw Error(t.path + ": cannot write in its folder " + t.dir + " (" + errno_text(errno) +
+                  "); the file was not changed");
+    }
+    path_ = name.data();
+    ::flock(fd_, LOCK_EX);  // marks it as in use (see remove_abandoned_temps)
+    ::fchmod(fd_, mode);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  // Writes and flushes `contents`.
+  void fill(std::string_view contents) {
+    FileSizeSignalGuard guard;
+    std::size_t done = 0;
+    while (done < contents.size()) {
+      const ssize_t n = ::write(fd_, contents.data() + done, contents.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        fail("writing");
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd_) != 0) fail("flushing");
+  }
+
+  // Renames the file over the target.
+  void replace_target() {
+    if (::rename(path_.c_str(), target_.path.c_str()) != 0) fail("renaming");
+    path_.clear();
+    sync_folder(target_.dir);
+  }
+
+  // Gives the file the target's name only if that name is free; false when it is taken.
+  bool create_target() {
+    if (::link(path_.c_str(), target_.path.c_str()) != 0) {
+      if (errno == EEXIST) return false;
+      fail("linking");
+    }
+    ::unlink(path_.c_str());
+    path_.clear();
+    sync_folder(target_.dir);
+    return true;
+  }
+
+ private:
+  [[noreturn]] void fail(const char* step) const {
+    const int e = errno;
+    throw Error(target_.path + ": cannot write, " + step + " failed (" + errno_text(e) +
+                "); the file was not changed");
+  }
+
+  Target target_;
+  std::string path_;
+  int fd_ = -1;
+};
+
+std::string read_fd(int fd, const std::string& path) {
+  std::string text;
+  char buf[65536];
+  ::lseek(fd, 0, SEEK_SET);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error(path + ": read error (" + errno_text(errno) + ")");
+    }
+    if (n == 0) return text;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+std::chrono::milliseconds lock_timeout() {
+  if (const char* s = std::getenv("TANBO_LOCK_TIMEOUT")) {
+    char* end = nullptr;
+    const double seconds = std::strtod(s, &end);
+    if (end != s && *end == '\0' && seconds >= 0 && seconds <= 86400) {
+      return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+    }
+  }
+  return std::chrono::seconds(10);
+}
+
+void write_file_atomic(const std::string& path, std::string_view contents) {
+  const Target t = target_of(path);
+  const WriteLock lock(t);
+  remove_abandoned_temps(t);
+  TempFile tmp(t, lock.exists() ? lock.mode() : 0644);
+  tmp.fill(contents);
+  tmp.replace_target();
+}
+
+void create_file_exclusive(const std::string& path, std::string_view contents) {
+  const Target t = target_of(path);
+  if (::access(t.path.c_str(), F_OK) == 0) throw Error(path + " exists already");
+  TempFile tmp(t, 0644);
+  tmp.fill(contents);
+  if (!tmp.create_target()) throw Error(path + " exists already");
+}
+
+void update_file(const std::string& path,
+                 const std::function<std::optional<std::string>(const std::string&)>& change) {
+  const Target t = target_of(path);
+  const WriteLock lock(t);
+  if (!lock.exists()) throw Error(path + ": cannot open (" + errno_text(ENOENT) + ")");
+  remove_abandoned_temps(t);
+  const std::optional<std::string> text = change(read_fd(lock.fd(), path));
+  if (!text) return;
+  TempFile tmp(t, lock.mode());
+  tmp.fill(*text);
+  tmp.replace_target();
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open (" + errno_text(errno) + ")");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw Error(path + ": read error");
+  return ss.str();
+}
+
+}  // namespace tanbo
