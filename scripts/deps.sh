@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tanbo needs to build, test and view (run as root).
 set -euo pipefail
-PKGS=(cmake g++ make libboost-graph-dev libboost-program-options-dev libgtest-dev
+PKGS=(cmake g++ make libboost-graph-dev libboost-program-options-dev libpng-dev libgtest-dev
       libbenchmark-dev libvtk9-dev xvfb xauth parallel clang clang-format libclang-rt-14-dev)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -1,7 +1,5 @@
-// A small PNG writer and canvas for charts: 8-bit RGB, with its Adler-32 and CRC-32 checks and
-// no dependencies. The image data is deflated either into uncompressed ("stored") blocks or
-// into one block with the fixed Huffman code whose only matches repeat the previous pixel or
-// the row above: simple, and enough to shrink a chart of flat colours about fiftyfold.
+// Pictures for charts: an RGB canvas with a few drawing primitives and a built-in 5x7 font,
+// written as PNG by libpng.
 #pragma once
 
 #include <cstdint>
@@ -39,16 +37,12 @@ class Canvas {
   std::vector<std::uint8_t> px_;
 };
 
-// The PNG file bytes of an RGB image (`rgb` holds width*height*3 bytes, rows top first);
-// `compress` false writes stored blocks.
+// The PNG file bytes (libpng, 8-bit RGB) of an RGB image: `rgb` holds width*height*3 bytes,
+// rows top first. Throws tanbo::Error when the sizes do not match or libpng refuses.
 std::string encode_png(std::uint32_t width, std::uint32_t height,
-                       const std::vector<std::uint8_t>& rgb, bool compress = true);
-inline std::string encode_png(const Canvas& c, bool compress = true) {
-  return encode_png(c.width(), c.height(), c.pixels(), compress);
+                       const std::vector<std::uint8_t>& rgb);
+inline std::string encode_png(const Canvas& c) {
+  return encode_png(c.width(), c.height(), c.pixels());
 }
-
-// CRC-32 (ISO-HDLC, as in PNG and zlib) and Adler-32 (zlib) of a byte string.
-std::uint32_t crc32(std::string_view bytes, std::uint32_t crc = 0);
-std::uint32_t adler32(std::string_view bytes, std::uint32_t adler = 1);
 
 }  // namespace tanbo
