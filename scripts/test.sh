@@ -34,7 +34,7 @@ ctest --test-dir build --output-on-failure -j "$JOBS"
 
 if [ "$GCC" != 0 ]; then
   stage "Release build (g++)"
-  CC=gcc CXX=g++ cmake -S . -B build-gcc -DCMAKE_BUILD_TYPE=Release -DTANBO_BENCH=OFF
+  CC=gcc CXX=g++ cmake -S . -B build-gcc -DCMAKE_BUILD_TYPE=Release -DTANBO_BENCH=OFF -DTANBO_PYTHON=OFF
   cmake --build build-gcc -j "$JOBS"
   stage "Release tests (g++)"
   ctest --test-dir build-gcc --output-on-failure -j "$JOBS"
@@ -48,7 +48,8 @@ stage "AddressSanitizer + UBSan build (clang, tests and fuzzers)"
 # -O2 keeps the sanitized suite fast; -g1 (line tables) names lines in reports.
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" \
-  -DTANBO_SANITIZE=address,undefined -DTANBO_FUZZ=ON -DTANBO_BENCH=OFF -DTANBO_VIEWER=OFF
+  -DTANBO_SANITIZE=address,undefined -DTANBO_FUZZ=ON -DTANBO_BENCH=OFF -DTANBO_VIEWER=OFF \
+  -DTANBO_PYTHON=OFF
 cmake --build build-asan -j "$JOBS"
 stage "AddressSanitizer + UBSan tests"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \

@@ -1,0 +1,298 @@
+// The `tanbo` Python module (pybind11): the rules engine, game files, the random playouts and
+// the search, for experiments from Python (docs/python.md). A front end like the others: it
+// only calls the library.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tanbo/error.hpp"
+#include "tanbo/gamefile.hpp"
+#include "tanbo/mcts.hpp"
+#include "tanbo/random.hpp"
+#include "tanbo/sgf.hpp"
+
+namespace py = pybind11;
+
+namespace tanbo::python {
+
+namespace {
+
+// A game as Python sees it: a tanbo::Game and the operations of docs/python.md.
+class PyGame {
+ public:
+  PyGame(const std::string& topology, const std::optional<std::string>& setup,
+         std::optional<int> players)
+      : game_(new_game(topology, setup.value_or("default"), players.value_or(0), {})) {}
+  explicit PyGame(Game game) : game_(std::move(game)) {}
+
+  const Game& game() const { return game_; }
+  const Position& pos() const { return game_.position; }
+  const Topology& topo() const { return game_.position.topology(); }
+
+  // ---- the board
+  std::vector<std::string> vertices() const {
+    std::vector<std::string> names;
+    names.reserve(topo().num_vertices());
+    for (Vertex v = 0; v < topo().num_vertices(); ++v) names.push_back(topo().name(v));
+    return names;
+  }
+  std::vector<std::string> neighbours(const std::string& name) const {
+    std::vector<std::string> out;
+    for (Vertex u : topo().graph.neighbours(topo().need_vertex(name)))
+      out.push_back(topo().name(u));
+    return out;
+  }
+  std::string spec() const { return topo().spec; }
+  int num_players() const { return pos().num_players(); }
+
+  // ---- the turn
+  int to_move() const { return pos().to_move(); }
+  std::optional<int> winner() const {
+    if (!pos().is_over()) return std::nullopt;
+    return pos().winner();
+  }
+  bool is_over() const { return pos().is_over(); }
+  std::uint32_t ply() const { return pos().ply(); }
+
+  // ---- moves
+  std::vector<std::string> legal_moves() const { return names_of(legal_move_ids()); }
+  std::vector<Vertex> legal_move_ids() const {
+    if (pos().is_over()) return {};
+    return pos().legal_moves(pos().to_move());
+  }
+  void play(const std::string& name) { play_id(topo().need_vertex(name)); }
+  void play_id(std::int64_t id) {
+    if (id < 0 || id >= static_cast<std::int64_t>(topo().num_vertices())) {
+      throw Error("move id " + std::to_string(id) + " is not a point of this board (0 to " +
+                  std::to_string(topo().num_vertices() - 1) + ")");
+    }
+    if (pos().is_over()) throw Error("the game is over: " + result_text(game_));
+    const auto v = static_cast<Vertex>(id);
+    const Player p = pos().to_move();
+    const std::string why = pos().explain(p, v);
+    if (!why.empty()) {
+      throw Error("illegal move " + topo().name(v) + " for " + player_title(p) + ": " + why);
+    }
+    game_.position.play(v);
+  }
+  void resign(std::optional<int> player) {
+    const int p = player.value_or(pos().to_move());
+    if (p < 1 || p > pos().num_players()) {
+      throw Error("player " + std::to_string(p) + " is not a player of this game");
+    }
+    game_.position.resign(static_cast<Player>(p));
+  }
+  void undo() {
+    if (pos().ply() == 0) throw Error("no move to take back: the game is at its start");
+    game_.position.undo();
+  }
+  std::vector<std::string> moves() const {
+    std::vector<std::string> out;
+    for (const auto& rec : pos().history()) {
+      out.push_back(rec.kind == MoveRecord::Kind::kResign ? "resign " + player_text(rec.player)
+                                                          : topo().name(rec.vertex));
+    }
+    return out;
+  }
+
+  // ---- stones and roots
+  std::vector<std::string> stones(int player) const {
+    check_player(player);
+    std::vector<std::string> out;
+    for (Vertex v = 0; v < topo().num_vertices(); ++v) {
+      if (pos().at(v) == player) out.push_back(topo().name(v));
+    }
+    return out;
+  }
+  py::list roots(py::object root_type) const {
+    py::list out;
+    for (RootId r : pos().live_roots()) {
+      out.append(root_type(static_cast<int>(pos().root_owner(r)), names_of(pos().root_stones(r)),
+                           names_of(pos().root_space_points(r))));
+    }
+    return out;
+  }
+
+  // Planes of 0/1: plane 0 the empty points, plane p player p's stones; by vertex, or by the
+  // lattice's shape with the last axis first (numpy's C order: [plane, ..., z, y, x]).
+  py::array_t<float> observation() const {
+    const std::uint32_t n = topo().num_vertices();
+    const auto planes = static_cast<py::ssize_t>(pos().num_players() + 1);
+    std::vector<py::ssize_t> shape{planes};
+    if (topo().kind == BoardKind::kLattice) {
+      for (std::size_t i = topo().dims.size(); i-- > 0;) shape.push_back(topo().dims[i]);
+    } else {
+      shape.push_back(n);
+    }
+    py::array_t<float> out(shape);
+    float* data = out.mutable_data();
+    std::fill(data, data + static_cast<std::size_t>(planes) * n, 0.0f);
+    for (Vertex v = 0; v < n; ++v) data[static_cast<std::size_t>(pos().at(v)) * n + v] = 1.0f;
+    return out;
+  }
+
+  // ---- files
+  void save(const std::string& path) const {
+    write_file_atomic(path, write_game_as(game_, path, true));
+  }
+  std::string to_sgf() const { return write_sgf(game_); }
+  std::string to_text() const { return write_game(game_); }
+
+  std::string repr() const {
+    return "<tanbo.Game " + spec() + ", move " + std::to_string(pos().ply()) + ", " +
+           (pos().is_over() ? player_title(pos().winner()) + " won"
+                            : player_title(pos().to_move()) + " to play") +
+           ">";
+  }
+
+  Game& mutable_game() { return game_; }
+
+ private:
+  std::vector<std::string> names_of(const std::vector<Vertex>& vs) const {
+    std::vector<std::string> out;
+    out.reserve(vs.size());
+    for (Vertex v : vs) out.push_back(topo().name(v));
+    return out;
+  }
+  void check_player(int player) const {
+    if (player < 1 || player > pos().num_players()) {
+      throw Error("player " + std::to_string(player) + " is not a player of this " +
+                  std::to_string(pos().num_players()) + "-player game");
+    }
+  }
+  static std::string player_text(Player p) { return std::string(player_name(p)); }
+
+  Game game_;
+};
+
+// Plays `n` uniformly random games from the game's position; wins by player (index 0 is
+// player 1). Runs without the GIL.
+std::vector<std::uint64_t> random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed) {
+  const Position& start = g.pos();
+  std::vector<std::uint64_t> wins(static_cast<std::size_t>(start.num_players()), 0);
+  if (start.is_over()) {
+    wins[start.winner() - 1] = n;
+    return wins;
+  }
+  py::gil_scoped_release release;
+  Rng rng(seed);
+  Position base = start;  // without the game record: playouts need no undo
+  base.set_recording(false);
+  Position pos = base;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    pos = base;
+    random_playout(pos, rng);
+    ++wins[pos.winner() - 1];
+  }
+  return wins;
+}
+
+// One search of the engine from the game's position: the move it chooses and what the search
+// did. Runs without the GIL.
+py::dict mcts_search(const PyGame& g, std::uint64_t playouts, double seconds, int threads,
+                     std::uint64_t seed) {
+  if (g.pos().is_over()) throw Error("the game is over: " + result_text(g.game()));
+  if (threads < 1 || threads > 256) throw Error("threads must be from 1 to 256");
+  MctsConfig config;
+  config.playouts = playouts;
+  config.time = seconds;
+  config.threads = threads;
+  Vertex move = kNoVertex;
+  SearchStats stats;
+  {
+    py::gil_scoped_release release;
+    Mcts search(config, seed);
+    move = search.search(g.pos());
+    stats = search.last_stats();
+  }
+  py::dict out;
+  out["move"] = g.topo().name(move);
+  out["winrate"] = stats.best_value;
+  out["visits"] = stats.best_visits;
+  out["playouts"] = stats.playouts;
+  out["seconds"] = stats.seconds;
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(tanbo, m) {
+  m.doc() =
+      "Tanbo on any board that is a graph: the rules engine, game files, random playouts and "
+      "the Monte Carlo search of the tanbo program (docs/python.md).";
+  // tanbo::Error is bad input: ValueError, with the message the command line gives.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  py::object namedtuple = py::module_::import("collections").attr("namedtuple");
+  py::object root_type = namedtuple("Root", "player stones space");
+  root_type.attr("__doc__") =
+      "A root: its player (1-based), its stones and its root space (point names).";
+  m.attr("Root") = root_type;
+
+  py::class_<PyGame>(m, "Game", "A game of Tanbo: the board, the position and its history.")
+      .def(py::init<const std::string&, const std::optional<std::string>&, std::optional<int>>(),
+           py::arg("topology") = "grid 19x19", py::arg("setup") = py::none(),
+           py::arg("players") = py::none(),
+           "A new game at its start: any topology spec of the command line ('grid 9x9', "
+           "'hex 5', 'line 31', 'file board.dot'), a named setup (None: the board's default) "
+           "and the number of players (None: the setup's). Raises ValueError when refused.")
+      .def_property_readonly("topology", &PyGame::spec, "the board's canonical spec")
+      .def_property_readonly("players", &PyGame::num_players, "the number of players")
+      .def_property_readonly("vertices", &PyGame::vertices, "point names, in vertex order")
+      .def("neighbours", &PyGame::neighbours, py::arg("name"), "the neighbours of a point")
+      .def_property_readonly("to_move", &PyGame::to_move,
+                             "the side to move, 1-based (0 once the game is over)")
+      .def_property_readonly("winner", &PyGame::winner, "the winner, or None while playing")
+      .def_property_readonly("is_over", &PyGame::is_over, "whether one player is left")
+      .def_property_readonly("ply", &PyGame::ply, "turns played")
+      .def("legal_moves", &PyGame::legal_moves, "the side to move's legal points, by vertex")
+      .def("legal_move_ids", &PyGame::legal_move_ids, "the same as vertex ids (integers)")
+      .def("play", &PyGame::play, py::arg("name"),
+           "plays a point for the side to move; an illegal move raises ValueError with the "
+           "reason and changes nothing")
+      .def("play_id", &PyGame::play_id, py::arg("id"), "plays a point given by its vertex id")
+      .def("resign", &PyGame::resign, py::arg("player") = py::none(),
+           "a player (default: the side to move) resigns")
+      .def("undo", &PyGame::undo, "takes back the last turn")
+      .def("moves", &PyGame::moves,
+           "the game so far: point names, 'resign COLOUR' for a resignation")
+      .def("stones", &PyGame::stones, py::arg("player"), "a player's stones (point names)")
+      .def(
+          "roots", [root_type](const PyGame& g) { return g.roots(root_type); },
+          "every root on the board as Root(player, stones, space)")
+      .def("observation", &PyGame::observation,
+           "a float32 array of players + 1 planes (0: empty points, p: player p's stones), "
+           "each by vertex, or by the lattice's shape as [..., z, y, x]")
+      .def(
+          "copy", [](const PyGame& g) { return PyGame(g.game()); }, "an independent copy")
+      .def("__copy__", [](const PyGame& g) { return PyGame(g.game()); })
+      .def("__deepcopy__", [](const PyGame& g, py::dict) { return PyGame(g.game()); })
+      .def("save", &PyGame::save, py::arg("path"),
+           "writes the game file (SGF when the name ends in .sgf), atomically and locked")
+      .def("to_sgf", &PyGame::to_sgf, "the game as SGF (2D boards, two players)")
+      .def("to_text", &PyGame::to_text, "the game in the game-file format")
+      .def("__repr__", &PyGame::repr);
+
+  m.def(
+      "load", [](const std::string& path) { return PyGame(load_game(path)); }, py::arg("path"),
+      "reads a game file or SGF record (replayed through the rules)");
+  m.def("random_playouts", &random_playouts, py::arg("game"), py::arg("n"), py::arg("seed") = 1,
+        "plays n uniformly random games from the game's position in C++; returns the wins by "
+        "player as a list (index 0: player 1)");
+  m.def("mcts", &mcts_search, py::arg("game"), py::arg("playouts") = 1000, py::arg("seconds") = 0.0,
+        py::arg("threads") = 1, py::arg("seed") = 1,
+        "one Monte Carlo tree search from the game's position: a dict with the move, its "
+        "win rate and visits, playouts and seconds");
+}
+
+}  // namespace tanbo::python
