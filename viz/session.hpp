@@ -79,7 +79,7 @@ class Session {
   std::vector<std::unique_ptr<Agent>> engines_;
   Position shown_;
   std::string save_error_;
-  std::string saved_text_;  // the game as it was last read or saved (write_game's text)
+  std::string saved_text_;           // the game as it was last read or saved (write_game's text)
   std::future<Vertex> thinking_;     // the engine's choice, while it thinks
   Agent* thinking_agent_ = nullptr;  // that engine
   std::uint32_t thinking_ply_ = 0;   // the game's length when it started

@@ -133,167 +133,204 @@ std::string write_game(const Game& game) {
   return os.str();
 }
 
-Game read_game(std::string_view text, std::string_view origin) {
-  const std::string where(origin);
-  std::istringstream in{std::string(text)};
-  int line_no = 0;
-  auto fail = [&](const std::string& why) -> Error {
-    return Error(where + ":" + std::to_string(line_no) + ": " + why);
+namespace {
+
+// Reads a game file line by line, keeping the line number for every message.
+class GameFileReader {
+ public:
+  GameFileReader(std::string_view text, std::string_view origin)
+      : where_(origin), in_(std::string(text)) {}
+
+  Game read() {
+    read_header();
+    Game game(start_position());
+    name_players(game);
+    replay_moves(game.position);
+    return game;
+  }
+
+ private:
+  // A header line that names something, kept with its line for later messages.
+  struct Entry {
+    std::string first, second;
+    int line = 0;
   };
-  // Header.
-  bool have_version = false;
-  std::string topology, dot, setup_name = "default", date, event;
-  int players = 0, players_line = 0, topology_line = 0;
-  std::vector<std::pair<std::string, std::string>> seeds;  // (player text, vertex text)
-  std::vector<int> seed_lines;
-  std::vector<std::pair<std::string, std::string>> name_lines;
-  std::vector<int> name_line_nos;
-  std::string line;
-  bool in_moves = false;
-  while (!in_moves && std::getline(in, line)) {
-    ++line_no;
-    drop_carriage_returns(line);
-    if (line.rfind("dot", 0) == 0 && (line.size() == 3 || line[3] == ' ')) {
-      if (topology.rfind("file", 0) != 0)
-        throw fail("a \"dot\" line belongs after \"topology file NAME\"");
-      dot += (line.size() > 4 ? line.substr(4) : "") + "\n";
-      continue;
+
+  Error fail(const std::string& why) const {
+    return Error(where_ + ":" + std::to_string(line_no_) + ": " + why);
+  }
+  // Runs `step` at `line`: a tanbo::Error from the library gets this file's name and the line.
+  template <class Step>
+  auto at_line(int line, Step step) {
+    line_no_ = line;
+    try {
+      return step();
+    } catch (const Error& e) {
+      if (std::string(e.what()).rfind(where_ + ":", 0) == 0) throw;
+      throw fail(e.what());
     }
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
+  }
+
+  // The header: everything up to the "moves" line.
+  void read_header() {
+    bool in_moves = false;
+    std::string line;
+    while (!in_moves && std::getline(in_, line)) {
+      ++line_no_;
+      drop_carriage_returns(line);
+      if (line.rfind("dot", 0) == 0 && (line.size() == 3 || line[3] == ' ')) {
+        if (topology_.rfind("file", 0) != 0)
+          throw fail("a \"dot\" line belongs after \"topology file NAME\"");
+        dot_ += (line.size() > 4 ? line.substr(4) : "") + "\n";
+        continue;
+      }
+      const std::string t = trim(line);
+      if (t.empty() || t[0] == '#') continue;
+      in_moves = header_line(t);
+    }
+    if (!have_version_) throw fail("empty file: not a Tanbo game file");
+    if (!in_moves) throw fail("the file ends before its \"moves\" line (truncated?)");
+    if (topology_.empty()) throw fail("no \"topology\" line in the header");
+    moves_line_ = line_no_;
+  }
+
+  // One header line; true for the "moves" line that ends the header.
+  bool header_line(const std::string& t) {
     auto [key, rest] = split_key(t);
     key = to_lower(key);
-    if (!have_version) {
-      if (key != "tanbo-game") {
-        throw fail("not a Tanbo game file: the first line must be \"tanbo-game " +
-                   std::to_string(kGameFormatVersion) + "\"");
-      }
-      if (rest != std::to_string(kGameFormatVersion)) {
-        throw fail("format version \"" + rest + "\" is not supported (this program reads version " +
-                   std::to_string(kGameFormatVersion) + ")");
-      }
-      have_version = true;
+    if (!have_version_) {
+      check_version(key, rest);
     } else if (key == "topology") {
       if (rest.empty()) throw fail("\"topology\" needs a board spec");
-      topology = rest;
-      topology_line = line_no;
+      topology_ = rest;
+      topology_line_ = line_no_;
     } else if (key == "setup") {
       if (rest.empty()) throw fail("\"setup\" needs a setup name");
-      setup_name = rest;
+      setup_name_ = rest;
     } else if (key == "players") {
       if (rest.empty() || rest.size() > 1 || rest[0] < '2' || rest[0] > '8') {
         throw fail("\"players\" must be a number from 2 to 8, not \"" + rest + "\"");
       }
-      players = rest[0] - '0';
-      players_line = line_no;
+      players_ = rest[0] - '0';
+      players_line_ = line_no_;
     } else if (key == "seed") {
       auto [p, v] = split_key(rest);
       if (v.empty()) throw fail("\"seed\" needs a colour and a point: seed black B2");
-      seeds.emplace_back(p, v);
-      seed_lines.push_back(line_no);
+      seeds_.push_back({p, v, line_no_});
     } else if (key == "player") {
       auto [p, name] = split_key(rest);
       if (name.empty()) throw fail("\"player\" needs a colour and a name: player black alice");
-      name_lines.emplace_back(p, name);
-      name_line_nos.push_back(line_no);
+      names_.push_back({p, name, line_no_});
     } else if (key == "date") {
-      date = rest;
+      date_ = rest;
     } else if (key == "event") {
-      event = rest;
+      event_ = rest;
     } else if (key == "moves") {
-      in_moves = true;
+      return true;
     } else {
       throw fail("unknown header line \"" + t +
                  "\" (expected topology, setup, players, seed, "
                  "player, date, event or moves)");
     }
+    return false;
   }
-  if (!have_version) throw fail("empty file: not a Tanbo game file");
-  if (!in_moves) throw fail("the file ends before its \"moves\" line (truncated?)");
-  if (topology.empty()) throw fail("no \"topology\" line in the header");
-  const int moves_line = line_no;
 
-  // The board and the starting position.
-  TopologyPtr topo;
-  try {
-    if (to_lower(topology.substr(0, 4)) == "file") {  // any case: never read a local file
-      if (dot.empty()) {
-        line_no = topology_line;
+  void check_version(const std::string& key, const std::string& rest) {
+    if (key != "tanbo-game") {
+      throw fail("not a Tanbo game file: the first line must be \"tanbo-game " +
+                 std::to_string(kGameFormatVersion) + "\"");
+    }
+    if (rest != std::to_string(kGameFormatVersion)) {
+      throw fail("format version \"" + rest + "\" is not supported (this program reads version " +
+                 std::to_string(kGameFormatVersion) + ")");
+    }
+    have_version_ = true;
+  }
+
+  // The board: a spec, or the DOT text the file carries (a game file never reads another file).
+  TopologyPtr board() {
+    return at_line(topology_line_, [&] {
+      if (to_lower(topology_.substr(0, 4)) != "file") return parse_topology(topology_);
+      if (dot_.empty()) {
         throw fail("a DOT board must be carried in the file (\"dot\" lines after the topology)");
       }
-      topo = make_from_dot(dot, trim(topology.substr(4)));
-    } else {
-      topo = parse_topology(topology);
-    }
-  } catch (const Error& e) {
-    if (std::string(e.what()).rfind(where + ":", 0) == 0) throw;
-    line_no = topology_line;
-    throw fail(e.what());
+      return make_from_dot(dot_, trim(topology_.substr(4)));
+    });
   }
-  std::optional<Position> start;
-  try {
-    if (to_lower(setup_name) == "custom") {
-      Setup s;
-      s.name = "custom";
-      s.players = players ? players : 2;
-      for (std::size_t i = 0; i < seeds.size(); ++i) {
-        line_no = seed_lines[i];
-        auto p = parse_player(seeds[i].first, s.players);
-        if (!p) throw fail("\"" + seeds[i].first + "\" is not a player of this game");
-        auto v = topo->parse_vertex(seeds[i].second);
-        if (!v) throw fail("\"" + seeds[i].second + "\" is not a point of this board");
-        s.stones.emplace_back(*v, *p);
-      }
-      if (s.stones.empty()) throw fail("setup custom needs \"seed\" lines");
-      line_no = moves_line;
-      start.emplace(topo, s);
-    } else {
-      if (!seeds.empty()) {
-        line_no = seed_lines[0];
+
+  // The starting position: a named setup, or "custom" with its seed lines.
+  Position start_position() {
+    const TopologyPtr topo = board();
+    if (to_lower(setup_name_) != "custom") {
+      if (!seeds_.empty()) {
+        line_no_ = seeds_[0].line;
         throw fail("\"seed\" lines only go with \"setup custom\"");
       }
-      line_no = players_line ? players_line : moves_line;
-      start.emplace(topo, make_setup(*topo, setup_name, players));
+      return at_line(players_line_ ? players_line_ : moves_line_,
+                     [&] { return Position(topo, make_setup(*topo, setup_name_, players_)); });
     }
-  } catch (const Error& e) {
-    if (std::string(e.what()).rfind(where + ":", 0) == 0) throw;
-    throw fail(e.what());
+    Setup s;
+    s.name = "custom";
+    s.players = players_ ? players_ : 2;
+    for (const Entry& seed : seeds_) {
+      line_no_ = seed.line;
+      auto p = parse_player(seed.first, s.players);
+      if (!p) throw fail("\"" + seed.first + "\" is not a player of this game");
+      auto v = topo->parse_vertex(seed.second);
+      if (!v) throw fail("\"" + seed.second + "\" is not a point of this board");
+      s.stones.emplace_back(*v, *p);
+    }
+    if (s.stones.empty()) throw fail("setup custom needs \"seed\" lines");
+    return at_line(moves_line_, [&] { return Position(topo, s); });
   }
-  Game game(std::move(*start));
-  Position& pos = game.position;
-  game.names.assign(static_cast<std::size_t>(pos.num_players()), "");
-  for (std::size_t i = 0; i < name_lines.size(); ++i) {
-    line_no = name_line_nos[i];
-    auto p = parse_player(name_lines[i].first, pos.num_players());
-    if (!p) throw fail("\"" + name_lines[i].first + "\" is not a player of this game");
-    game.names[*p - 1] = name_lines[i].second;
-  }
-  game.date = date;
-  game.event = event;
 
-  // Moves, then the result.
-  line_no = moves_line;
-  bool have_result = false;
-  while (std::getline(in, line)) {
-    ++line_no;
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    auto [first, rest] = split_key(t);
-    if (have_result) throw fail("nothing may follow the \"result\" line");
-    if (to_lower(first) == "result") {
-      auto w = parse_player(rest, pos.num_players());
-      if (!w) throw fail("\"" + rest + "\" is not a player of this game");
-      if (!pos.is_over()) {
-        throw fail("the result says " + player_title(*w) +
-                   " won but after these moves the game is not over");
-      }
-      if (*w != pos.winner()) {
-        throw fail("the result says " + player_title(*w) + " won but the moves give " +
-                   player_title(pos.winner()));
-      }
-      have_result = true;
-      continue;
+  void name_players(Game& game) {
+    game.names.assign(static_cast<std::size_t>(game.position.num_players()), "");
+    for (const Entry& entry : names_) {
+      line_no_ = entry.line;
+      auto p = parse_player(entry.first, game.position.num_players());
+      if (!p) throw fail("\"" + entry.first + "\" is not a player of this game");
+      game.names[*p - 1] = entry.second;
     }
+    game.date = date_;
+    game.event = event_;
+  }
+
+  // The moves, each replayed through the rules, then the result line if there is one.
+  void replay_moves(Position& pos) {
+    line_no_ = moves_line_;
+    bool have_result = false;
+    std::string line;
+    while (std::getline(in_, line)) {
+      ++line_no_;
+      const std::string t = trim(line);
+      if (t.empty() || t[0] == '#') continue;
+      if (have_result) throw fail("nothing may follow the \"result\" line");
+      auto [first, rest] = split_key(t);
+      if (to_lower(first) == "result") {
+        check_result(pos, rest);
+        have_result = true;
+      } else {
+        replay_turn(pos, t, first, rest);
+      }
+    }
+  }
+
+  void check_result(const Position& pos, const std::string& rest) const {
+    auto w = parse_player(rest, pos.num_players());
+    if (!w) throw fail("\"" + rest + "\" is not a player of this game");
+    if (!pos.is_over()) {
+      throw fail("the result says " + player_title(*w) +
+                 " won but after these moves the game is not over");
+    }
+    if (*w != pos.winner()) {
+      throw fail("the result says " + player_title(*w) + " won but the moves give " +
+                 player_title(pos.winner()));
+    }
+  }
+
+  void replay_turn(Position& pos, const std::string& t, const std::string& first,
+                   const std::string& rest) const {
     auto p = parse_player(first, pos.num_players());
     if (!p) {
       throw fail("\"" + t +
@@ -306,15 +343,28 @@ Game read_game(std::string_view text, std::string_view origin) {
     if (to_lower(rest) == "resigns") {
       if (pos.is_out(*p)) throw fail(player_title(*p) + " is already out of the game");
       pos.resign(*p);
-      continue;
+      return;
     }
-    auto v = topo->parse_vertex(rest);
-    if (!v) throw fail(topo->not_a_point(rest));
+    auto v = pos.topology().parse_vertex(rest);
+    if (!v) throw fail(pos.topology().not_a_point(rest));
     const std::string why = pos.explain(*p, *v);
-    if (!why.empty()) throw fail(player_title(*p) + " " + topo->name(*v) + ": " + why);
+    if (!why.empty()) throw fail(player_title(*p) + " " + pos.topology().name(*v) + ": " + why);
     pos.play(*v);
   }
-  return game;
+
+  std::string where_;
+  std::istringstream in_;
+  int line_no_ = 0;
+  bool have_version_ = false;
+  std::string topology_, dot_, setup_name_ = "default", date_, event_;
+  int players_ = 0, players_line_ = 0, topology_line_ = 0, moves_line_ = 0;
+  std::vector<Entry> seeds_, names_;
+};
+
+}  // namespace
+
+Game read_game(std::string_view text, std::string_view origin) {
+  return GameFileReader(text, origin).read();
 }
 
 Game load_game(const std::string& path) {
