@@ -2,6 +2,7 @@
 (reference_rules.py) and with bad input. Run by CTest (python.module) with the module built."""
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -221,10 +222,21 @@ def test_long_calls_release_the_gil():
     assert len(ticks) > 5  # the other thread ran while the playouts did
 
 
-@pytest.mark.parametrize("script", ["fairness.py"])
-def test_examples_run(script, tmp_path):
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", script),
-                          "--quick", "--out", str(tmp_path)],
+def run_example(script, *args):
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", script), *args],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_fairness_example_runs(tmp_path):
+    out = run_example("fairness.py", "--quick", "--out", str(tmp_path))
+    assert "first player wins" in out
     assert (tmp_path / "fairness.png").stat().st_size > 1000
+
+
+@pytest.mark.skipif("TANBO" not in os.environ, reason="needs the tanbo program (CTest sets TANBO)")
+def test_speed_example_runs():
+    out = run_example("speed.py", "--games", "100", "--tanbo", os.environ["TANBO"])
+    for label in ("move by move", "random_playouts", "tanbo gtp", "tanbo bench"):
+        assert re.search(label + r".* [0-9]+ games/s", out), out
