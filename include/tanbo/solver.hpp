@@ -1,0 +1,105 @@
+// An exact solver for two-player Tanbo: who wins with perfect play, and how.
+//
+// Method (docs/solved.md): a depth-first proof search (alpha-beta on won/lost values, the
+// first winning move ends a node) with
+//  - a transposition table keyed by a Zobrist hash of the stones and the side to move, kept
+//    incrementally by the solver for every symmetry of the board at once, the key being the
+//    smallest of those hashes (so a position and its mirror images share one entry);
+//  - move ordering: a move that ends the game at once is taken without search; then the
+//    table's move, moves that bound another root without bounding their own, the history
+//    heuristic, and self-bounding moves last;
+//  - threads that share the table and take the root moves one at a time.
+// Tanbo positions never repeat (every move adds a stone or removes at least one root, and
+// roots never appear), so the game graph is acyclic and a table entry is always sound.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "tanbo/position.hpp"
+
+namespace tanbo {
+
+// ---- symmetries
+
+// Vertex permutations that map the board onto itself (each perm[v] is the image of v), the
+// identity first, at most `cap` of them:
+//  - lattices: permutations of axes of equal size combined with reflections of any axes (8 on
+//    a square, 48 on a cube, 2 on a line, 4 on an AxB rectangle); on tori the same (no
+//    translations);
+//  - hex boards: the 12 rotations and reflections of the hexagon;
+//  - DOT boards: automorphisms found by a bounded backtracking search (up to 4,096 points).
+// Every permutation returned is checked to be an automorphism of the graph.
+std::vector<std::vector<Vertex>> board_symmetries(const Topology& topo, std::size_t cap = 48);
+
+// Whether `perm` maps every edge of the graph onto an edge (and is a permutation).
+bool is_automorphism(const Graph& graph, const std::vector<Vertex>& perm);
+
+// ---- the solver
+
+struct SolveProgress {
+  std::uint64_t nodes = 0;      // positions searched so far
+  double seconds = 0;           // since the start
+  std::size_t moves_done = 0;   // root moves proven
+  std::size_t moves_total = 0;  // root moves
+};
+
+struct SolverOptions {
+  int threads = 1;                                   // search threads (sharing the table)
+  std::size_t table_bytes = std::size_t{256} << 20;  // transposition table (16 bytes an entry)
+  bool symmetry = true;                              // use the board's symmetries
+  bool all_moves = false;                            // prove every root move (all winning moves)
+  double progress_every = 0;                         // seconds between progress calls (0 = none)
+  std::function<void(const SolveProgress&)> progress;
+};
+
+struct SolveLimits {
+  double seconds = 0;                       // 0 = no time limit
+  std::uint64_t nodes = 0;                  // 0 = no node limit
+  const std::atomic<bool>* stop = nullptr;  // set from outside to stop
+};
+
+struct SolveResult {
+  bool solved = false;      // false: a limit ended the search first
+  Player winner = kEmpty;   // the winner with perfect play (when solved)
+  Vertex best = kNoVertex;  // a best move for the side to move: winning when it wins (the
+                            // shortest win found), else the move that resists longest
+  // Winning moves of the side to move, in vertex order: all of them with
+  // SolverOptions::all_moves, else those found before the search stopped.
+  std::vector<Vertex> winning_moves;
+  // Plies to the end of the game along the proof: the winner plays the solver's winning
+  // moves, the loser the move that lasts longest against them.
+  std::uint32_t plies = 0;
+  std::uint64_t nodes = 0;      // positions searched
+  double seconds = 0;           // wall time
+  std::size_t moves_done = 0;   // root moves proven
+  std::size_t moves_total = 0;  // legal moves at the root
+  std::size_t symmetries = 1;   // symmetries used (1 = identity only)
+};
+
+// A solver with its transposition table, kept between calls (positions proven once are known
+// at once afterwards; the table holds nothing about a particular board, so one solver serves
+// any position of its board; a new board clears it).
+class Solver {
+ public:
+  explicit Solver(SolverOptions options = {});
+  ~Solver();
+  Solver(Solver&&) noexcept;
+  Solver& operator=(Solver&&) noexcept;
+
+  // Solves pos for its side to move. Throws tanbo::Error when the game is over or has more
+  // than two players. Stops at the first limit reached (result.solved false).
+  SolveResult solve(const Position& pos, const SolveLimits& limits = {});
+  // Empties the table.
+  void clear();
+  const SolverOptions& options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tanbo

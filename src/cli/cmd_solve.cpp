@@ -1,0 +1,140 @@
+// tanbo solve: perfect play for two players (docs/cli.md, docs/solved.md).
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "tanbo/error.hpp"
+#include "tanbo/gamefile.hpp"
+#include "tanbo/solver.hpp"
+
+namespace tanbo::cli {
+
+namespace {
+
+struct SolveArgs {
+  BoardOptions board;
+  std::string game;  // a game file ("" = the start of --topology/--setup)
+  double seconds = 0;
+  int threads = 1;
+  std::size_t table_mb = 256;
+  bool first = false;
+  bool no_symmetry = false;
+  double progress = 5;
+};
+
+std::string rate(std::uint64_t nodes, double seconds) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << nodes / std::max(seconds, 1e-9) / 1e6 << " M/s";
+  return os.str();
+}
+
+std::string names(const Topology& t, const std::vector<Vertex>& vs) {
+  std::string s;
+  for (Vertex v : vs) s += (s.empty() ? "" : " ") + t.name(v);
+  return s;
+}
+
+void print_result(const Position& pos, const SolveResult& r, const SolveArgs& a,
+                  std::ostream& out) {
+  const Topology& t = pos.topology();
+  const Player me = pos.to_move();
+  out << "board: " << t.spec << " (setup " << pos.setup().name << "), " << player_title(me)
+      << " to move, " << r.moves_total << " legal moves, " << r.symmetries << " symmetries\n";
+  if (!r.solved) {
+    out << "winner: unknown (stopped after " << std::fixed << std::setprecision(1) << r.seconds
+        << " s: " << r.moves_done << " of " << r.moves_total << " moves proven, all losing)\n";
+  } else {
+    out << "winner: " << player_name(r.winner) << "\n";
+    if (r.winner == me) {
+      const bool complete = r.moves_done == r.moves_total;
+      out << "winning moves: " << names(t, r.winning_moves);
+      if (!complete) {
+        out << (a.first ? " (the first found; --first stops there)"
+                        : " (found before the time ran out; others unknown)");
+      } else {
+        out << " (" << r.winning_moves.size() << " of " << r.moves_total << ")";
+      }
+      out << "\n";
+      out << "best: " << t.name(r.best) << " (wins in " << r.plies << " plies)\n";
+    } else {
+      out << "winning moves: none (" << player_title(me) << " loses)\n";
+      out << "best: " << t.name(r.best) << " (resists longest: " << r.plies << " plies)\n";
+    }
+  }
+  out << "nodes: " << r.nodes << " (" << rate(r.nodes, r.seconds) << ")\n";
+  out << "time: " << std::fixed << std::setprecision(2) << r.seconds << " s\n";
+}
+
+}  // namespace
+
+int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+              std::ostream& err) {
+  SolveArgs a;
+  a.board.topology = "grid 4x4";
+  po::options_description desc("tanbo solve options");
+  add_board_options(desc, a.board, false);
+  desc.add_options()("game", po::value(&a.game), "a game file: solve its current position")(
+      "time", po::value(&a.seconds), "give up after S seconds (default: no limit)")(
+      "threads", po::value(&a.threads)->default_value(1), "search threads")(
+      "table", po::value(&a.table_mb)->default_value(a.table_mb), "transposition table size in MB")(
+      "first", po::bool_switch(&a.first), "stop at the first winning move found")(
+      "no-symmetry", po::bool_switch(&a.no_symmetry), "do not use the board's symmetries")(
+      "progress", po::value(&a.progress)->default_value(a.progress),
+      "seconds between progress lines on stderr (0 = none)");
+  po::positional_options_description positional;
+  positional.add("game", 1);
+  po::variables_map vm;
+  int code = 0;
+  if (!parse_args(args, desc, &positional, vm,
+                  "usage: tanbo solve [GAME] [--topology SPEC --setup NAME] [--time S] "
+                  "[--threads T]\n"
+                  "Finds who wins with perfect play from a game file's current position or\n"
+                  "from the start of a board (default grid 4x4), two players only, and prints\n"
+                  "the winner, every winning move of the side to move, a best move, the nodes\n"
+                  "searched and the time. Long searches print a progress line on stderr.\n"
+                  "Boards solved so far and their figures: docs/solved.md.\n"
+                  "example: tanbo solve --topology \"grid 4x4\"",
+                  out, err, code)) {
+    return code;
+  }
+  try {
+    if (!(a.seconds >= 0 && a.seconds <= 1e7)) throw Error("--time must be 0 to 10^7 seconds");
+    if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
+    if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
+      throw Error("--table must be 1 to 1048576 MB");
+    if (!(a.progress >= 0)) throw Error("--progress must be a number of seconds");
+    if (!a.game.empty() && (vm.count("topology") || vm.count("setup") || vm.count("players")))
+      throw Error("give a game file or --topology/--setup/--players, not both");
+    const Position pos = a.game.empty() ? make_position(a.board) : load_game(a.game).position;
+    if (pos.num_players() != 2) {
+      throw Error("solving needs two players; this game has " + std::to_string(pos.num_players()));
+    }
+    if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
+    SolverOptions options;
+    options.threads = a.threads;
+    options.table_bytes = a.table_mb << 20;
+    options.symmetry = !a.no_symmetry;
+    options.all_moves = !a.first;
+    options.progress_every = a.progress;
+    options.progress = [&err](const SolveProgress& p) {
+      err << "solve: " << std::fixed << std::setprecision(0) << p.seconds << " s, " << p.nodes
+          << " nodes (" << rate(p.nodes, p.seconds) << "), " << p.moves_done << " of "
+          << p.moves_total << " moves proven\n"
+          << std::flush;
+    };
+    Solver solver(options);
+    SolveLimits limits;
+    limits.seconds = a.seconds;
+    const SolveResult r = solver.solve(pos, limits);
+    print_result(pos, r, a, out);
+  } catch (const Error& e) {
+    err << "tanbo solve: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace tanbo::cli
