@@ -19,6 +19,7 @@ const std::vector<Command>& commands() {
       {"bench", "play uniformly random games and report playouts per second", cmd_bench},
       {"match", "play engine players against each other and score them", cmd_match},
       {"study", "measure fairness and game length of many topologies", cmd_study},
+      {"solve", "find the winner with perfect play and the winning moves (two players)", cmd_solve},
       {"view", "show a game or position in 3D (VTK), play it with the mouse, render PNGs",
        cmd_view},
   };
