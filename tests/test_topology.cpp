@@ -169,7 +169,8 @@ TEST(Topology, SpecParsing) {
       "empty topology spec (try \"grid 19x19\", \"line 31\", \"hex 5\" or \"file board.dot\")");
   EXPECT_TRUE(contains(spec_error("square 19"), "unknown topology \"square 19\""));
   EXPECT_EQ(spec_error("grid 0x5"), "board size must be at least 1");
-  EXPECT_EQ(spec_error("grid 19xx19"), "board size \"\" is not a whole number");
+  EXPECT_EQ(spec_error("grid 19xx19"),
+            "topology \"grid 19xx19\" has an empty size (sizes are joined by x: 9x9, 5x5x5)");
   EXPECT_EQ(spec_error("grid 19x-1"), "board size \"-1\" is not a whole number");
   EXPECT_EQ(spec_error("grid 99999999999"), "board size 99999999999 is too large");
   EXPECT_EQ(spec_error("line 3x3"), "\"line\" takes one size: line N");

@@ -106,7 +106,7 @@ int parse_axis(std::string_view text, std::size_t dims) {
     }
   }
   if (axis < 0 || static_cast<std::size_t>(axis) >= dims) {
-    throw Error("unknown axis \"" + std::string(text) + "\"; this board has the axes " +
+    throw Error("unknown axis " + quote_input(std::string(text)) + "; this board has the axes " +
                 valid_axes(dims));
   }
   return axis;
@@ -129,7 +129,7 @@ void parse_slices(std::string_view text, const Topology& topo, ViewSpec& view) {
   for (const auto& part : split(text, ',')) {
     const auto eq = part.find('=');
     if (eq == std::string::npos) {
-      throw Error("--slice takes AXIS=VALUE pairs such as w=3, not \"" + part + "\"");
+      throw Error("--slice takes AXIS=VALUE pairs such as w=3, not " + quote_input(part));
     }
     const int axis = parse_axis(part.substr(0, eq), d);
     const std::string value = trim(part.substr(eq + 1));

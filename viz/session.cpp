@@ -1,5 +1,7 @@
 #include "session.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -25,7 +27,8 @@ Session::Session(Game& game, std::string path, std::vector<std::unique_ptr<Agent
       path_(std::move(path)),
       engines_(std::move(engines)),
       shown_(game.position),
-      saved_text_(path_.empty() ? "" : write_game(game)) {}
+      // A file that does not exist yet is created by the first save.
+      saved_text_(path_.empty() || ::access(path_.c_str(), F_OK) != 0 ? "" : write_game(game)) {}
 
 // An engine still thinking is stopped, and its move is dropped.
 Session::~Session() {

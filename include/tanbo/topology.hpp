@@ -77,8 +77,25 @@ using TopologyPtr = std::shared_ptr<const Topology>;
 // Limits that keep a spec from asking for more than the machine has.
 struct TopologyLimits {
   std::uint64_t max_vertices = 1ull << 31;  // hard ceiling of 32-bit vertex ids
-  std::uint64_t memory_bytes = 0;           // 0 = the machine's physical memory
+  std::uint64_t memory_bytes = 0;           // 0 = memory_limit()
 };
+
+// The memory a board may use, and where that figure comes from (for messages).
+struct MemoryLimit {
+  std::uint64_t bytes = 0;
+  std::string source;  // "--max-memory", "ulimit -v (RLIMIT_AS), ...", ...
+};
+// The limit boards are checked against (a board is refused when its estimate exceeds 80% of
+// it): set_max_memory's value if set, else TANBO_MAX_MEMORY if set, else the smallest of the
+// machine's physical memory, the room left in the process's memory cgroup (memory.max less
+// memory.current, for the cgroup and its parents) and the room left under RLIMIT_AS (ulimit
+// -v). Throws tanbo::Error when TANBO_MAX_MEMORY is not a size.
+MemoryLimit memory_limit();
+// Sets the limit for this process (the option --max-memory); 0 goes back to the automatic one.
+void set_max_memory(std::uint64_t bytes);
+// Reads a size such as 512M, 4G, 1.5g or 1000000 (bytes; K, M, G, T are powers of 1024).
+// Throws tanbo::Error naming `what` when the text is not a size.
+std::uint64_t parse_memory_size(std::string_view text, std::string_view what);
 
 // Parses a topology spec and builds the board:
 //   "line N"                 a path of N points

@@ -4,6 +4,7 @@
 #include "tanbo/error.hpp"
 #include "tanbo/mcts.hpp"
 #include "tanbo/random.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo {
 
@@ -128,14 +129,15 @@ std::unique_ptr<Agent> make_agent(const std::string& spec, std::uint64_t seed) {
   if (spec == "mcts") return std::make_unique<MctsAgent>(MctsConfig{}, seed);
   if (spec.rfind("mcts:", 0) == 0) {
     const std::string options = spec.substr(5);
-    if (options.empty()) throw Error("player \"" + spec + "\": no options after \"mcts:\"");
+    if (options.empty())
+      throw Error("player " + quote_input(spec) + ": no options after \"mcts:\"");
     try {
       return std::make_unique<MctsAgent>(parse_mcts_options(options), seed);
     } catch (const Error& e) {
-      throw Error("player \"" + spec + "\": " + e.what());
+      throw Error("player " + quote_input(spec) + ": " + e.what());
     }
   }
-  throw Error("unknown player \"" + spec + "\"; engine players: " + known_list());
+  throw Error("unknown player " + quote_input(spec) + "; engine players: " + known_list());
 }
 
 std::vector<std::string> seat_specs(const std::string& list, const std::string& what) {
@@ -167,15 +169,15 @@ std::vector<std::string> split_agent_list(const std::string& list) {
     std::size_t end = list.find(',', pos);
     if (end == std::string::npos) end = list.size();
     const std::string item = list.substr(pos, end - pos);
-    if (item.empty()) throw Error("players \"" + list + "\": empty item between commas");
+    if (item.empty()) throw Error("players " + quote_input(list) + ": empty item between commas");
     if (starts_agent(item)) {
       out.push_back(item);
     } else if (!out.empty() && item.find('=') != std::string::npos &&
                out.back().find(':') != std::string::npos) {
       out.back() += "," + item;  // an option of the agent before
     } else {
-      throw Error("players \"" + list + "\": \"" + item + "\" is not an engine player (" +
-                  known_list() + ")");
+      throw Error("players " + quote_input(list) + ": " + quote_input(item) +
+                  " is not an engine player (" + known_list() + ")");
     }
     pos = end + 1;
   }

@@ -206,7 +206,7 @@ std::vector<StudyTally> parse_study_csv(const std::string& text, const std::stri
   auto count = [&](const std::string& field, const char* name) -> std::uint64_t {
     if (field.empty() || field.size() > 19 ||
         field.find_first_not_of("0123456789") != std::string::npos) {
-      fail(std::string(name) + " \"" + field + "\" is not a whole number");
+      fail(std::string(name) + " " + quote_input(field) + " is not a whole number");
     }
     return std::stoull(field);
   };

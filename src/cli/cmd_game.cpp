@@ -12,6 +12,7 @@
 #include "tanbo/gamefile.hpp"
 #include "tanbo/render.hpp"
 #include "tanbo/sgf.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo::cli {
 
@@ -278,7 +279,7 @@ int cmd_resign(const std::vector<std::string>& args, std::istream&, std::ostream
       Position& pos = game.position;
       const auto p = game_player(game, player);
       if (!p) {
-        throw Error("\"" + player + "\" is not a player of this " +
+        throw Error(quote_input(player) + " is not a player of this " +
                     std::to_string(pos.num_players()) + "-player game (" + players_of(game) + ")");
       }
       pos.resign(*p);

@@ -318,8 +318,8 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
         throw Error("--seat " + s + ": write N=WHO, e.g. --seat 2=engine");
       const auto p = parse_player(s.substr(0, eq), players);
       if (!p) {
-        throw Error("--seat " + s + ": \"" + s.substr(0, eq) + "\" is not a player of this " +
-                    std::to_string(players) + "-player game");
+        throw Error("--seat " + s + ": " + quote_input(s.substr(0, eq)) +
+                    " is not a player of this " + std::to_string(players) + "-player game");
       }
       who[*p - 1] = s.substr(eq + 1);
     }

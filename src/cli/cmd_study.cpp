@@ -58,7 +58,8 @@ std::vector<Entry> read_list(const std::string& path) {
     }
     for (const auto& o : out) {
       if (o.spec == e.spec && o.setup == e.setup) {
-        throw Error(path + ":" + std::to_string(number) + ": \"" + e.spec + "\" is listed twice");
+        throw Error(path + ":" + std::to_string(number) + ": " + quote_input(e.spec) +
+                    " is listed twice");
       }
     }
     out.push_back(e);
@@ -239,7 +240,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
           auto topo = parse_topology(e.resolved);
           starts.emplace_back(topo, make_setup(*topo, e.setup, k));
         } catch (const Error& ex) {
-          throw Error(list_path + ": \"" + e.spec + "\": " + ex.what());
+          throw Error(list_path + ": " + quote_input(e.spec) + ": " + ex.what());
         }
       }
       std::uint64_t mine = 0;

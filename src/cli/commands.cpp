@@ -3,6 +3,8 @@
 #include <iostream>
 #include <string_view>
 
+#include "tanbo/error.hpp"
+
 namespace tanbo::cli {
 
 const std::vector<Command>& commands() {
@@ -27,6 +29,23 @@ const std::vector<Command>& commands() {
 }
 
 namespace {
+
+// Runs a subcommand; what escapes it becomes a message and an exit code, never an abort.
+int run_guarded(const Command& c, const std::vector<std::string>& args) {
+  try {
+    return c.fn(args, std::cin, std::cout, std::cerr);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tanbo " << c.name
+              << ": out of memory (the board or the search needs more memory than this process "
+                 "may have; see --max-memory)\n";
+  } catch (const Error& e) {
+    std::cerr << "tanbo " << c.name << ": " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "tanbo " << c.name << ": internal error: " << e.what() << "\n";
+  }
+  return 1;
+}
+
 void usage(std::ostream& os) {
   os << "tanbo " TANBO_VERSION
         " - Tanbo on any board that is a graph\n\n"
@@ -57,7 +76,7 @@ int run(int argc, char** argv) {
   }
   std::vector<std::string> args(argv + 2, argv + argc);
   for (const auto& c : commands()) {
-    if (sub == c.name) return c.fn(args, std::cin, std::cout, std::cerr);
+    if (sub == c.name) return run_guarded(c, args);
   }
   std::cerr << "tanbo: unknown subcommand \"" << sub << "\" (tanbo --help lists them)\n";
   return 2;

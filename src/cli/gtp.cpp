@@ -43,8 +43,8 @@ double need_amount(const std::string& text, const char* what, bool whole) {
   const double x = digits ? std::stod(text) : -1;
   if (!digits || x > 1e7) {
     throw Error(std::string(what) + " must be " +
-                (whole ? "a whole number of moves" : "a number of seconds") + ", not \"" + text +
-                "\"");
+                (whole ? "a whole number of moves" : "a number of seconds") + ", not " +
+                quote_input(text));
   }
   return x;
 }
@@ -115,7 +115,7 @@ void GtpEngine::add_command(const std::string& name, Handler handler) {
 Player GtpEngine::need_player(const std::string& text) const {
   auto p = parse_player(text, pos_->num_players());
   if (!p) {
-    throw Error("unknown player \"" + text + "\"; this game has " +
+    throw Error("unknown player " + quote_input(text) + "; this game has " +
                 std::to_string(pos_->num_players()) + " players: " +
                 [&] {
                   std::string s;
@@ -315,7 +315,7 @@ std::string GtpEngine::handle_line(const std::string& raw) {
     words.erase(words.begin());
     auto it = commands_.find(name);
     if (it == commands_.end()) {
-      reply = {false, "unknown command \"" + name + "\" (list_commands shows them)"};
+      reply = {false, "unknown command " + quote_input(name) + " (list_commands shows them)"};
     } else {
       try {
         reply = it->second(words);

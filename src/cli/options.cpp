@@ -59,7 +59,11 @@ bool parse_args(const std::vector<std::string>& args, const po::options_descript
                 const std::string& help_text, std::ostream& out, std::ostream& err,
                 int& exit_code) {
   po::options_description all(desc);
-  all.add_options()("help,h", "show this help");
+  std::string max_memory;
+  all.add_options()("help,h", "show this help")(
+      "max-memory", po::value(&max_memory),
+      "largest board to build, e.g. 2G or 512M (default: the smallest of physical memory, the "
+      "cgroup's memory.max and ulimit -v; also TANBO_MAX_MEMORY)");
   try {
     auto parser = po::command_line_parser(args).options(all);
     if (positional) parser.positional(*positional);
@@ -70,8 +74,13 @@ bool parse_args(const std::vector<std::string>& args, const po::options_descript
       return false;
     }
     po::notify(vm);
+    if (!max_memory.empty()) set_max_memory(parse_memory_size(max_memory, "--max-memory"));
   } catch (const po::error& e) {
     err << "tanbo: " << e.what() << " (see --help)\n";
+    exit_code = 2;
+    return false;
+  } catch (const Error& e) {
+    err << "tanbo: " << e.what() << "\n";
     exit_code = 2;
     return false;
   }

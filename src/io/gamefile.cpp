@@ -209,7 +209,7 @@ class GameFileReader {
       setup_name_ = rest;
     } else if (key == "players") {
       if (rest.empty() || rest.size() > 1 || rest[0] < '2' || rest[0] > '8') {
-        throw fail("\"players\" must be a number from 2 to 8, not \"" + rest + "\"");
+        throw fail("\"players\" must be a number from 2 to 8, not " + quote_input(rest));
       }
       players_ = rest[0] - '0';
       players_line_ = line_no_;
@@ -228,8 +228,8 @@ class GameFileReader {
     } else if (key == "moves") {
       return true;
     } else {
-      throw fail("unknown header line \"" + t +
-                 "\" (expected topology, setup, players, seed, "
+      throw fail("unknown header line " + quote_input(t) +
+                 " (expected topology, setup, players, seed, "
                  "player, date, event or moves)");
     }
     return false;
@@ -241,7 +241,8 @@ class GameFileReader {
                  std::to_string(kGameFormatVersion) + "\"");
     }
     if (rest != std::to_string(kGameFormatVersion)) {
-      throw fail("format version \"" + rest + "\" is not supported (this program reads version " +
+      throw fail("format version " + quote_input(rest) +
+                 " is not supported (this program reads version " +
                  std::to_string(kGameFormatVersion) + ")");
     }
     have_version_ = true;
@@ -275,9 +276,9 @@ class GameFileReader {
     for (const Entry& seed : seeds_) {
       line_no_ = seed.line;
       auto p = parse_player(seed.first, s.players);
-      if (!p) throw fail("\"" + seed.first + "\" is not a player of this game");
+      if (!p) throw fail(quote_input(seed.first) + " is not a player of this game");
       auto v = topo->parse_vertex(seed.second);
-      if (!v) throw fail("\"" + seed.second + "\" is not a point of this board");
+      if (!v) throw fail(quote_input(seed.second) + " is not a point of this board");
       s.stones.emplace_back(*v, *p);
     }
     if (s.stones.empty()) throw fail("setup custom needs \"seed\" lines");
@@ -289,7 +290,7 @@ class GameFileReader {
     for (const Entry& entry : names_) {
       line_no_ = entry.line;
       auto p = parse_player(entry.first, game.position.num_players());
-      if (!p) throw fail("\"" + entry.first + "\" is not a player of this game");
+      if (!p) throw fail(quote_input(entry.first) + " is not a player of this game");
       game.names[*p - 1] = entry.second;
     }
     game.date = date_;
@@ -318,7 +319,7 @@ class GameFileReader {
 
   void check_result(const Position& pos, const std::string& rest) const {
     auto w = parse_player(rest, pos.num_players());
-    if (!w) throw fail("\"" + rest + "\" is not a player of this game");
+    if (!w) throw fail(quote_input(rest) + " is not a player of this game");
     if (!pos.is_over()) {
       throw fail("the result says " + player_title(*w) +
                  " won but after these moves the game is not over");
@@ -333,11 +334,11 @@ class GameFileReader {
                    const std::string& rest) const {
     auto p = parse_player(first, pos.num_players());
     if (!p) {
-      throw fail("\"" + t +
-                 "\" is not a move: expected a colour and a point (black D4), "
+      throw fail(quote_input(t) +
+                 " is not a move: expected a colour and a point (black D4), "
                  "\"COLOUR resigns\" or \"result COLOUR\"");
     }
-    if (rest.empty()) throw fail("\"" + t + "\": the point is missing");
+    if (rest.empty()) throw fail(quote_input(t) + ": the point is missing");
     if (pos.is_over())
       throw fail("the game is already over: " + player_title(pos.winner()) + " has won");
     if (to_lower(rest) == "resigns") {

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 #include "tanbo/topology.hpp"
 
 namespace tanbo {
@@ -200,7 +201,7 @@ std::optional<Vertex> Topology::parse_vertex(std::string_view text) const {
 }
 
 std::string Topology::not_a_point(std::string_view text) const {
-  return "\"" + std::string(text) + "\" is not a point of this board (" + notation_hint() + ")";
+  return quote_input(std::string(text)) + " is not a point of this board (" + notation_hint() + ")";
 }
 
 Vertex Topology::need_vertex(std::string_view text) const {

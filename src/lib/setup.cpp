@@ -302,8 +302,8 @@ Setup make_setup(const Topology& t, std::string_view name_in, int players) {
     }
     return d.make(t, players);
   }
-  throw Error("unknown setup \"" + std::string(name_in) + "\"; setups that fit " + t.spec + who +
-              ": " + list());
+  throw Error("unknown setup " + quote_input(std::string(name_in)) + "; setups that fit " + t.spec +
+              who + ": " + list());
 }
 
 }  // namespace tanbo

@@ -20,4 +20,68 @@ void drop_carriage_returns(std::string& line) {
   while (!line.empty() && line.back() == '\r') line.pop_back();
 }
 
+namespace {
+
+// The length of the valid UTF-8 sequence of two to four bytes at the start of `s`, 0 if none.
+std::size_t utf8_sequence(std::string_view s) {
+  const auto b0 = static_cast<unsigned char>(s[0]);
+  const std::size_t n = b0 >= 0xF0 && b0 <= 0xF4 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC2 ? 2 : 0;
+  if (n == 0 || b0 > 0xF4 || s.size() < n) return 0;
+  for (std::size_t i = 1; i < n; ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+// One byte as it appears in a message: itself when printable, else an escape.
+void append_escaped(std::string& out, char c) {
+  static const char* hex = "0123456789abcdef";
+  const auto u = static_cast<unsigned char>(c);
+  switch (c) {
+    case '\n':
+      out += "\\n";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\0':
+      out += "\\0";
+      return;
+    case '"':
+      out += "\\\"";
+      return;
+    case '\\':
+      out += "\\\\";
+      return;
+    default:
+      if (u >= 32 && u < 127) {
+        out += c;
+      } else {
+        out += "\\x";
+        out += hex[u >> 4];
+        out += hex[u & 15];
+      }
+  }
+}
+
+}  // namespace
+
+std::string quote_input(std::string_view text, std::size_t max) {
+  std::string out = "\"";
+  std::size_t at = 0;
+  for (std::size_t shown = 0; at < text.size() && shown < max; ++shown) {
+    if (const std::size_t n = utf8_sequence(text.substr(at))) {  // a letter such as é stays
+      out.append(text.substr(at, n));
+      at += n;
+    } else {
+      append_escaped(out, text[at++]);
+    }
+  }
+  if (at < text.size()) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
+  return out + '"';
+}
+
 }  // namespace tanbo

@@ -242,5 +242,14 @@ int view_command(const std::vector<std::string>& args, std::ostream& out, std::o
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  return tanbo::cli::view_command(args, std::cout, std::cerr);
+  // What escapes becomes a message and an exit code, never an abort (as in tanbo's run()).
+  try {
+    return tanbo::cli::view_command(args, std::cout, std::cerr);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tanbo view: out of memory (the board needs more memory than this process may "
+                 "have; see --max-memory)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "tanbo view: internal error: " << e.what() << "\n";
+  }
+  return 1;
 }
