@@ -48,11 +48,11 @@ struct SolveProgress {
 };
 
 struct SolverOptions {
-  int threads = 1;                                   // search threads (sharing the table)
-  std::size_t table_bytes = std::size_t{256} << 20;  // transposition table (16 bytes an entry)
-  bool symmetry = true;                              // use the board's symmetries
-  bool all_moves = false;                            // prove every root move (all winning moves)
-  double progress_every = 0;                         // seconds between progress calls (0 = none)
+  int threads = 1;                                  // search threads (sharing the table)
+  std::size_t table_bytes = std::size_t{64} << 20;  // transposition table (16 bytes an entry)
+  bool symmetry = true;                             // use the board's symmetries
+  bool all_moves = false;                           // prove every root move (all winning moves)
+  double progress_every = 0;                        // seconds between progress calls (0 = none)
   std::function<void(const SolveProgress&)> progress;
 };
 

@@ -1,0 +1,308 @@
+// The exact solver against a brute force written here, its symmetries, limits and threads, and
+// the position's incremental hash against recomputation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "tanbo/error.hpp"
+#include "tanbo/random.hpp"
+#include "tanbo/solver.hpp"
+#include "test_support.hpp"
+
+using namespace tanbo;
+
+namespace {
+
+// Plain minimax over the rules, nothing shared with the solver: the side to move wins when
+// some move ends the game in its favour or leaves the opponent lost. Gives up (nullopt) after
+// `budget` positions.
+class BruteForce {
+ public:
+  explicit BruteForce(std::uint64_t budget) : budget_(budget) {}
+
+  std::optional<bool> wins(Position& pos) {
+    if (++nodes_ > budget_) return std::nullopt;
+    const Player me = pos.to_move();
+    for (Vertex v : pos.legal_moves(me)) {
+      const std::optional<bool> r = move_wins(pos, v);
+      if (!r) return std::nullopt;
+      if (*r) return true;
+    }
+    return false;
+  }
+
+  // Whether the side to move wins by playing v.
+  std::optional<bool> move_wins(Position& pos, Vertex v) {
+    const Player me = pos.to_move();
+    pos.play(v);
+    std::optional<bool> r;
+    if (pos.is_over()) {
+      r = pos.winner() == me;
+    } else {
+      const std::optional<bool> other = wins(pos);
+      if (other) r = !*other;
+    }
+    pos.undo();
+    return r;
+  }
+
+  std::uint64_t nodes() const { return nodes_; }
+
+ private:
+  std::uint64_t budget_;
+  std::uint64_t nodes_ = 0;
+};
+
+// A solver with a small table (the default 256 MB would take longer to clear than to solve).
+SolverOptions small(bool all_moves = false) {
+  SolverOptions o;
+  o.table_bytes = std::size_t{4} << 20;
+  o.all_moves = all_moves;
+  return o;
+}
+
+Player other(Player p) {
+  return p == kBlack ? kWhite : kBlack;
+}
+
+// Compares the solver with the brute force on pos (when the brute force finishes within its
+// budget): the winner, and with all moves the exact set of winning moves. Returns whether the
+// position was compared.
+bool check_against_brute_force(const Position& start, const std::string& what) {
+  Position pos = start;
+  BruteForce brute(300000);
+  const std::optional<bool> wins = brute.wins(pos);
+  if (!wins) return false;
+  Solver solver(small(true));
+  const SolveResult r = solver.solve(start);
+  EXPECT_TRUE(r.solved) << what;
+  const Player me = start.to_move();
+  EXPECT_EQ(r.winner, *wins ? me : other(me)) << what;
+  std::vector<Vertex> winning;
+  for (Vertex v : start.legal_moves(me)) {
+    BruteForce b(300000);
+    if (*b.move_wins(pos, v)) winning.push_back(v);
+  }
+  EXPECT_EQ(r.winning_moves, winning) << what;
+  EXPECT_EQ(start.check_move(me, r.best), MoveStatus::kLegal) << what;
+  if (*wins) {
+    EXPECT_TRUE(std::find(winning.begin(), winning.end(), r.best) != winning.end()) << what;
+  }
+  // Stopping at the first winning move gives the same winner and a winning move.
+  Solver first(small());
+  const SolveResult f = first.solve(start);
+  EXPECT_EQ(f.winner, r.winner) << what;
+  if (*wins) {
+    EXPECT_TRUE(std::find(winning.begin(), winning.end(), f.best) != winning.end()) << what;
+  }
+  return true;
+}
+
+// Positions reached by random moves from the start of `spec`, after `plies` moves each.
+std::vector<Position> random_positions(const std::string& spec, int count, int plies,
+                                       std::uint64_t seed) {
+  std::vector<Position> out;
+  Rng rng(seed);
+  for (int g = 0; g < count; ++g) {
+    Position pos = test::make(spec);
+    for (int i = 0; i < plies && !pos.is_over(); ++i) pos.play(random_move(pos, rng));
+    if (!pos.is_over()) out.push_back(pos);
+  }
+  return out;
+}
+
+const char* kPetersenDot =
+    "graph petersen { a -- b -- c -- d -- e -- a; a -- f; b -- g; c -- h; d -- i; e -- j;"
+    " f -- h -- j -- g -- i -- f; a [stone=black]; c [stone=white]; }";
+
+TopologyPtr dot(const std::string& text) {
+  return make_from_dot(text, "test");
+}
+
+}  // namespace
+
+TEST(Solver, StartsOfLinesAndSmallGridsMatchBruteForce) {
+  for (int n = 5; n <= 12; ++n) {
+    EXPECT_TRUE(check_against_brute_force(test::make("line " + std::to_string(n)), "line")) << n;
+  }
+  for (const std::string spec : {"grid 3x3", "grid 3x4", "grid 2x5"}) {
+    EXPECT_TRUE(check_against_brute_force(test::make(spec), spec)) << spec;
+  }
+}
+
+TEST(Solver, RandomPositionsMatchBruteForce) {
+  struct Case {
+    std::string spec;
+    int plies;
+  };
+  const std::vector<Case> cases = {{"grid 4x4", 4},    {"grid 4x4", 8},   {"grid 5x5", 14},
+                                   {"grid 3x3x3", 14}, {"hex 3", 8},      {"grid 4x4 wrap", 8},
+                                   {"line 20", 6},     {"grid 2x3x4", 6}, {"grid 6x6", 26}};
+  int compared = 0;
+  std::uint64_t seed = 7;
+  for (const Case& c : cases) {
+    for (const Position& pos : random_positions(c.spec, 6, c.plies, ++seed)) {
+      compared += check_against_brute_force(pos, c.spec + " after " + std::to_string(c.plies));
+    }
+  }
+  EXPECT_GE(compared, 30);  // most positions fit the brute force's budget
+}
+
+TEST(Solver, DotGraphsMatchBruteForce) {
+  const std::vector<std::string> graphs = {
+      kPetersenDot,
+      "graph cycle { a -- b -- c -- d -- e -- f -- g -- h -- a; a [stone=black];"
+      " e [stone=white]; }",
+      "graph tree { r -- a -- a1; a -- a2; r -- b -- b1; b -- b2; r -- c -- c1;"
+      " a1 [stone=black]; b1 [stone=white]; c1 [stone=black]; b2 [stone=black]; }",
+  };
+  for (const std::string& text : graphs) {
+    TopologyPtr t = dot(text);
+    Position start(t, make_setup(*t));
+    EXPECT_TRUE(check_against_brute_force(start, text)) << text;
+    Rng rng(3);
+    for (int g = 0; g < 4; ++g) {
+      Position pos = start;
+      for (int i = 0; i < 3 && !pos.is_over(); ++i) pos.play(random_move(pos, rng));
+      if (!pos.is_over()) check_against_brute_force(pos, text);
+    }
+  }
+}
+
+TEST(Solver, SymmetriesOfTheBoards) {
+  auto count = [](const std::string& spec) {
+    return board_symmetries(*parse_topology(spec)).size();
+  };
+  EXPECT_EQ(count("line 9"), 2u);
+  EXPECT_EQ(count("grid 5x5"), 8u);
+  EXPECT_EQ(count("grid 3x4"), 4u);
+  EXPECT_EQ(count("grid 3x3x3"), 48u);
+  EXPECT_EQ(count("grid 2x3x3"), 16u);
+  EXPECT_EQ(count("hex 3"), 12u);
+  EXPECT_EQ(count("grid 5x5 wrap"), 8u);
+  EXPECT_EQ(board_symmetries(*dot(kPetersenDot)).size(), 48u);  // 120, capped at 48
+  EXPECT_EQ(board_symmetries(*dot("graph c { a -- b -- c -- d -- e -- a; }")).size(), 10u);
+  EXPECT_EQ(board_symmetries(*parse_topology("grid 3x3x3"), 1).size(), 1u);
+  for (const std::string spec : {"grid 4x5", "grid 3x3x3", "hex 4", "grid 6 wrap"}) {
+    TopologyPtr t = parse_topology(spec);
+    const auto perms = board_symmetries(*t);
+    for (const auto& p : perms) EXPECT_TRUE(is_automorphism(t->graph, p)) << spec;
+    std::set<std::vector<Vertex>> distinct(perms.begin(), perms.end());
+    EXPECT_EQ(distinct.size(), perms.size()) << spec;
+  }
+  // A map that is not an automorphism is recognised.
+  TopologyPtr line = parse_topology("line 4");
+  EXPECT_FALSE(is_automorphism(line->graph, {1, 0, 2, 3}));
+  EXPECT_TRUE(is_automorphism(line->graph, {3, 2, 1, 0}));
+}
+
+TEST(Solver, MirrorImagesHaveTheSameValue) {
+  for (const std::string spec : {"grid 5x5", "hex 3", "grid 3x3x3"}) {
+    TopologyPtr t = parse_topology(spec);
+    const auto perms = board_symmetries(*t);
+    for (const Position& pos : random_positions(spec, 3, spec == "hex 3" ? 14 : 20, 11)) {
+      SolverOptions plain = small();
+      plain.symmetry = false;
+      const SolveResult base = Solver(plain).solve(pos);
+      ASSERT_TRUE(base.solved);
+      for (std::size_t s = 1; s < perms.size(); s += 5) {
+        std::vector<std::pair<Vertex, Player>> stones;
+        for (Vertex v = 0; v < t->num_vertices(); ++v) {
+          if (pos.at(v) != kEmpty) stones.emplace_back(perms[s][v], pos.at(v));
+        }
+        std::sort(stones.begin(), stones.end());
+        const Position image = Position::from_stones(t, 2, stones, pos.to_move());
+        const SolveResult r = Solver(small()).solve(image);
+        ASSERT_TRUE(r.solved);
+        EXPECT_EQ(r.winner, base.winner) << spec << " symmetry " << s;
+        EXPECT_EQ(image.check_move(image.to_move(), r.best), MoveStatus::kLegal);
+      }
+    }
+  }
+}
+
+TEST(Solver, OneTableServesManyPositionsAndBoards) {
+  // The table is kept between solves and cleared for a new board; answers do not change.
+  Solver shared(small());
+  for (const std::string spec : {"grid 4x4", "hex 3", "grid 4x4"}) {
+    for (const Position& pos : random_positions(spec, 4, 6, 5)) {
+      Solver fresh(small());
+      EXPECT_EQ(shared.solve(pos).winner, fresh.solve(pos).winner) << spec;
+    }
+  }
+}
+
+TEST(Solver, ThreadsGiveTheSameAnswer) {
+  for (const Position& pos : random_positions("grid 5x5", 3, 16, 21)) {
+    SolverOptions one = small(true), two = small(true);
+    two.threads = 2;
+    const SolveResult a = Solver(one).solve(pos), b = Solver(two).solve(pos);
+    ASSERT_TRUE(a.solved && b.solved);
+    EXPECT_EQ(a.winner, b.winner);
+    EXPECT_EQ(a.winning_moves, b.winning_moves);
+  }
+}
+
+TEST(Solver, LimitsStopTheSearchWithoutAnAnswer) {
+  const Position pos = test::make("grid 7x7");
+  SolveLimits limits;
+  limits.nodes = 5000;
+  Solver solver(small());
+  const SolveResult r = solver.solve(pos, limits);
+  EXPECT_FALSE(r.solved);
+  EXPECT_EQ(r.winner, kEmpty);
+  EXPECT_GE(r.nodes, 5000u);
+  EXPECT_LT(r.nodes, 50000u);
+  std::atomic<bool> stop{true};
+  SolveLimits stopped;
+  stopped.stop = &stop;
+  EXPECT_FALSE(solver.solve(pos, stopped).solved);
+}
+
+TEST(Solver, RefusesWhatItCannotSolve) {
+  Solver solver(small());
+  EXPECT_THROW(solver.solve(test::make("hex 5", "default", 3)), Error);
+  Position pos = test::make("line 5");
+  while (!pos.is_over()) pos.play(pos.legal_move(pos.to_move(), 0));
+  EXPECT_THROW(solver.solve(pos), Error);
+}
+
+TEST(PositionHash, IncrementalHashMatchesRecomputation) {
+  // After every move and every undo of random games the hash equals that of the same stones
+  // loaded from scratch, and undo gives back the hash before the move.
+  Rng rng(99);
+  int checked = 0;
+  for (const std::string spec : {"grid 5x5", "grid 3x3x3", "hex 4", "line 15", "grid 9x9"}) {
+    TopologyPtr t = parse_topology(spec);
+    for (int g = 0; g < 4; ++g) {
+      Position pos(t, make_setup(*t));
+      std::vector<std::uint64_t> hashes{pos.hash()};
+      while (!pos.is_over()) {
+        pos.play(random_move(pos, rng));
+        if (pos.is_over()) break;
+        const Position fresh = Position::from_stones(t, 2, test::stones_of(pos), pos.to_move());
+        ASSERT_EQ(pos.hash(), fresh.hash()) << spec << " ply " << pos.ply();
+        hashes.push_back(pos.hash());
+        ++checked;
+      }
+      hashes.push_back(pos.hash());
+      // Undo back to the start: each hash as it was.
+      while (pos.ply() > 0) {
+        hashes.pop_back();
+        pos.undo();
+        ASSERT_EQ(pos.hash(), hashes.back()) << spec << " ply " << pos.ply();
+      }
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
+TEST(PositionHash, SideToMoveChangesTheHash) {
+  TopologyPtr t = parse_topology("grid 5x5");
+  const Position start(t, make_setup(*t));
+  const auto stones = test::stones_of(start);
+  EXPECT_NE(Position::from_stones(t, 2, stones, kBlack).hash(),
+            Position::from_stones(t, 2, stones, kWhite).hash());
+}
