@@ -63,6 +63,7 @@ GtpEngine::GtpEngine(Position start, std::uint64_t seed) : rng_(seed) {
   pos_ = std::make_unique<Position>(std::move(start));
   generator_ = [this](const Position& pos) { return random_move(pos, rng_); };
   register_builtin();
+  add_solver_commands(*this);  // tanbo-solve, tanbo-analyze (gtp_solver.cpp)
 }
 
 void GtpEngine::reset(Position start) {

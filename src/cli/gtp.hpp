@@ -87,4 +87,8 @@ class GtpEngine {
   bool quit_ = false;
 };
 
+// Adds tanbo-solve and tanbo-analyze to an engine (gtp_solver.cpp; the engine constructor
+// calls it).
+void add_solver_commands(GtpEngine& engine);
+
 }  // namespace tanbo::cli
