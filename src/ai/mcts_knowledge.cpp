@@ -1,0 +1,220 @@
+// Playout knowledge (shared by the playouts and the greedy player) and the "mcts:" options.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tanbo/error.hpp"
+#include "tanbo/mcts.hpp"
+
+namespace tanbo {
+
+// ---------------------------------------------------------------- playout knowledge
+
+bool move_bounds_own_root(const Position& pos, Player p, Vertex v) {
+  return pos.neighbours_of(v, p) == 1 && pos.joined_space_after(p, v) == 0;
+}
+
+bool move_bounds_other_root(const Position& pos, Player p, Vertex v) {
+  return pos.others_bounded(p, v) > 0;
+}
+
+double one_ply_score(Position& pos, Vertex v) {
+  const Player me = pos.to_move();
+  const int k = pos.num_players();
+  std::uint32_t before[kMaxPlayers + 1] = {};
+  for (Player q = 1; q <= k; ++q) before[q] = pos.stones(q);
+  pos.play(v);
+  double score;
+  if (pos.is_over()) {
+    score = pos.winner() == me ? 1e9 : -1e9;
+  } else {
+    double gained = 0;
+    for (Player q = 1; q <= k; ++q) {
+      if (q != me) gained += static_cast<double>(before[q]) - pos.stones(q);
+    }
+    const double lost = static_cast<double>(before[me]) + 1.0 - pos.stones(me);
+    double own_space = 0, other_space = 0;
+    for (RootId r = 0; r < pos.num_root_ids(); ++r) {
+      if (!pos.root_alive(r)) continue;
+      const double sp = std::sqrt(static_cast<double>(pos.root_space(r)));
+      if (pos.root_owner(r) == me) {
+        own_space += sp;
+      } else {
+        other_space += sp;
+      }
+    }
+    score = 10.0 * gained - 12.0 * lost + own_space - 0.5 * other_space;
+  }
+  pos.undo();
+  return score;
+}
+
+bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
+  std::uint32_t others = 0;
+  for (Player q = 1; q <= pos.num_players(); ++q) {
+    if (q != p) others += pos.roots_alive(q);
+  }
+  // It wins when it bounds every root of every other player and not the root it joins.
+  return pos.neighbours_of(v, p) == 1 && pos.others_bounded(p, v) == others &&
+         pos.joined_space_after(p, v) > 0;
+}
+
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
+  const Player p = pos.to_move();
+  const std::uint32_t count = pos.legal_count(p);
+  const Vertex first = pos.legal_move(p, rng.below(count));
+  if (count == 1) return first;
+  // A move that bounds another player's root, among `tries` drawn at random.
+  Vertex v = first;
+  for (int t = 0;;) {
+    if (pos.others_bounded(p, v) > 0 && pos.joined_space_after(p, v) > 0) return v;
+    if (++t >= tries) break;
+    v = pos.legal_move(p, rng.below(count));
+  }
+  // Else the first draw, unless it bounds its own root: then one more draw.
+  if (pos.joined_space_after(p, first) > 0) return first;
+  return v != first ? v : pos.legal_move(p, rng.below(count));
+}
+
+// ---------------------------------------------------------------- options
+
+namespace {
+
+double parse_number(std::string_view key, std::string_view value, double lo, double hi) {
+  std::string s(value);
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != s.size() || !(x >= lo && x <= hi)) {
+    std::ostringstream os;
+    os << "mcts option " << key << "=" << value << ": expected a number from " << lo << " to "
+       << hi;
+    throw Error(os.str());
+  }
+  return x;
+}
+
+std::uint64_t parse_count(std::string_view key, std::string_view value, std::uint64_t lo,
+                          std::uint64_t hi) {
+  if (value.empty() ||
+      !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      value.size() > 15) {
+    throw Error("mcts option " + std::string(key) + "=" + std::string(value) +
+                ": expected a whole number from " + std::to_string(lo) + " to " +
+                std::to_string(hi));
+  }
+  const std::uint64_t x = std::stoull(std::string(value));
+  if (x < lo || x > hi) {
+    throw Error("mcts option " + std::string(key) + "=" + std::string(value) +
+                ": expected a whole number from " + std::to_string(lo) + " to " +
+                std::to_string(hi));
+  }
+  return x;
+}
+
+bool parse_flag(std::string_view key, std::string_view value) {
+  if (value == "1" || value == "on" || value == "yes" || value == "true") return true;
+  if (value == "0" || value == "off" || value == "no" || value == "false") return false;
+  throw Error("mcts option " + std::string(key) + "=" + std::string(value) +
+              ": expected 1 or 0 (on/off)");
+}
+
+std::string format_number(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+}  // namespace
+
+MctsConfig parse_mcts_options(std::string_view options) {
+  MctsConfig c;
+  std::size_t pos = 0;
+  while (pos <= options.size() && !options.empty()) {
+    std::size_t end = options.find(',', pos);
+    if (end == std::string_view::npos) end = options.size();
+    const std::string_view item = options.substr(pos, end - pos);
+    const std::size_t eq = item.find('=');
+    if (item.empty() || eq == std::string_view::npos || eq == 0) {
+      throw Error("mcts option \"" + std::string(item) +
+                  "\": expected key=value (keys: playouts, time, gametime, threads, parallel, "
+                  "rave, policy, prior, tries, explore, ravek, expand, reuse)");
+    }
+    const std::string_view key = item.substr(0, eq);
+    const std::string_view value = item.substr(eq + 1);
+    if (key == "playouts") {
+      c.playouts = parse_count(key, value, 1, 1000000000000ull);
+    } else if (key == "time") {
+      c.time = parse_number(key, value, 0.001, 1e6);
+    } else if (key == "gametime") {
+      c.game_time = parse_number(key, value, 0.01, 1e7);
+    } else if (key == "threads") {
+      c.threads = static_cast<int>(parse_count(key, value, 1, 256));
+    } else if (key == "parallel") {
+      if (value == "tree") {
+        c.tree_parallel = true;
+      } else if (value == "root") {
+        c.tree_parallel = false;
+      } else {
+        throw Error("mcts option parallel=" + std::string(value) + ": expected tree or root");
+      }
+    } else if (key == "rave") {
+      c.rave = parse_flag(key, value);
+    } else if (key == "policy") {
+      if (value == "light") {
+        c.light = true;
+      } else if (value == "random") {
+        c.light = false;
+      } else {
+        throw Error("mcts option policy=" + std::string(value) + ": expected light or random");
+      }
+    } else if (key == "prior") {
+      c.prior = static_cast<std::uint32_t>(parse_count(key, value, 0, 100000));
+    } else if (key == "tries") {
+      c.tries = static_cast<int>(parse_count(key, value, 1, 64));
+    } else if (key == "explore") {
+      c.explore = parse_number(key, value, 0, 100);
+    } else if (key == "ravek") {
+      c.rave_k = parse_number(key, value, 1, 1e9);
+    } else if (key == "expand") {
+      c.expand = static_cast<std::uint32_t>(parse_count(key, value, 1, 1000000));
+    } else if (key == "reuse") {
+      c.reuse = parse_flag(key, value);
+    } else {
+      throw Error("unknown mcts option \"" + std::string(key) +
+                  "\" (keys: playouts, time, gametime, threads, parallel, rave, policy, "
+                  "prior, tries, explore, ravek, expand, reuse)");
+    }
+    pos = end + 1;
+  }
+  return c;
+}
+
+std::string mcts_spec(const MctsConfig& c) {
+  const MctsConfig d;
+  std::vector<std::string> parts;
+  if (c.playouts) parts.push_back("playouts=" + std::to_string(c.playouts));
+  if (c.time > 0) parts.push_back("time=" + format_number(c.time));
+  if (c.game_time > 0) parts.push_back("gametime=" + format_number(c.game_time));
+  if (c.threads != 1) parts.push_back("threads=" + std::to_string(c.threads));
+  if (c.tree_parallel != d.tree_parallel) parts.push_back("parallel=root");
+  if (c.rave != d.rave) parts.push_back(c.rave ? "rave=1" : "rave=0");
+  if (c.light != d.light) parts.push_back(c.light ? "policy=light" : "policy=random");
+  if (c.prior != d.prior) parts.push_back("prior=" + std::to_string(c.prior));
+  if (c.tries != d.tries) parts.push_back("tries=" + std::to_string(c.tries));
+  if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
+  if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
+  if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));
+  if (c.reuse != d.reuse) parts.push_back(c.reuse ? "reuse=1" : "reuse=0");
+  std::string s = "mcts";
+  for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : ":") + parts[i];
+  return s;
+}
+
+}  // namespace tanbo
