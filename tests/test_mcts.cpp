@@ -11,6 +11,7 @@
 #include "tanbo/match.hpp"
 #include "tanbo/mcts.hpp"
 #include "tanbo/random.hpp"
+#include "tanbo/solver.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;
@@ -367,4 +368,112 @@ TEST(Mcts, GamesWithReuseAreLegalAndReproducible) {
     }
     EXPECT_EQ(games[0], games[1]) << board;
   }
+}
+
+// ---- the exact solver and the MCTS-solver
+
+namespace {
+
+// Late positions of random games on `board` (after `plies` moves) with the solver's verdict.
+struct Solved {
+  Position pos;
+  SolveResult truth;
+};
+std::vector<Solved> solved_positions(const std::string& board, int plies, int count,
+                                     std::uint64_t seed) {
+  std::vector<Solved> out;
+  Rng rng(seed);
+  SolverOptions options;
+  options.table_bytes = std::size_t{8} << 20;
+  options.all_moves = true;
+  Solver solver(options);
+  for (int g = 0; g < count * 3 && static_cast<int>(out.size()) < count; ++g) {
+    Position pos = test::make(board);
+    for (int i = 0; i < plies && !pos.is_over(); ++i) pos.play(random_move(pos, rng));
+    if (pos.is_over() || pos.legal_count(pos.to_move()) < 2) continue;
+    SolveLimits limits;
+    limits.nodes = 2000000;
+    const SolveResult r = solver.solve(pos, limits);
+    if (r.solved) out.push_back({pos, r});
+  }
+  return out;
+}
+
+bool is_winning(const SolveResult& truth, Vertex v) {
+  return std::find(truth.winning_moves.begin(), truth.winning_moves.end(), v) !=
+         truth.winning_moves.end();
+}
+
+}  // namespace
+
+TEST(MctsSolver, PlaysAWinningMoveInWonPositions) {
+  int won = 0, right = 0;
+  for (const auto& [board, plies] :
+       std::vector<std::pair<std::string, int>>{{"grid 5x5", 14}, {"grid 4x4", 6}, {"hex 3", 10}}) {
+    for (const Solved& s : solved_positions(board, plies, 8, 31)) {
+      if (s.truth.winner != s.pos.to_move()) continue;
+      Mcts m(parse_mcts_options("playouts=300"), 5);
+      const Vertex v = m.search(s.pos);
+      ++won;
+      right += is_winning(s.truth, v);
+      EXPECT_TRUE(is_winning(s.truth, v)) << board << " " << s.pos.topology().name(v);
+    }
+  }
+  EXPECT_GE(won, 8);
+  EXPECT_EQ(right, won);
+}
+
+TEST(MctsSolver, ProofsBackedUpInTheTreeAreRight) {
+  // Without the exact solver, the tree's own proofs (game ends backed up) must agree with it.
+  int proven = 0;
+  for (const Solved& s : solved_positions("grid 4x4", 8, 12, 77)) {
+    Mcts m(parse_mcts_options("playouts=3000,solver=0"), 9);
+    const Vertex v = m.search(s.pos);
+    const int p = m.last_stats().proven;
+    if (p > 0) EXPECT_TRUE(is_winning(s.truth, v));
+    if (p < 0) EXPECT_NE(s.truth.winner, s.pos.to_move());
+    if (s.truth.winner == s.pos.to_move() && p >= 0) {
+      // A move proven to lose is never chosen over an unproven one.
+      EXPECT_EQ(s.pos.check_move(s.pos.to_move(), v), MoveStatus::kLegal);
+    }
+    proven += p != 0;
+  }
+  EXPECT_GE(proven, 3);
+}
+
+TEST(MctsSolver, AnalyzeListsCandidatesBestFirst) {
+  const Position pos = test::make("grid 7x7");
+  Mcts m(parse_mcts_options("playouts=400,reuse=0"), 3);
+  const std::vector<MoveAnalysis> lines = m.analyze(pos);
+  ASSERT_FALSE(lines.empty());
+  Mcts same(parse_mcts_options("playouts=400,reuse=0"), 3);
+  EXPECT_EQ(lines.front().move, same.search(pos));
+  std::uint64_t visits = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const MoveAnalysis& a = lines[i];
+    EXPECT_EQ(pos.check_move(kBlack, a.move), MoveStatus::kLegal);
+    EXPECT_GE(a.winrate, 0.0);
+    EXPECT_LE(a.winrate, 1.0);
+    ASSERT_FALSE(a.pv.empty());
+    EXPECT_EQ(a.pv.front(), a.move);
+    if (i > 0 && !a.proven && !lines[i - 1].proven) EXPECT_LE(a.visits, lines[i - 1].visits);
+    visits += a.visits;
+  }
+  EXPECT_LE(visits, 400u);
+  // A proven win is listed first with win rate 1 and marked.
+  for (const Solved& s : solved_positions("grid 4x4", 6, 6, 12)) {
+    if (s.truth.winner != s.pos.to_move()) continue;
+    Mcts a(parse_mcts_options("playouts=100"), 1);
+    const auto proven = a.analyze(s.pos);
+    ASSERT_FALSE(proven.empty());
+    EXPECT_EQ(proven.front().proven, 1);
+    EXPECT_EQ(proven.front().winrate, 1.0);
+    EXPECT_TRUE(is_winning(s.truth, proven.front().move));
+  }
+}
+
+TEST(MctsSolver, SolverOptionParsesAndPrints) {
+  EXPECT_EQ(parse_mcts_options("solver=0").solver, 0u);
+  EXPECT_EQ(mcts_spec(parse_mcts_options("solver=5000")), "mcts:solver=5000");
+  EXPECT_THROW(parse_mcts_options("solver=-1"), Error);
 }

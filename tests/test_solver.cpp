@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <optional>
+#include <regex>
 #include <set>
+#include <sstream>
+
+#include "../src/cli/gtp.hpp"
 
 #include "tanbo/error.hpp"
 #include "tanbo/random.hpp"
@@ -305,4 +309,66 @@ TEST(PositionHash, SideToMoveChangesTheHash) {
   const auto stones = test::stones_of(start);
   EXPECT_NE(Position::from_stones(t, 2, stones, kBlack).hash(),
             Position::from_stones(t, 2, stones, kWhite).hash());
+}
+
+// ---- the engine protocol
+
+namespace {
+
+// The reply's lines without "= " and the blank line, or "?" and the message.
+std::string reply(cli::GtpEngine& engine, const std::string& command) {
+  std::string r = engine.handle_line(command);
+  while (!r.empty() && r.back() == '\n') r.pop_back();
+  return r;
+}
+
+}  // namespace
+
+TEST(GtpSolve, AnswersTheWinnerAndABestMove) {
+  cli::GtpEngine engine(test::make("grid 4x4"));
+  Solver solver(small(true));
+  for (int ply = 0; ply < 6; ++ply) {
+    const Position& pos = engine.position();
+    const SolveResult truth = solver.solve(pos);
+    const std::string r = reply(engine, "tanbo-solve");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(r, m, std::regex("= (black|white) (\\S+)"))) << r;
+    EXPECT_EQ(m[1].str(), std::string(player_name(truth.winner)));
+    const Vertex best = pos.topology().need_vertex(m[2].str());
+    EXPECT_EQ(pos.check_move(pos.to_move(), best), MoveStatus::kLegal);
+    if (truth.winner == pos.to_move()) {
+      EXPECT_TRUE(std::find(truth.winning_moves.begin(), truth.winning_moves.end(), best) !=
+                  truth.winning_moves.end());
+    }
+    ASSERT_EQ(reply(engine, "genmove " + std::string(player_name(pos.to_move())))[0], '=');
+    if (engine.position().is_over()) break;
+  }
+}
+
+TEST(GtpSolve, TimeLimitAndRefusals) {
+  cli::GtpEngine engine(test::make("grid 9x9"));
+  const std::string r = reply(engine, "tanbo-solve 0.2");
+  EXPECT_TRUE(r.rfind("= unknown after ", 0) == 0) << r;
+  EXPECT_NE(r.find("nodes"), std::string::npos) << r;
+  EXPECT_EQ(reply(engine, "tanbo-solve abc")[0], '?');
+  EXPECT_EQ(reply(engine, "tanbo-solve 1 2")[0], '?');
+  cli::GtpEngine three(test::make("hex 5", "default", 3));
+  const std::string refused = reply(three, "tanbo-solve");
+  EXPECT_EQ(refused, "? tanbo-solve solves two-player games only; this game has 3 players");
+}
+
+TEST(GtpAnalyze, OneLinePerCandidateInTheDocumentedForm) {
+  cli::GtpEngine engine(test::make("grid 5x5"));
+  const std::string r = reply(engine, "tanbo-analyze 200");
+  ASSERT_EQ(r.rfind("= ", 0), 0u) << r;
+  std::istringstream lines(r.substr(2));
+  const std::regex form("move \\S+ visits \\d+ winrate [01]\\.\\d+( proven)? pv( \\S+)+");
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    EXPECT_TRUE(std::regex_match(line, form)) << line;
+  }
+  EXPECT_GE(count, 2);
+  EXPECT_EQ(reply(engine, "tanbo-analyze")[0], '?');
+  EXPECT_EQ(reply(engine, "tanbo-analyze 0")[0], '?');
+  EXPECT_EQ(reply(engine, "tanbo-analyze x")[0], '?');
 }

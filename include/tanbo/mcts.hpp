@@ -33,12 +33,16 @@ struct MctsConfig {
   double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
   std::uint32_t expand = 2;    // a leaf gets children once it has this many visits
   bool reuse = true;           // keep the tree between searches (see Mcts::search)
+  // Two players, at most 64 empty points: positions the exact solver searches before each
+  // search (0 = none), within a quarter of the move's time. A proven win is played at once;
+  // the solver's table is kept between moves.
+  std::uint64_t solver = 100000;
 };
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
-// prior, tries, explore, ravek, expand, reuse (0|1). Throws tanbo::Error naming the bad key or
-// value.
+// prior, tries, explore, ravek, expand, reuse (0|1), solver (nodes). Throws tanbo::Error naming the
+// bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
@@ -53,6 +57,18 @@ struct SearchStats {
   double best_value = 0;            // win rate of the chosen move for the side to move
   std::uint32_t best_visits = 0;    // visits of the chosen move
   std::uint64_t reused_visits = 0;  // root visits kept from earlier searches (all trees)
+  int proven = 0;                   // +1: the chosen move is proven to win, -1: every move is
+                                    // proven to lose (two players), 0: not proven
+  std::uint64_t solver_nodes = 0;   // positions the exact solver searched
+};
+
+// One candidate move as the search sees it (Mcts::analyze).
+struct MoveAnalysis {
+  Vertex move = kNoVertex;
+  std::uint32_t visits = 0;  // playouts through the move
+  double winrate = 0;        // win probability of the side to move after it (1 or 0 if proven)
+  int proven = 0;            // +1 proven win, -1 proven loss, 0 not proven
+  std::vector<Vertex> pv;    // principal variation, starting with the move
 };
 
 // ---- playout knowledge, shared by the playout policy and the greedy player
@@ -93,6 +109,10 @@ class Mcts {
   // part of the last tree below those moves, with its visits (last_stats().reused_visits);
   // any other position starts a new tree. The playout limit counts new playouts only.
   Vertex search(const Position& pos, double budget_seconds = 0);
+  // The same search, without the shortcuts that skip it (one legal move, a move that wins at
+  // once, a win proven by the solver), returning every move that was searched or proven, best
+  // first (the first is the move search() would play). Keeps the tree as search() does.
+  std::vector<MoveAnalysis> analyze(const Position& pos, double budget_seconds = 0);
   // Drops the tree kept for reuse and its memory (a new game starts).
   void forget();
   // Asks a search running on another thread to end: it starts no more playouts, waits for
@@ -109,12 +129,18 @@ class Mcts {
  private:
   struct Memory;   // the trees kept between searches and the position they start from
   struct Control;  // whether a search runs and whether it is asked to stop
+  // The exact solver's verdict on pos within config_.solver nodes: the winning move when the
+  // side to move is proven to win, kNoVertex otherwise (lost sets `lost`).
+  Vertex solve_root(const Position& pos, double seconds, bool& lost);
   MctsConfig config_;
   Rng rng_;
   SearchStats stats_;
   SearchStats total_;
   std::unique_ptr<Memory> memory_;
   std::unique_ptr<Control> control_;
+  std::unique_ptr<class Solver> solver_;  // made at its first use
+  bool analyzing_ = false;                // analyze() is running search()
+  std::vector<MoveAnalysis> analysis_;    // what analyze() returns
 };
 
 }  // namespace tanbo

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tanbo/error.hpp"
+#include "tanbo/solver.hpp"
 
 namespace tanbo {
 
@@ -32,6 +33,9 @@ struct Node {
   float aw = 0;             // AMAF wins of `player`
   Player player = kEmpty;   // who moved into this node
   bool expanded = false;
+  // Two players: +1 when `player` wins from here with perfect play, -1 when it loses, 0 while
+  // unknown (the MCTS-solver's proofs: game ends, backed up through the tree).
+  std::int8_t proof = 0;
   std::uint32_t win_child = 0;  // a child whose move wins at once (0 = none known)
 };
 
@@ -71,13 +75,15 @@ class Worker {
         scratch_(root),
         rng_(seed),
         n_(root.num_vertices()),
-        marks_(static_cast<std::size_t>(root.num_players()) * root.num_vertices(), 0) {
+        marks_(static_cast<std::size_t>(root.num_players()) * root.num_vertices(), 0),
+        proofs_(root.num_players() == 2) {
     explore_ = config.explore;
     root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
   }
 
+  // Runs playouts until a limit is reached or the root is proven.
   void run(Tree& tree, Limits& limits, bool shared) {
-    while (limits.claim()) iterate(tree, shared);
+    while (!root_proven_ && limits.claim()) iterate(tree, shared);
   }
 
   std::uint64_t playouts = 0;
@@ -91,6 +97,8 @@ class Worker {
     std::uint32_t best_i = parent.first;
     for (std::uint32_t i = parent.first; i < parent.first + parent.count; ++i) {
       const Node& c = tree.nodes[i];
+      if (c.proof > 0) return i;  // proven to win for the mover: nothing else to look at
+      if (c.proof < 0) continue;  // proven to lose: never (all proven lost: the first)
       double value;
       const double explore = explore_ * std::sqrt(log_n / (c.n + 1.0));
       if (config_.rave && c.an > 0) {
@@ -156,6 +164,10 @@ class Worker {
     {
       std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
       if (shared) lock.lock();
+      if (proofs_ && tree.nodes[0].proof != 0) {
+        root_proven_ = true;
+        return;
+      }
       std::uint32_t index = 0;
       path_.push_back(0);
       ++tree.nodes[0].n;
@@ -196,8 +208,10 @@ class Worker {
       }
     }
 
+    const bool ended_in_tree = moves == 0 && scratch_.is_over();
     std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
     if (shared) lock.lock();
+    if (proofs_ && ended_in_tree) back_up_proof(tree, winner);
     for (std::uint32_t idx : path_) {
       Node& node = tree.nodes[idx];
       if (node.player == winner) node.w += 1.0f;
@@ -228,6 +242,26 @@ class Worker {
     }
   }
 
+  // The game ended at the last node of the path: that node is proven, and so is every node
+  // above it whose mover then has a proven winning move (it loses) or only proven losing
+  // moves (it wins).
+  void back_up_proof(Tree& tree, Player winner) {
+    Node& leaf = tree.nodes[path_.back()];
+    leaf.proof = leaf.player == winner ? 1 : -1;
+    for (std::size_t d = path_.size() - 1; d > 0; --d) {
+      const Node& child = tree.nodes[path_[d]];
+      Node& parent = tree.nodes[path_[d - 1]];
+      if (child.proof > 0) {
+        parent.proof = -1;
+      } else {
+        for (std::uint32_t i = parent.first; i < parent.first + parent.count; ++i) {
+          if (tree.nodes[i].proof >= 0) return;
+        }
+        parent.proof = 1;
+      }
+    }
+  }
+
   const MctsConfig& config_;
   Position root_;  // the search's root, without its game record
   Position scratch_;
@@ -240,6 +274,8 @@ class Worker {
   std::vector<Step> steps_;
   std::vector<double> scores_;        // expansion with priors: scores of the children
   std::vector<std::uint32_t> order_;  // and their ranking
+  bool proofs_;                       // two players: proofs are backed up (MCTS-solver)
+  bool root_proven_ = false;          // the root's value is proven: no more playouts
 };
 
 void init_root(Tree& tree) {
@@ -393,19 +429,82 @@ void Mcts::forget() {
   memory_ = std::make_unique<Memory>();
 }
 
+namespace {
+
+// The line the tree expects after `move` at the root: at each node the child a player would
+// pick (a proven win, else the most visited move not proven to lose), up to 12 moves.
+std::vector<Vertex> principal_variation(const Tree& tree, Vertex move) {
+  std::vector<Vertex> pv{move};
+  const Node& root = tree.nodes[0];
+  if (!root.expanded) return pv;
+  std::uint32_t index = 0;
+  for (std::uint32_t i = root.first; i < root.first + root.count; ++i) {
+    if (tree.nodes[i].move == move) index = i;
+  }
+  while (index != 0 && pv.size() < 12 && tree.nodes[index].expanded) {
+    const Node& node = tree.nodes[index];
+    std::uint32_t pick = 0;
+    auto key = [&](const Node& c) {
+      return std::make_pair(c.proof > 0 ? 2 : c.proof == 0 ? 1 : 0, c.n);
+    };
+    for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
+      if (tree.nodes[i].n == 0 && tree.nodes[i].proof <= 0) continue;
+      if (pick == 0 || key(tree.nodes[i]) > key(tree.nodes[pick])) pick = i;
+    }
+    if (pick == 0) break;
+    pv.push_back(tree.nodes[pick].move);
+    index = pick;
+  }
+  return pv;
+}
+
+}  // namespace
+
+Vertex Mcts::solve_root(const Position& pos, double seconds, bool& lost) {
+  lost = false;
+  // Only where a proof may be within reach: two players, at most 64 empty points.
+  const std::uint32_t empty = pos.num_vertices() - pos.stones(kBlack) - pos.stones(kWhite);
+  if (config_.solver == 0 || pos.num_players() != 2 || empty > 64) return kNoVertex;
+  if (!solver_) {
+    SolverOptions options;
+    options.table_bytes = std::size_t{16} << 20;
+    solver_ = std::make_unique<Solver>(options);
+  }
+  SolveLimits limits;
+  limits.nodes = config_.solver;
+  limits.seconds = seconds > 0 ? seconds / 4 : 0;  // a quarter of the move's time at most
+  limits.stop = &control_->stop;
+  const SolveResult r = solver_->solve(pos, limits);
+  stats_.solver_nodes = r.nodes;
+  if (!r.solved) return kNoVertex;
+  lost = r.winner != pos.to_move();
+  return lost ? kNoVertex : r.best;
+}
+
+std::vector<MoveAnalysis> Mcts::analyze(const Position& pos, double budget_seconds) {
+  analyzing_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{analyzing_};
+  search(pos, budget_seconds);
+  return analysis_;
+}
+
 Vertex Mcts::search(const Position& pos, double budget_seconds) {
   const auto t0 = Clock::now();
   stats_ = SearchStats{};
   const Player me = pos.to_move();
-  if (pos.legal_count(me) == 1) {
+  if (pos.legal_count(me) == 1 && !analyzing_) {
     // One legal move: nothing to think about.
     stats_.best_visits = 0;
     return pos.legal_move(me, 0);
   }
-  for (std::uint32_t i = 0; i < pos.legal_count(me); ++i) {
+  for (std::uint32_t i = 0; i < pos.legal_count(me) && !analyzing_; ++i) {
     // A move that ends the game at once: no search needed.
     if (move_wins_at_once(pos, me, pos.legal_move(me, i))) {
       stats_.best_value = 1.0;
+      stats_.proven = 1;
       return pos.legal_move(me, i);
     }
   }
@@ -414,6 +513,15 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
     Control& control;
     ~End() { control.end(); }
   } end{*control_};
+  // The exact solver first: a proven win is played at once.
+  bool lost = false;
+  const Vertex proven_win = solve_root(pos, std::max(config_.time, budget_seconds), lost);
+  if (proven_win != kNoVertex && !analyzing_) {
+    stats_.best_value = 1.0;
+    stats_.proven = 1;
+    stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return proven_win;
+  }
   Limits limits;
   limits.stop = &control_->stop;
   limits.playouts = config_.playouts;
@@ -435,6 +543,12 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
   // Visit counts and wins per root move, gathered from one tree or from several.
   std::vector<Vertex> moves = pos.legal_moves(me);
   std::vector<double> visits(moves.size(), 0.0), wins(moves.size(), 0.0);
+  // Proofs per move for the side to move (+1 wins, -1 loses): from the solver, or from any
+  // tree (a proof is exact, whichever tree found it).
+  std::vector<int> proof(moves.size(), lost ? -1 : 0);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    if (moves[i] == proven_win) proof[i] = 1;
+  }
   auto gather = [&](const Tree& tree) {
     const Node& root = tree.nodes[0];
     if (!root.expanded) return;
@@ -442,6 +556,7 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
       // Children are created in the order of legal_moves(): the same as `moves`.
       visits[i] += tree.nodes[root.first + i].n;
       wins[i] += tree.nodes[root.first + i].w;
+      if (tree.nodes[root.first + i].proof != 0) proof[i] = tree.nodes[root.first + i].proof;
     }
   };
 
@@ -489,19 +604,42 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
       total_nodes += trees[t]->nodes.size();
     }
   }
+  // Best first: proven wins, then unproven moves, proven losses last; then by visits and wins.
+  auto rank = [&](std::size_t i) { return proof[i] > 0 ? 2 : proof[i] == 0 ? 1 : 0; };
+  auto better = [&](std::size_t i, std::size_t j) {
+    if (rank(i) != rank(j)) return rank(i) > rank(j);
+    if (visits[i] != visits[j]) return visits[i] > visits[j];
+    return wins[i] > wins[j];
+  };
+  std::vector<std::size_t> order(moves.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), better);
+  if (analyzing_) {
+    analysis_.clear();
+    for (std::size_t i : order) {
+      if (visits[i] == 0 && proof[i] == 0) continue;
+      MoveAnalysis a;
+      a.move = moves[i];
+      a.visits = static_cast<std::uint32_t>(visits[i]);
+      a.proven = proof[i];
+      a.winrate = proof[i] > 0 ? 1.0 : proof[i] < 0 ? 0.0 : wins[i] / visits[i];
+      a.pv = principal_variation(*memory_->trees[0], moves[i]);
+      analysis_.push_back(std::move(a));
+    }
+  }
   if (config_.reuse) {
     memory_->remember(pos);
   } else {
     memory_->trees.clear();  // frees the tree's memory between moves
   }
 
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < moves.size(); ++i) {
-    if (visits[i] > visits[best] || (visits[i] == visits[best] && wins[i] > wins[best])) best = i;
-  }
+  const std::size_t best = order[0];
+  stats_.proven = proof[best] > 0 ? 1 : proof[best] < 0 ? -1 : 0;
   stats_.nodes = total_nodes;
   stats_.best_visits = static_cast<std::uint32_t>(visits[best]);
-  stats_.best_value = visits[best] > 0 ? wins[best] / visits[best] : 0.0;
+  stats_.best_value = proof[best] != 0   ? (proof[best] > 0 ? 1.0 : 0.0)
+                      : visits[best] > 0 ? wins[best] / visits[best]
+                                         : 0.0;
   stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   total_.playouts += stats_.playouts;
   total_.playout_moves += stats_.playout_moves;

@@ -54,6 +54,20 @@ std::string solve_reply(const Position& pos, const SolveResult& r) {
   return os.str();
 }
 
+// One line per candidate move, best first:
+// "move V visits N winrate W [proven] pv V1 V2 ...".
+std::string analysis_text(const Position& pos, const std::vector<MoveAnalysis>& lines) {
+  std::ostringstream os;
+  const Topology& t = pos.topology();
+  for (const MoveAnalysis& a : lines) {
+    if (os.tellp() > 0) os << "\n";
+    os << "move " << t.name(a.move) << " visits " << a.visits << " winrate " << std::fixed
+       << std::setprecision(4) << a.winrate << (a.proven ? " proven" : "") << " pv";
+    for (Vertex v : a.pv) os << " " << t.name(v);
+  }
+  return os.str();
+}
+
 }  // namespace
 
 void add_solver_commands(GtpEngine& engine) {
@@ -67,6 +81,19 @@ void add_solver_commands(GtpEngine& engine) {
     if (!*solver) *solver = std::make_unique<Solver>();
     const SolveResult r = (*solver)->solve(pos, limits);
     return GtpEngine::Reply{true, solve_reply(pos, r)};
+  });
+  // tanbo-analyze PLAYOUTS: a search of that many playouts from the current position (its own
+  // engine, seeded like the game's), every candidate move it looked at.
+  auto mcts = std::make_shared<std::unique_ptr<Mcts>>();
+  engine.add_command("tanbo-analyze", [&engine, mcts](const std::vector<std::string>& a) {
+    if (a.size() != 1) throw Error("usage: tanbo-analyze PLAYOUTS");
+    const auto playouts = static_cast<std::uint64_t>(need_number(a[0], "PLAYOUTS", 1, 1e9, true));
+    const Position& pos = engine.position();
+    if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
+    MctsConfig config;
+    config.playouts = playouts;
+    if (!*mcts || (*mcts)->config().playouts != playouts) *mcts = std::make_unique<Mcts>(config);
+    return GtpEngine::Reply{true, analysis_text(pos, (*mcts)->analyze(pos))};
   });
 }
 
