@@ -68,7 +68,7 @@ if [ "$FUZZ_SECONDS" != 0 ]; then
     mkdir -p "build-asan/fuzz-work/$target"
     if [ -d "tests/fuzz/corpus/$target" ]; then cp -r "tests/fuzz/corpus/$target/." "build-asan/fuzz-work/$target/"; fi
     # -timeout: a single input taking 10 s is a hang; -rss_limit_mb: one using 2 GB is a leak.
-    "$bin" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$bin" -max_total_time="$FUZZ_SECONDS" -max_len=1048576 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="build-asan/fuzz-artifacts/$target-" "build-asan/fuzz-work/$target" \
       >"build-asan/fuzz-artifacts/$target.log" 2>&1 &
     pids+=($!) names+=("$target")

@@ -260,8 +260,8 @@ TEST(TopologyDot, BadFilesAreRefusedWithSpecificMessages) {
   EXPECT_EQ(dot_error(" \n\t\n"),
             "DOT board t.dot: the file is empty (a DOT board looks like: graph { a -- b -- c })");
   EXPECT_EQ(dot_error("graph {"),
-            "DOT board t.dot: not valid Graphviz DOT: Invalid start token for statement (token is "
-            "\"<eof> ''\")");
+            "DOT board t.dot: not valid Graphviz DOT: line 1: the file ends before the graph's "
+            "closing '}'");
   EXPECT_EQ(dot_error("graph { }"), "DOT board t.dot: the graph has no nodes");
   // Node ids name points in moves, so they must be single words.
   EXPECT_EQ(dot_error("graph { \"e f\" -- g }"),

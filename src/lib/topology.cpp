@@ -4,9 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/graphviz.hpp>
-#include <boost/property_map/dynamic_property_map.hpp>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -18,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "dot.hpp"
 #include "tanbo/error.hpp"
 #include "tanbo/text.hpp"
 
@@ -342,24 +340,6 @@ TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits) {
 
 namespace {
 
-struct DotNode {
-  std::string id;
-  std::string stone;
-  std::string pos;
-};
-
-template <class G>
-void read_dot_into(G& g, std::string_view text, std::string& players_attr) {
-  boost::dynamic_properties dp(boost::ignore_other_properties);
-  dp.property("node_id", boost::get(&DotNode::id, g));
-  dp.property("stone", boost::get(&DotNode::stone, g));
-  dp.property("pos", boost::get(&DotNode::pos, g));
-  boost::ref_property_map<G*, std::string> players(players_attr);
-  dp.property("players", players);
-  std::string copy(text);
-  boost::read_graphviz(copy, g, dp, "node_id");
-}
-
 std::optional<std::array<double, 3>> parse_pos(std::string s) {
   if (!s.empty() && s.back() == '!') s.pop_back();
   std::array<double, 3> out{0, 0, 0};
@@ -380,37 +360,6 @@ std::optional<std::array<double, 3>> parse_pos(std::string s) {
   return out;
 }
 
-// Whether DOT text declares a digraph: its first word, after comments and an optional
-// "strict", is "digraph" (keywords are case-independent).
-bool dot_is_digraph(std::string_view text) {
-  std::size_t i = 0;
-  auto skip = [&] {
-    while (i < text.size()) {
-      if (std::isspace(static_cast<unsigned char>(text[i]))) {
-        ++i;
-      } else if (text.substr(i, 2) == "//" || text[i] == '#') {
-        while (i < text.size() && text[i] != '\n') ++i;
-      } else if (text.substr(i, 2) == "/*") {
-        const std::size_t end = text.find("*/", i + 2);
-        i = end == std::string_view::npos ? text.size() : end + 2;
-      } else {
-        break;
-      }
-    }
-  };
-  auto word = [&] {
-    skip();
-    std::string w;
-    while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) {
-      w += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i++])));
-    }
-    return w;
-  };
-  std::string w = word();
-  if (w == "strict") w = word();
-  return w == "digraph";
-}
-
 }  // namespace
 
 TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
@@ -423,42 +372,21 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                   [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
     throw Error(where + ": the file is empty (a DOT board looks like: graph { a -- b -- c })");
   }
-  using UG = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, DotNode>;
-  using DG = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, DotNode>;
-  std::vector<DotNode> nodes;
-  std::vector<std::pair<Vertex, Vertex>> raw;
-  std::string players_attr;
-  bool directed = false;
-  auto collect = [&](auto& g) {
-    nodes.clear();
-    raw.clear();
-    for (auto v : boost::make_iterator_range(boost::vertices(g))) nodes.push_back(g[v]);
-    for (auto ed : boost::make_iterator_range(boost::edges(g))) {
-      raw.emplace_back(static_cast<Vertex>(boost::source(ed, g)),
-                       static_cast<Vertex>(boost::target(ed, g)));
-    }
-  };
+  // Read without recursion; a graph too big for memory is refused while it is read.
+  dot::DotGraph dg;
   try {
-    // The graph type must match the file's: catching Boost's undirected_graph_error to retry
-    // does not work when the exception's type info differs across the shared library, so the
-    // keyword decides up front.
-    directed = dot_is_digraph(dot_text);
-    if (directed) {
-      DG g;
-      read_dot_into(g, dot_text, players_attr);
-      collect(g);
-    } else {
-      UG g;
-      read_dot_into(g, dot_text, players_attr);
-      collect(g);
-    }
-  } catch (const boost::bad_graphviz_syntax& e) {
-    throw Error(where + ": not valid Graphviz DOT: " + std::string(e.what()));
-  } catch (const boost::graph_exception& e) {
-    throw Error(where + ": " + std::string(e.what()));
-  } catch (const std::exception& e) {
-    throw Error(where + ": cannot read it: " + std::string(e.what()));
+    dg = dot::read_dot(dot_text, [&](std::size_t nodes, std::size_t edges) {
+      check_size("file " + std::string(origin), nodes, edges, limits);
+    });
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.rfind("line ", 0) == 0) throw Error(where + ": not valid Graphviz DOT: " + what);
+    throw Error(where + ": " + what);
   }
+  const bool directed = dg.directed;
+  const std::vector<dot::Node>& nodes = dg.nodes;
+  const auto& raw = dg.edges;
+  const std::string& players_attr = dg.players;
   if (nodes.empty()) throw Error(where + ": the graph has no nodes");
   check_size("file " + std::string(origin), nodes.size(), raw.size(), limits);
 
@@ -477,7 +405,7 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                   " (a point cannot be its own neighbour)");
     const auto key = std::minmax(a, b);
     if (!seen.insert(key).second) {
-      if (directed) continue;
+      if (directed || dg.strict) continue;  // one adjacency (strict graphs merge repeats)
       throw Error(where + ": duplicate edge " + nodes[a].id + " -- " + nodes[b].id);
     }
     edges.emplace_back(a, b);
