@@ -106,7 +106,8 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
     if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
       throw Error("--table must be 1 to 1048576 MB");
     if (!(a.progress >= 0)) throw Error("--progress must be a number of seconds");
-    if (!a.game.empty() && (vm.count("topology") || vm.count("setup") || vm.count("players")))
+    auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
+    if (!a.game.empty() && (given("topology") || given("setup") || given("players")))
       throw Error("give a game file or --topology/--setup/--players, not both");
     const Position pos = a.game.empty() ? make_position(a.board) : load_game(a.game).position;
     if (pos.num_players() != 2) {

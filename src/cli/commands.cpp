@@ -22,6 +22,7 @@ const std::vector<Command>& commands() {
       {"match", "play engine players against each other and score them", cmd_match},
       {"study", "measure fairness and game length of many topologies", cmd_study},
       {"solve", "find the winner with perfect play and the winning moves (two players)", cmd_solve},
+      {"analyze", "review a game: win rate before and after each move, mistakes, chart", cmd_analyze},
       {"view", "show a game or position in 3D (VTK), play it with the mouse, render PNGs",
        cmd_view},
   };

@@ -1,0 +1,58 @@
+#!/bin/bash
+# tanbo solve and tanbo analyze end to end: the answers' form, a game file's position, a
+# review with its chart, and refusals of bad input.
+# usage: bash solve_analyze.sh TANBO TESTDIR
+set -euo pipefail
+TANBO=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() {
+  echo "solve_analyze: $*" >&2
+  exit 1
+}
+
+# A line of 8 points: Black wins with its only move, 2.
+out=$("$TANBO" solve --topology "line 8")
+grep -qx "winner: black" <<< "$out" || fail "line 8: $out"
+grep -qx "winning moves: 2 (1 of 1)" <<< "$out" || fail "line 8 moves: $out"
+grep -q "^nodes: [0-9]* (" <<< "$out" || fail "line 8 nodes: $out"
+grep -q "^time: " <<< "$out" || fail "line 8 time: $out"
+
+# 4x4: White wins; the best move of a losing side is still a legal move.
+out=$("$TANBO" solve --topology "grid 4x4" --threads 2)
+grep -qx "winner: white" <<< "$out" || fail "4x4: $out"
+grep -q "^best: [A-D][1-4] (resists longest" <<< "$out" || fail "4x4 best: $out"
+
+# A game file: after Black B1 on 4x4, White wins with D2 (and only with it, as brute force in
+# tests/test_solver.cpp confirms for such positions).
+"$TANBO" new "$work/g.tanbo" --topology "grid 4x4" --players a,b > /dev/null
+"$TANBO" move "$work/g.tanbo" B1 > /dev/null
+out=$("$TANBO" solve "$work/g.tanbo")
+grep -qx "winner: white" <<< "$out" || fail "game file: $out"
+grep -q "^winning moves: D2" <<< "$out" || fail "game file moves: $out"
+
+# A time limit that runs out.
+out=$("$TANBO" solve --topology "grid 9x9" --time 0.3)
+grep -q "^winner: unknown (stopped after" <<< "$out" || fail "time limit: $out"
+
+# Refusals: exit 2, a reason, nothing on stdout.
+for bad in "--topology grid\ 5x5 --players 3" "--time -1" "--threads 0" "$work/none.tanbo"; do
+  if eval "\"$TANBO\" solve $bad" > "$work/out" 2> "$work/err"; then fail "accepted: $bad"; fi
+  [ -s "$work/err" ] || fail "no reason for: $bad"
+  [ ! -s "$work/out" ] || fail "output for: $bad"
+done
+
+# A review of a whole game played by the engine, with its chart.
+(echo "topology grid 5x5"; for i in $(seq 1 40); do echo "genmove b"; echo "genmove w"; done) |
+  "$TANBO" gtp --engine mcts:playouts=50 --seed 3 | sed -n 's/^= \([A-Z][0-9]*\)$/\1/p' > "$work/moves"
+"$TANBO" new "$work/r.tanbo" --topology "grid 5x5" --players a,b > /dev/null
+while read -r m; do "$TANBO" move "$work/r.tanbo" "$m" > /dev/null; done < "$work/moves"
+out=$("$TANBO" analyze "$work/r.tanbo" --playouts 100 --png "$work/r.png" 2> /dev/null)
+moves=$(wc -l < "$work/moves")
+rows=$(grep -c "^[0-9]" <<< "$out")
+[ "$rows" = "$moves" ] || fail "analyze: $rows rows for $moves moves: $out"
+grep -q "^result: " <<< "$out" || fail "analyze result: $out"
+[ "$(head -c 4 "$work/r.png" | tail -c 3)" = "PNG" ] || fail "analyze: no PNG chart"
+if "$TANBO" analyze "$work/none.tanbo" > /dev/null 2>&1; then fail "analyze accepted a missing file"; fi
+if "$TANBO" analyze "$work/r.tanbo" --margin 2 > /dev/null 2>&1; then fail "analyze accepted --margin 2"; fi
+echo "solve_analyze: ok"
