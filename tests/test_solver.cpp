@@ -59,9 +59,10 @@ class BruteForce {
   std::uint64_t nodes_ = 0;
 };
 
-// A solver with a small table (the default 256 MB would take longer to clear than to solve).
-SolverOptions small(bool all_moves = false) {
+// A solver with a small table (the default 64 MB would take longer to clear than to solve).
+SolverOptions small(bool all_moves = false, SolveMethod method = SolveMethod::kProofNumber) {
   SolverOptions o;
+  o.method = method;
   o.table_bytes = std::size_t{4} << 20;
   o.all_moves = all_moves;
   return o;
@@ -71,35 +72,41 @@ Player other(Player p) {
   return p == kBlack ? kWhite : kBlack;
 }
 
-// Compares the solver with the brute force on pos (when the brute force finishes within its
-// budget): the winner, and with all moves the exact set of winning moves. Returns whether the
-// position was compared.
+// The solver's answer with `method` against the brute force's: the winner, the exact set of
+// winning moves, and a legal (winning, when there is one) best move, also when it stops at the
+// first winning move.
+void compare_solver(const Position& start, bool wins, const std::vector<Vertex>& winning,
+                    SolveMethod method, const std::string& what) {
+  const std::string label = what + (method == SolveMethod::kAlphaBeta ? " (ab)" : " (pn)");
+  const Player me = start.to_move();
+  const SolveResult r = Solver(small(true, method)).solve(start);
+  EXPECT_TRUE(r.solved) << label;
+  EXPECT_EQ(r.winner, wins ? me : other(me)) << label;
+  EXPECT_EQ(r.winning_moves, winning) << label;
+  EXPECT_EQ(start.check_move(me, r.best), MoveStatus::kLegal) << label;
+  auto winning_move = [&](Vertex v) {
+    return std::find(winning.begin(), winning.end(), v) != winning.end();
+  };
+  if (wins) EXPECT_TRUE(winning_move(r.best)) << label;
+  const SolveResult f = Solver(small(false, method)).solve(start);
+  EXPECT_EQ(f.winner, r.winner) << label;
+  if (wins) EXPECT_TRUE(winning_move(f.best)) << label;
+}
+
+// Compares both of the solver's methods with the brute force on pos (when the brute force
+// finishes within its budget). Returns whether the position was compared.
 bool check_against_brute_force(const Position& start, const std::string& what) {
   Position pos = start;
   BruteForce brute(300000);
   const std::optional<bool> wins = brute.wins(pos);
   if (!wins) return false;
-  Solver solver(small(true));
-  const SolveResult r = solver.solve(start);
-  EXPECT_TRUE(r.solved) << what;
-  const Player me = start.to_move();
-  EXPECT_EQ(r.winner, *wins ? me : other(me)) << what;
   std::vector<Vertex> winning;
-  for (Vertex v : start.legal_moves(me)) {
+  for (Vertex v : start.legal_moves(start.to_move())) {
     BruteForce b(300000);
     if (*b.move_wins(pos, v)) winning.push_back(v);
   }
-  EXPECT_EQ(r.winning_moves, winning) << what;
-  EXPECT_EQ(start.check_move(me, r.best), MoveStatus::kLegal) << what;
-  if (*wins) {
-    EXPECT_TRUE(std::find(winning.begin(), winning.end(), r.best) != winning.end()) << what;
-  }
-  // Stopping at the first winning move gives the same winner and a winning move.
-  Solver first(small());
-  const SolveResult f = first.solve(start);
-  EXPECT_EQ(f.winner, r.winner) << what;
-  if (*wins) {
-    EXPECT_TRUE(std::find(winning.begin(), winning.end(), f.best) != winning.end()) << what;
+  for (SolveMethod method : {SolveMethod::kProofNumber, SolveMethod::kAlphaBeta}) {
+    compare_solver(start, *wins, winning, method, what);
   }
   return true;
 }

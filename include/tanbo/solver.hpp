@@ -1,7 +1,7 @@
 // An exact solver for two-player Tanbo: who wins with perfect play, and how.
 //
-// Method (docs/solved.md): a depth-first proof search (alpha-beta on won/lost values, the
-// first winning move ends a node) with
+// Method (docs/solved.md): a search that proves, depth-first proof-number search (df-pn, the
+// default) or alpha-beta on won/lost values (the first winning move ends a node), with
 //  - a transposition table keyed by a Zobrist hash of the stones and the side to move, kept
 //    incrementally by the solver for every symmetry of the board at once, the key being the
 //    smallest of those hashes (so a position and its mirror images share one entry);
@@ -47,7 +47,12 @@ struct SolveProgress {
   std::size_t moves_total = 0;  // root moves
 };
 
+// The search that proves: depth-first proof-number search (df-pn), or alpha-beta on won/lost
+// values (a depth-first search that takes the first winning move). Both share the table.
+enum class SolveMethod { kProofNumber, kAlphaBeta };
+
 struct SolverOptions {
+  SolveMethod method = SolveMethod::kProofNumber;
   int threads = 1;                                  // search threads (sharing the table)
   std::size_t table_bytes = std::size_t{64} << 20;  // transposition table (16 bytes an entry)
   bool symmetry = true;                             // use the board's symmetries

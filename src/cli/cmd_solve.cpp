@@ -23,6 +23,7 @@ struct SolveArgs {
   bool first = false;
   bool no_symmetry = false;
   double progress = 5;
+  std::string method = "pn";
 };
 
 std::string rate(std::uint64_t nodes, double seconds) {
@@ -82,6 +83,8 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "table", po::value(&a.table_mb)->default_value(a.table_mb), "transposition table size in MB")(
       "first", po::bool_switch(&a.first), "stop at the first winning move found")(
       "no-symmetry", po::bool_switch(&a.no_symmetry), "do not use the board's symmetries")(
+      "method", po::value(&a.method)->default_value(a.method),
+      "pn (proof-number search) or ab (alpha-beta)")(
       "progress", po::value(&a.progress)->default_value(a.progress),
       "seconds between progress lines on stderr (0 = none)");
   po::positional_options_description positional;
@@ -114,7 +117,9 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
       throw Error("solving needs two players; this game has " + std::to_string(pos.num_players()));
     }
     if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
+    if (a.method != "pn" && a.method != "ab") throw Error("--method must be pn or ab");
     SolverOptions options;
+    options.method = a.method == "pn" ? SolveMethod::kProofNumber : SolveMethod::kAlphaBeta;
     options.threads = a.threads;
     options.table_bytes = a.table_mb << 20;
     options.symmetry = !a.no_symmetry;
