@@ -40,7 +40,7 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
     engine.set_move_generator([agent](const Position& pos) { return agent->choose(pos); });
     engine.on_new_game([agent] { agent->new_game(); });
     engine.on_clock([agent](double seconds, int moves) { agent->set_clock(seconds, moves); });
-    engine.run(in, out);
+    run_gtp(engine, in, out);  // engine.run, with streaming analysis (gtp_solver.cpp)
   } catch (const Error& e) {
     err << "tanbo gtp: " << e.what() << "\n";
     return 2;

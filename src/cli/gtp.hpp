@@ -90,5 +90,9 @@ class GtpEngine {
 // Adds tanbo-solve and tanbo-analyze to an engine (gtp_solver.cpp; the engine constructor
 // calls it).
 void add_solver_commands(GtpEngine& engine);
+// Reads commands from `in` until `quit` or the end of input, answering on `out`, like
+// GtpEngine::run, and also answers the streaming form "tanbo-analyze PLAYOUTS INTERVAL" with
+// an update every INTERVAL seconds until the next command (gtp_solver.cpp).
+void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out);
 
 }  // namespace tanbo::cli

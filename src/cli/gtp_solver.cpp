@@ -1,10 +1,20 @@
 // The engine protocol's commands that tell the truth about a position: tanbo-solve (exact)
-// and tanbo-analyze (the search's view of every candidate move). See docs/protocol.md.
+// and tanbo-analyze (the search's view of every candidate move), and `tanbo gtp`'s input loop
+// with the streaming form of tanbo-analyze: lines are read on their own thread, so that a
+// streaming analysis can answer, update after update, until the next command arrives. See
+// docs/protocol.md.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <iomanip>
+#include <iostream>
 #include <memory>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "gtp.hpp"
 #include "tanbo/error.hpp"
@@ -68,6 +78,101 @@ std::string analysis_text(const Position& pos, const std::vector<MoveAnalysis>& 
   return os.str();
 }
 
+// The lines of the input, read by a thread of their own. Shared with that thread, which may
+// outlive the loop (it is left blocked on a read when `quit` comes first).
+struct Lines {
+  std::mutex mu;
+  std::condition_variable ready;
+  std::deque<std::string> queue;
+  bool ended = false;
+
+  // Waits for the next line; false at the end of the input.
+  bool next(std::string& line) {
+    std::unique_lock<std::mutex> lock(mu);
+    ready.wait(lock, [&] { return !queue.empty() || ended; });
+    if (queue.empty()) return false;
+    line = std::move(queue.front());
+    queue.pop_front();
+    return true;
+  }
+  // Whether a line (or the end of the input) is waiting, within `seconds`.
+  bool wait_for(double seconds) {
+    std::unique_lock<std::mutex> lock(mu);
+    return ready.wait_for(lock, std::chrono::duration<double>(seconds),
+                          [&] { return !queue.empty() || ended; });
+  }
+};
+
+// A streaming request: "[id] tanbo-analyze PLAYOUTS INTERVAL" with valid numbers.
+struct StreamRequest {
+  std::string id;
+  std::uint64_t playouts = 0;
+  double interval = 0;
+};
+
+bool parse_request(const std::string& raw, StreamRequest& r) {
+  std::istringstream is(raw.substr(0, raw.find('#')));
+  std::vector<std::string> w;
+  for (std::string s; is >> s;) w.push_back(s);
+  if (!w.empty() && std::all_of(w[0].begin(), w[0].end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      })) {
+    r.id = w[0];
+    w.erase(w.begin());
+  }
+  if (w.size() != 3 || w[0] != "tanbo-analyze") return false;
+  try {
+    std::size_t used = 0;
+    const double p = std::stod(w[1], &used);
+    if (used != w[1].size() || p < 1 || p > 1e9 ||
+        p != static_cast<double>(static_cast<std::uint64_t>(p)))
+      return false;
+    const double i = std::stod(w[2], &used);
+    if (used != w[2].size() || !(i >= 0.05 && i <= 3600)) return false;
+    r.playouts = static_cast<std::uint64_t>(p);
+    r.interval = i;
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
+// Searches the engine's position in steps of `interval` seconds, printing an update after
+// each ("update PLAYOUTS" and one line per candidate move), until PLAYOUTS playouts are done
+// or the next line arrives; then ends the answer with its blank line.
+void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lines,
+                     std::ostream& out) {
+  const Position& pos = engine.position();
+  out << "=" << r.id << "\n" << std::flush;
+  if (!pos.is_over()) {
+    MctsConfig config;
+    config.time = r.interval;
+    Mcts mcts(config);
+    std::uint64_t done = 0;
+    while (done < r.playouts && !lines.wait_for(0)) {
+      // A watcher stops the step early when a line arrives (asking again until the search
+      // has started and taken it).
+      std::atomic<bool> finished{false};
+      std::thread watcher([&] {
+        while (!finished) {
+          if (lines.wait_for(0.02)) {
+            mcts.stop();
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          }
+        }
+      });
+      const std::vector<MoveAnalysis> analysis = mcts.analyze(pos);
+      finished = true;
+      watcher.join();
+      done += mcts.last_stats().playouts;
+      out << "update " << done << "\n" << analysis_text(pos, analysis) << "\n" << std::flush;
+      if (mcts.last_stats().playouts == 0 && mcts.last_stats().proven != 0) break;  // proven
+    }
+  }
+  lines.wait_for(1e9);  // answers until the next command
+  out << "\n" << std::flush;
+}
+
 }  // namespace
 
 void add_solver_commands(GtpEngine& engine) {
@@ -86,7 +191,13 @@ void add_solver_commands(GtpEngine& engine) {
   // engine, seeded like the game's), every candidate move it looked at.
   auto mcts = std::make_shared<std::unique_ptr<Mcts>>();
   engine.add_command("tanbo-analyze", [&engine, mcts](const std::vector<std::string>& a) {
-    if (a.size() != 1) throw Error("usage: tanbo-analyze PLAYOUTS");
+    if (a.size() == 2) {
+      need_number(a[1], "INTERVAL", 0.05, 3600, false);
+      throw Error(
+          "the streaming form tanbo-analyze PLAYOUTS INTERVAL is answered by tanbo "
+          "gtp's input loop only");
+    }
+    if (a.size() != 1) throw Error("usage: tanbo-analyze PLAYOUTS [INTERVAL]");
     const auto playouts = static_cast<std::uint64_t>(need_number(a[0], "PLAYOUTS", 1, 1e9, true));
     const Position& pos = engine.position();
     if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
@@ -95,6 +206,37 @@ void add_solver_commands(GtpEngine& engine) {
     if (!*mcts || (*mcts)->config().playouts != playouts) *mcts = std::make_unique<Mcts>(config);
     return GtpEngine::Reply{true, analysis_text(pos, (*mcts)->analyze(pos))};
   });
+}
+
+void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
+  auto lines = std::make_shared<Lines>();
+  std::thread reader([lines, &in] {
+    for (std::string line; std::getline(in, line);) {
+      std::lock_guard<std::mutex> lock(lines->mu);
+      lines->queue.push_back(line);
+      lines->ready.notify_all();
+    }
+    std::lock_guard<std::mutex> lock(lines->mu);
+    lines->ended = true;
+    lines->ready.notify_all();
+  });
+  std::string line;
+  while (!engine.quit() && lines->next(line)) {
+    StreamRequest request;
+    if (parse_request(line, request)) {
+      stream_analysis(engine, request, *lines, out);
+      continue;
+    }
+    const std::string reply = engine.handle_line(line);
+    if (!reply.empty()) out << reply << std::flush;
+  }
+  // After quit the reader may still wait on the terminal or pipe for input that never comes:
+  // it is left to end with the process (it only touches `lines`, which it shares, and cin).
+  if (engine.quit() && &in == &std::cin) {
+    reader.detach();
+  } else {
+    reader.join();
+  }
 }
 
 }  // namespace tanbo::cli
