@@ -182,15 +182,16 @@ MemoryLimit memory_limit() {
 
 namespace {
 
-void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e,
-                const TopologyLimits& lim) {
+// `extra`: bytes the board needs beyond estimated_memory's count (a DOT board's text and ids).
+void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e, const TopologyLimits& lim,
+                std::uint64_t extra = 0) {
   if (n > lim.max_vertices) {
     throw Error(quote_input(std::string(spec)) + " has " + std::to_string(n) +
                 " points and would need about " + human_bytes(estimated_memory(n, e, 2)) +
                 " of memory; at most " + std::to_string(lim.max_vertices) +
                 " points are supported");
   }
-  const std::uint64_t need = estimated_memory(n, e, 2);
+  const std::uint64_t need = estimated_memory(n, e, 2) + extra;
   const MemoryLimit limit =
       lim.memory_bytes ? MemoryLimit{lim.memory_bytes, "the caller's limit"} : memory_limit();
   // The estimate leaves out what a search or a viewer adds: a fifth of the limit is kept free.
@@ -360,6 +361,112 @@ std::optional<std::array<double, 3>> parse_pos(std::string s) {
   return out;
 }
 
+// A node id in a message: as it is (ids are checked to be single words first), cut when long.
+std::string shown(const std::string& id) {
+  return id.size() <= 40 ? id : quote_input(id, 40);
+}
+
+// Reads the text without recursion. The reader's tables and the copy of the text the board
+// keeps are counted with the board's own memory while it reads, so that a graph too big is
+// refused long before it is all in memory.
+dot::DotGraph read_dot_text(std::string_view text, const std::string& where,
+                            const std::string& spec, const TopologyLimits& limits) {
+  try {
+    return dot::read_dot(text, [&](const dot::Growth& g) {
+      check_size(spec, g.nodes, g.edges, limits, text.size() + g.bytes);
+    });
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.rfind("line ", 0) == 0) throw Error(where + ": not valid Graphviz DOT: " + what);
+    throw Error(where + ": " + what);
+  }
+}
+
+// Moves name points by node id, on a command line or a game-file line: an id must be a single
+// word (no space, control character or '#', which starts a protocol comment).
+void check_node_ids(const std::vector<std::string>& ids, const std::string& where) {
+  for (const std::string& id : ids) {
+    if (id.empty() || std::any_of(id.begin(), id.end(), [](char c) {
+          const auto u = static_cast<unsigned char>(c);
+          return u <= ' ' || u == 127 || c == '#';
+        })) {
+      throw Error(where + ": node id " + quote_input(id) +
+                  " cannot name a point: an id must be one word without spaces, control "
+                  "characters or '#'");
+    }
+  }
+}
+
+// The board's graph. Self-loops are refused; an edge made twice is refused in an undirected
+// graph that is not strict (the first repeat in the file is named), and merged otherwise (in a
+// digraph a->b and b->a are one adjacency).
+Graph dot_board_graph(const dot::DotGraph& dg, const std::string& where) {
+  for (auto [a, b] : dg.edges) {
+    if (a == b) {
+      throw Error(where + ": self-loop at node " + shown(dg.ids[a]) +
+                  " (a point cannot be its own neighbour)");
+    }
+  }
+  const auto n = static_cast<std::uint32_t>(dg.ids.size());
+  Graph g = Graph::from_edges(n, dg.edges, Graph::Duplicates::kMerge);
+  if (dg.directed || dg.strict || g.num_edges() == dg.edges.size()) return g;
+  const Vertex* base = g.neighbours(0).data();
+  std::vector<bool> seen(2 * g.num_edges());  // one bit per arc
+  for (auto [a, b] : dg.edges) {
+    const auto [lo, hi] = std::minmax(a, b);
+    const auto nb = g.neighbours(lo);
+    const auto slot = static_cast<std::size_t>(std::lower_bound(nb.begin(), nb.end(), hi) -
+                                               nb.begin() + (nb.data() - base));
+    if (seen[slot]) {
+      throw Error(where + ": duplicate edge " + shown(dg.ids[a]) + " -- " + shown(dg.ids[b]));
+    }
+    seen[slot] = true;
+  }
+  return g;  // not reached: the graph has fewer edges than were made, so one repeats
+}
+
+// The graph attribute `players`, and the node attributes `stone` and `pos`.
+void read_dot_attributes(const dot::DotGraph& dg, Topology& topo, const std::string& where) {
+  if (!dg.players.empty()) {
+    auto p = parse_player(dg.players, kMaxPlayers);
+    bool digits = std::all_of(dg.players.begin(), dg.players.end(),
+                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!digits || !p || *p < 2) {
+      throw Error(where + ": graph attribute players=" + quote_input(dg.players) +
+                  " must be a number from 2 to " + std::to_string(kMaxPlayers));
+    }
+    topo.file_players = *p;
+  }
+  const auto n = static_cast<Vertex>(dg.ids.size());
+  topo.file_stones.assign(n, kEmpty);
+  bool all_pos = true;
+  int max_stone = 0;
+  for (Vertex v = 0; v < n; ++v) {
+    if (!dg.stone(v).empty()) {
+      auto p = parse_player(dg.stone(v), kMaxPlayers);
+      if (!p) {
+        throw Error(where + ": node " + shown(dg.ids[v]) + " has stone=" +
+                    quote_input(dg.stone(v)) + ", which is not a player (a number 1.." +
+                    std::to_string(kMaxPlayers) + " or a colour name)");
+      }
+      if (topo.file_players && *p > topo.file_players) {
+        throw Error(where + ": node " + shown(dg.ids[v]) + " has a stone of player " +
+                    std::to_string(*p) +
+                    " but the graph says players=" + std::to_string(topo.file_players));
+      }
+      topo.file_stones[v] = *p;
+      max_stone = std::max(max_stone, int(*p));
+    }
+    auto pos = all_pos ? parse_pos(dg.pos(v)) : std::nullopt;
+    if (pos)
+      topo.positions.push_back(*pos);
+    else
+      all_pos = false;
+  }
+  if (!all_pos) topo.positions.clear();
+  if (!topo.file_players && max_stone) topo.file_players = std::max(2, max_stone);
+}
+
 }  // namespace
 
 TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
@@ -372,102 +479,16 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                   [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
     throw Error(where + ": the file is empty (a DOT board looks like: graph { a -- b -- c })");
   }
-  // Read without recursion; a graph too big for memory is refused while it is read.
-  dot::DotGraph dg;
-  try {
-    dg = dot::read_dot(dot_text, [&](std::size_t nodes, std::size_t edges) {
-      check_size("file " + std::string(origin), nodes, edges, limits);
-    });
-  } catch (const Error& e) {
-    const std::string what = e.what();
-    if (what.rfind("line ", 0) == 0) throw Error(where + ": not valid Graphviz DOT: " + what);
-    throw Error(where + ": " + what);
-  }
-  const bool directed = dg.directed;
-  const std::vector<dot::Node>& nodes = dg.nodes;
-  const auto& raw = dg.edges;
-  const std::string& players_attr = dg.players;
-  if (nodes.empty()) throw Error(where + ": the graph has no nodes");
-  check_size("file " + std::string(origin), nodes.size(), raw.size(), limits);
-
   auto topo = std::make_shared<Topology>();
   topo->kind = BoardKind::kFile;
   topo->spec = "file " + std::string(origin);
+  dot::DotGraph dg = read_dot_text(dot_text, where, topo->spec, limits);
+  if (dg.ids.empty()) throw Error(where + ": the graph has no nodes");
+  check_node_ids(dg.ids, where);
+  topo->graph = dot_board_graph(dg, where);
+  read_dot_attributes(dg, *topo, where);
+  topo->node_ids = std::move(dg.ids);
   topo->dot_text = std::string(dot_text);
-  const auto n = static_cast<std::uint32_t>(nodes.size());
-  // Edges: refuse self-loops and, in an undirected graph, an edge written twice; in a digraph
-  // a->b and b->a are the same adjacency.
-  std::set<std::pair<Vertex, Vertex>> seen;
-  std::vector<std::pair<Vertex, Vertex>> edges;
-  for (auto [a, b] : raw) {
-    if (a == b)
-      throw Error(where + ": self-loop at node " + nodes[a].id +
-                  " (a point cannot be its own neighbour)");
-    const auto key = std::minmax(a, b);
-    if (!seen.insert(key).second) {
-      if (directed || dg.strict) continue;  // one adjacency (strict graphs merge repeats)
-      throw Error(where + ": duplicate edge " + nodes[a].id + " -- " + nodes[b].id);
-    }
-    edges.emplace_back(a, b);
-  }
-  topo->graph = Graph::from_edges(n, edges);
-
-  // Graph attribute `players`.
-  if (!players_attr.empty()) {
-    auto p = parse_player(players_attr, kMaxPlayers);
-    bool digits = std::all_of(players_attr.begin(), players_attr.end(),
-                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-    if (!digits || !p || *p < 2) {
-      throw Error(where + ": graph attribute players=" + quote_input(players_attr) +
-                  " must be a number from 2 to " + std::to_string(kMaxPlayers));
-    }
-    topo->file_players = *p;
-  }
-  // Node attributes.
-  topo->file_stones.assign(n, kEmpty);
-  bool all_pos = true;
-  std::map<std::string, Vertex> ids;
-  int max_stone = 0;
-  for (Vertex v = 0; v < n; ++v) {
-    // Moves name points by node id, on a command line or a game-file line: an id must be a
-    // single word (no space, control character or '#', which starts a protocol comment).
-    const std::string& id = nodes[v].id;
-    if (id.empty() || std::any_of(id.begin(), id.end(), [](char c) {
-          const auto u = static_cast<unsigned char>(c);
-          return u <= ' ' || u == 127 || c == '#';
-        })) {
-      throw Error(where + ": node id " + quote_input(id) +
-                  " cannot name a point: an id must be one word without spaces, control "
-                  "characters or '#'");
-    }
-    topo->node_ids.push_back(nodes[v].id);
-    if (!ids.emplace(nodes[v].id, v).second) {  // a node_id attribute can rename a node
-      throw Error(where + ": two nodes have the id " + quote_input(id) +
-                  " (is a node renamed by a node_id attribute?)");
-    }
-    if (!nodes[v].stone.empty()) {
-      auto p = parse_player(nodes[v].stone, kMaxPlayers);
-      if (!p) {
-        throw Error(where + ": node " + nodes[v].id + " has stone=" + quote_input(nodes[v].stone) +
-                    ", which is not a player (a number 1.." + std::to_string(kMaxPlayers) +
-                    " or a colour name)");
-      }
-      if (topo->file_players && *p > topo->file_players) {
-        throw Error(where + ": node " + nodes[v].id + " has a stone of player " +
-                    std::to_string(*p) +
-                    " but the graph says players=" + std::to_string(topo->file_players));
-      }
-      topo->file_stones[v] = *p;
-      max_stone = std::max(max_stone, int(*p));
-    }
-    auto pos = parse_pos(nodes[v].pos);
-    if (pos)
-      topo->positions.push_back(*pos);
-    else
-      all_pos = false;
-  }
-  if (!all_pos) topo->positions.clear();
-  if (!topo->file_players && max_stone) topo->file_players = std::max(2, max_stone);
   return topo;
 }
 
