@@ -87,7 +87,9 @@ struct Frame {
   std::uint32_t record = kNone;      // a named subgraph's record
   std::uint32_t stone = 0, pos = 0;  // the `node [...]` defaults in force (indices into values)
   std::vector<std::uint32_t> nodes;  // its nodes so far, nested subgraphs' too (not the root's)
-  std::vector<End> chain;            // the ends of the statement being read
+  std::vector<End> chain;            // ends of the statement being read, not yet joined
+  std::size_t ends = 0;              // ends of the statement being read
+  bool named_end = false;            // one of them is a named subgraph
 };
 
 class Parser {
@@ -228,7 +230,7 @@ class Parser {
       return State::kAfterEdgeOp;
     }
     std::vector<End>& chain = frames_.back().chain;
-    const bool lone_nodes = chain.size() == 1 && chain[0].kind == End::Kind::kNodes;
+    const bool lone_nodes = frames_.back().ends == 1 && chain[0].kind == End::Kind::kNodes;
     attribute_lists([&](const std::string& key, const std::string& value) {
       if (!lone_nodes || (key != "stone" && key != "pos")) return;  // else edge attributes
       const std::uint32_t v = add_value(value);
@@ -256,7 +258,7 @@ class Parser {
       next();
       end.nodes.push_back(node_named(expect_id(next(), "a node after ','")));
     }
-    frames_.back().chain.push_back(std::move(end));
+    add_end(frames_.back(), std::move(end));
   }
 
   // subgraph [ID] '{'
@@ -290,6 +292,7 @@ class Parser {
         records_list_.push_back({});
         records_list_.back().key = f.key;
         record_bytes_ += sizeof(Record) + 64 + name->size();
+        grew(1);
       }
       f.record = it->second;
       const Record& r = records_list_[f.record];
@@ -323,29 +326,51 @@ class Parser {
     }
     parent.nodes.insert(parent.nodes.end(), f.nodes.begin(), f.nodes.end());
     grew(f.nodes.size());
-    parent.chain.push_back(std::move(end));
+    add_end(parent, std::move(end));
     return State::kAfterEnd;
   }
 
   // ------------------------------------------------------------ edges
 
-  // The statement is complete: each end of its chain is joined to the next, every node of one
-  // to every node of the other, in the order Graphviz makes them.
+  // A new end of the statement being read is joined to the one before at once, unless a named
+  // subgraph is in the chain: its nodes may still grow in this statement (opened again), so
+  // then every end waits for the end of the statement, when Graphviz makes the edges.
+  void add_end(Frame& f, End end) {
+    f.named_end = f.named_end || end.kind == End::Kind::kNamed;
+    chain_bytes_ += end_bytes(end);
+    f.chain.push_back(std::move(end));
+    ++f.ends;
+    if (!f.named_end && f.chain.size() == 2) {
+      join(f, f.chain[0], f.chain[1]);
+      chain_bytes_ -= end_bytes(f.chain[0]);
+      f.chain.erase(f.chain.begin());
+    }
+  }
+  static std::uint64_t end_bytes(const End& e) {
+    return sizeof(End) + e.nodes.capacity() * sizeof(std::uint32_t);
+  }
+
   void end_statement() {
     Frame& f = frames_.back();
-    for (std::size_t i = 0; i + 1 < f.chain.size(); ++i) {
-      if (empty(f.chain[i]) || empty(f.chain[i + 1])) continue;
-      const std::span<const std::uint32_t> tails = nodes_of(f, f.chain[i]);
-      const std::span<const std::uint32_t> heads = nodes_of(f, f.chain[i + 1]);
-      for (std::uint32_t a : tails) {
-        for (std::uint32_t b : heads) {
-          g_.edges.emplace_back(a, b);
-          grew(1);
-        }
+    for (std::size_t i = 0; i + 1 < f.chain.size(); ++i) join(f, f.chain[i], f.chain[i + 1]);
+    for (const End& e : f.chain) chain_bytes_ -= end_bytes(e);
+    f.chain.clear();
+    f.ends = 0;
+    f.named_end = false;
+    if (frames_.size() == 1) f.nodes.clear();  // the root's list only serves its statements
+  }
+
+  // Every node of one end to every node of the other, in the order Graphviz makes the edges.
+  void join(Frame& f, End& tail, End& head) {
+    if (empty(tail) || empty(head)) return;
+    const std::span<const std::uint32_t> tails = nodes_of(f, tail);
+    const std::span<const std::uint32_t> heads = nodes_of(f, head);
+    for (std::uint32_t a : tails) {
+      for (std::uint32_t b : heads) {
+        g_.edges.emplace_back(a, b);
+        grew(1);
       }
     }
-    f.chain.clear();
-    if (frames_.size() == 1) f.nodes.clear();  // the root's list only serves its statements
   }
 
   bool empty(const End& e) const {
@@ -497,7 +522,7 @@ class Parser {
                   sizeof(std::uint32_t) +
               g_.values.capacity() * sizeof(std::string) + value_bytes_ +
               g_.edges.capacity() * sizeof(g_.edges[0]) + index_.bytes() + record_bytes_ +
-              frames_.capacity() * sizeof(Frame);
+              frames_.capacity() * sizeof(Frame) + chain_bytes_;
     on_growth_(g);
   }
 
@@ -516,6 +541,7 @@ class Parser {
   std::uint64_t serial_ = 0;  // subgraphs opened
   std::uint64_t growth_ = 0, id_bytes_ = 0, value_bytes_ = 0, record_bytes_ = 0;
   std::uint64_t record_entries_ = 0;
+  std::uint64_t chain_bytes_ = 0;  // ends waiting to be joined
 };
 
 }  // namespace
