@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tanbo/graph.hpp"
+#include "tanbo/platform.hpp"
 #include "tanbo/players.hpp"
 #include "tanbo/pod_vector.hpp"
 #include "tanbo/setup.hpp"
@@ -34,33 +35,6 @@ namespace tanbo {
 
 using RootId = std::uint32_t;                   // roots are numbered by seed, 0..seeds-1
 inline constexpr RootId kNoRoot = 0xFFFFFFFFu;  // "no root"
-
-// Allocator for the big per-point buffer: on Linux, buffers of 4 MB and more are aligned to
-// 2 MB and marked for transparent huge pages (madvise), so that moves at random places of a
-// board of a million points do not miss the TLB on every access. Elsewhere plain new/delete.
-template <class T>
-struct BigBufferAllocator {
-  using value_type = T;
-  BigBufferAllocator() = default;
-  template <class U>
-  BigBufferAllocator(const BigBufferAllocator<U>&) {}
-  T* allocate(std::size_t n);
-  void deallocate(T* p, std::size_t n) noexcept;
-  template <class U>
-  bool operator==(const BigBufferAllocator<U>&) const {
-    return true;
-  }
-};
-void* big_buffer_allocate(std::size_t bytes);               // position.cpp
-void big_buffer_free(void* p, std::size_t bytes) noexcept;  // position.cpp
-template <class T>
-T* BigBufferAllocator<T>::allocate(std::size_t n) {
-  return static_cast<T*>(big_buffer_allocate(n * sizeof(T)));
-}
-template <class T>
-void BigBufferAllocator<T>::deallocate(T* p, std::size_t n) noexcept {
-  big_buffer_free(p, n * sizeof(T));
-}
 
 // Why a move is or is not legal; see Position::check_move.
 enum class MoveStatus {

@@ -1,15 +1,10 @@
 #include "tanbo/position.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 #include <sstream>
 
 #include "tanbo/error.hpp"
@@ -30,32 +25,6 @@ inline std::uint64_t zobrist(Vertex v, Player p) {
 }
 
 }  // namespace
-
-void* big_buffer_allocate(std::size_t bytes) {
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes >= 2 * kHuge) {
-    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-    void* p = std::aligned_alloc(kHuge, rounded);
-    if (!p) throw std::bad_alloc();
-    ::madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure only costs speed
-    return p;
-  }
-#endif
-  // Cache-line aligned, so that a point's record never straddles more lines than it must.
-  return ::operator new (bytes, std::align_val_t{64});
-}
-
-void big_buffer_free(void* p, std::size_t bytes) noexcept {
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes >= 2 * kHuge) {
-    std::free(p);
-    return;
-  }
-#endif
-  ::operator delete (p, std::align_val_t{64});
-}
 
 const char* to_string(MoveStatus s) {
   switch (s) {
@@ -258,30 +227,7 @@ struct LegalSearch {
   Position::Sets sets;
 };
 
-// Position of the i-th set bit of `word` (i < popcount(word)): with BMI2's pdep, or by
-// skipping whole bytes and then clearing the lowest bits.
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("bmi2"))) inline std::uint32_t select_bit_bmi2(std::uint64_t word,
-                                                                     std::uint32_t i) {
-  return static_cast<std::uint32_t>(__builtin_ctzll(_pdep_u64(std::uint64_t{1} << i, word)));
-}
-const bool kHasBmi2 = __builtin_cpu_supports("bmi2");
-#else
-const bool kHasBmi2 = false;
-#endif
-
-inline std::uint32_t select_bit_plain(std::uint64_t word, std::uint32_t i) {
-  std::uint32_t base = 0;
-  for (;;) {
-    const auto c = static_cast<std::uint32_t>(std::popcount(word & 0xFF));
-    if (i < c) break;
-    i -= c;
-    word >>= 8;
-    base += 8;
-  }
-  for (; i > 0; --i) word &= word - 1;
-  return base + static_cast<std::uint32_t>(std::countr_zero(word));
-}
+const bool kHasBmi2 = platform::cpu_has_bmi2();
 
 // In a player's legal set, u becomes legal (gain = 1) or stops being legal (lose = 1), or
 // neither: the bitmap bit flips without a branch; the size change is summed into `delta`. The
@@ -324,10 +270,10 @@ template <bool kBmi2>
     prefix[k + 1] = acc;
     j += acc <= i;
   }
-#if defined(__x86_64__) && defined(__GNUC__)
-  if constexpr (kBmi2) return j * 64 + select_bit_bmi2(bits[j], i - prefix[j]);
+#if TANBO_X86_BMI2
+  if constexpr (kBmi2) return j * 64 + platform::select_bit_bmi2(bits[j], i - prefix[j]);
 #endif
-  return j * 64 + select_bit_plain(bits[j], i - prefix[j]);
+  return j * 64 + platform::select_bit_plain(bits[j], i - prefix[j]);
 }
 
 // Among `k` counts, the number of leading ones whose running total stays <= i, without a
@@ -368,8 +314,8 @@ template <bool kBmi2>
   return b * 512 + point_in_block<kBmi2>(s.bits + b * 8u, s.block_words, i);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("bmi2"))) Vertex find_legal_bmi2(const LegalSearch& s, std::uint32_t i) {
+#if TANBO_X86_BMI2
+TANBO_TARGET_BMI2 Vertex find_legal_bmi2(const LegalSearch& s, std::uint32_t i) {
   return find_legal<true>(s, i);
 }
 #endif
@@ -395,7 +341,7 @@ Vertex Position::legal_move(Player p, std::uint32_t i) const {
   const std::size_t q = p - 1u;
   const LegalSearch s{legal_block_.data() + q * block_stride_, legal_bits_.data() + q * words_,
                       sets_ == Sets::kMany ? supers_ : blocks_, block_words_, sets_};
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TANBO_X86_BMI2
   if (kHasBmi2) return find_legal_bmi2(s, i);
 #endif
   return find_legal_plain(s, i);
@@ -479,7 +425,7 @@ void Position::occupy_impl(Vertex v, Player p) {
   // already (prefetch_point); asking again from the list measured no slower, and without it a
   // move of a recorded 1000x1000 game measured about 15% slower, so both stay.
   if constexpr (kSets == Sets::kMany) {
-    for (const Vertex* i = nb; i != end; ++i) __builtin_prefetch(base + *i * stride, 1);
+    for (const Vertex* i = nb; i != end; ++i) platform::prefetch_for_write(base + *i * stride);
   }
   const std::size_t q = p - 1u;
   std::byte* const slot_base = base + sizeof(Cell) + q * sizeof(Slot);  // p's slot of record 0
@@ -608,17 +554,18 @@ void Position::prefetch_point(Vertex v) const {
     // 8-byte words never straddle lines, and the words before and after v's (asked for with
     // the first axis) share a line with it, one or the other.
     for (std::ptrdiff_t d : prefetch_) {
-      __builtin_prefetch(reinterpret_cast<const void*>(at + static_cast<std::uintptr_t>(d)), 1);
+      platform::prefetch_for_write(
+          reinterpret_cast<const void*>(at + static_cast<std::uintptr_t>(d)));
     }
     return;
   }
   const std::uintptr_t last = stride_ - 1;
-  __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + last), 1);
+  platform::prefetch_for_write(reinterpret_cast<const void*>(at));
+  platform::prefetch_for_write(reinterpret_cast<const void*>(at + last));
   for (std::ptrdiff_t d : prefetch_) {
     const std::uintptr_t u = at + static_cast<std::uintptr_t>(d);
-    __builtin_prefetch(reinterpret_cast<const void*>(u), 1);
-    __builtin_prefetch(reinterpret_cast<const void*>(u + last), 1);
+    platform::prefetch_for_write(reinterpret_cast<const void*>(u));
+    platform::prefetch_for_write(reinterpret_cast<const void*>(u + last));
   }
 }
 
@@ -702,7 +649,7 @@ void Position::occupy_compact(Vertex v, Player p, RootId r, Vertex next) {
   Vertex around[2 * kMaxCompactAxes];
   compact_neighbours(v, around);
   const std::uint32_t degree = 2 * axes_;
-  for (std::uint32_t i = 0; i < degree; ++i) __builtin_prefetch(words + around[i], 1);
+  for (std::uint32_t i = 0; i < degree; ++i) platform::prefetch_for_write(words + around[i]);
   const std::size_t q = p - 1u;
   std::uint32_t* const halves = reinterpret_cast<std::uint32_t*>(words) + q;
   std::uint64_t* const bits = legal_bits_.data() + q * words_;
