@@ -6,20 +6,20 @@
 // moves use: adding stones in any order gives the same counts as adding them in game order.
 #include <string>
 
+#include "position_core.hpp"
 #include "tanbo/error.hpp"
-#include "tanbo/position.hpp"
 
-namespace tanbo {
+namespace tanbo::detail {
 
-Position Position::from_stones(TopologyPtr topology, int players,
-                               const std::vector<std::pair<Vertex, Player>>& stones,
-                               Player to_move) {
+PositionCore PositionCore::from_stones(TopologyPtr topology, int players,
+                                       const std::vector<std::pair<Vertex, Player>>& stones,
+                                       Player to_move) {
   if (!topology) throw Error("no topology");
   if (players < 2 || players > kMaxPlayers) {
     throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
                 std::to_string(players));
   }
-  Position pos;
+  PositionCore pos;
   pos.topo_ = std::move(topology);
   const Topology& t = *pos.topo_;
   pos.setup_ = Setup{"position", players, stones};
@@ -119,4 +119,4 @@ Position Position::from_stones(TopologyPtr topology, int players,
   return pos;
 }
 
-}  // namespace tanbo
+}  // namespace tanbo::detail
