@@ -1,20 +1,94 @@
-// Position: the facade. Each call forwards to the state behind it (position_core.hpp).
+// Position: the facade. Queries read the state (position_core.hpp); changes go to the rules
+// (rules.hpp), through the entry points of the instance chosen for its records when it is made.
 #include "tanbo/position.hpp"
 
+#include <algorithm>
+
 #include "position_core.hpp"
+#include "rules.hpp"
+#include "tanbo/error.hpp"
+#include "zobrist.hpp"
 
 namespace tanbo {
 
 using detail::PositionCore;
 
-Position::Position(TopologyPtr topology, const Setup& setup, Records records)
-    : core_(std::make_unique<PositionCore>(std::move(topology), setup, records)) {}
+namespace {
 
-Position Position::from_stones(TopologyPtr topology, int players,
-                               const std::vector<std::pair<Vertex, Player>>& stones,
-                               Player to_move) {
-  return Position(std::make_unique<PositionCore>(
-      PositionCore::from_stones(std::move(topology), players, stones, to_move)));
+detail::AnyRecords make_records(const Topology& t, int players, Position::Records choice) {
+  if (choice == Position::Records::kAuto && detail::CompactRecords::fits(t, players)) {
+    return detail::CompactRecords(t);
+  }
+  return detail::GeneralRecords(t, players);
+}
+
+}  // namespace
+
+namespace detail {
+
+PositionCore::PositionCore(TopologyPtr topo, Setup start, int player_count,
+                           Position::Records choice)
+    : topology(std::move(topo)),
+      setup(std::move(start)),
+      n(topology->graph.num_vertices()),
+      players(player_count),
+      records(make_records(*topology, player_count, choice)) {
+  // Root ids (at most one per point) must stay below 2^31: see root_or_scratch.
+  if (n >= (1u << 31)) {
+    throw Error("a board of " + std::to_string(n) + " points is too big (at most 2^31 - 1)");
+  }
+  // The compact records' border word is one more point, never legal.
+  legal = LegalSets(compact() ? n + 1 : n, players);
+  const std::uint32_t most = with_records([](const auto& r) { return r.max_neighbours(); });
+  zeroed.assign(std::size_t{most} + static_cast<std::size_t>(players) + 1, kNoRoot);
+  rules = rules_for(*this);
+}
+
+}  // namespace detail
+
+Position::Position(TopologyPtr topology, const Setup& setup, Records records) {
+  if (!topology) throw Error("no topology");
+  if (setup.players < 2 || setup.players > kMaxPlayers) {
+    throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
+                std::to_string(setup.players));
+  }
+  core_ = std::make_unique<PositionCore>(std::move(topology), setup, setup.players, records);
+  PositionCore& g = *core_;
+  const Topology& t = *g.topology;
+  // Each seed is a root of its own.
+  for (const auto& [seed, owner] : setup.stones) {
+    const Vertex v = seed;
+    const Player p = owner;
+    if (v >= g.n) throw Error("setup stone on vertex " + std::to_string(v) + " is off the board");
+    if (p < 1 || p > g.players) {
+      throw Error("setup stone at " + t.name(v) + " belongs to player " + std::to_string(p) +
+                  " but the game has " + std::to_string(g.players) + " players");
+    }
+    if (at(v) != kEmpty) throw Error("setup places two stones on " + t.name(v));
+    for (Vertex u : t.graph.neighbours(v)) {
+      if (at(u) == p) {
+        throw Error("setup seeds " + t.name(u) + " and " + t.name(v) + " of " + player_title(p) +
+                    " are adjacent: every seed must be a root of its own");
+      }
+    }
+    const RootId r = g.roots.add(p, v, 1, v);
+    g.rules->place(g, v, p, r, kNoVertex);
+    ++g.stones[p - 1];
+    ++g.root_count[p - 1];
+  }
+  for (int p = 1; p <= g.players; ++p) {
+    if (g.stones[p - 1] == 0) {
+      throw Error("setup gives " + player_title(static_cast<Player>(p)) + " no stones");
+    }
+  }
+  for (RootId r = 0; r < g.roots.count(); ++r) {
+    if (g.roots.space(r) == 0) {
+      throw Error("the starting position has a bounded root: the " +
+                  player_title(g.roots[r].owner) + " seed at " + t.name(g.roots[r].seed) +
+                  " has no root space");
+    }
+  }
+  g.zero_count = 0;
 }
 
 Position::Position(std::unique_ptr<PositionCore> core) : core_(std::move(core)) {}
@@ -33,161 +107,273 @@ Position& Position::operator=(const Position& other) {
 Position& Position::operator=(Position&& other) noexcept = default;
 Position::~Position() = default;
 
+// ---- the board
+
 const Topology& Position::topology() const {
-  return core_->topology();
+  return *core_->topology;
 }
 const TopologyPtr& Position::topology_ptr() const {
-  return core_->topology_ptr();
+  return core_->topology;
 }
 const Graph& Position::graph() const {
-  return core_->graph();
+  return core_->topology->graph;
 }
 const Setup& Position::setup() const {
-  return core_->setup();
+  return core_->setup;
 }
 std::uint32_t Position::num_vertices() const {
-  return core_->num_vertices();
+  return core_->n;
 }
 int Position::num_players() const {
-  return core_->num_players();
+  return core_->players;
 }
 Player Position::at(Vertex v) const {
-  return core_->at(v);
+  return core_->with_view([v](const auto& b) { return b.color(v); });
 }
 std::uint32_t Position::neighbours_of(Vertex v, Player p) const {
-  return core_->neighbours_of(v, p);
+  return core_->with_records([v, p](const auto& r) { return r.neighbours_of(v, p); });
 }
 bool Position::compact_records() const {
-  return core_->compact_records();
+  return core_->compact();
 }
+
+// ---- turn and result
 
 Player Position::to_move() const {
-  return core_->to_move();
+  return core_->to_move;
 }
 bool Position::is_over() const {
-  return core_->is_over();
+  return core_->to_move == kEmpty;
 }
 Player Position::winner() const {
-  return core_->winner();
+  return core_->winner;
 }
 bool Position::is_out(Player p) const {
-  return core_->is_out(p);
+  return (core_->out >> (p - 1)) & 1u;
 }
 std::uint32_t Position::ply() const {
-  return core_->ply();
+  return core_->earlier + static_cast<std::uint32_t>(core_->history.size());
 }
 Player Position::next_player() const {
-  return core_->next_player();
+  return detail::player_after(*core_, core_->to_move);
 }
+
+// ---- moves
 
 MoveStatus Position::check_move(Player p, Vertex v) const {
-  return core_->check_move(p, v);
+  const PositionCore& g = *core_;
+  if (is_over()) return MoveStatus::kGameOver;
+  if (p < 1 || p > g.players || is_out(p)) return MoveStatus::kPlayerOut;
+  if (p != g.to_move) return MoveStatus::kNotYourTurn;
+  if (v >= g.n) return MoveStatus::kOffBoard;
+  if (at(v) != kEmpty) return MoveStatus::kOccupied;
+  const std::uint32_t c = g.with_view([v, p](const auto& b) { return b.slot(v, p).state; });
+  if (c == 0) return MoveStatus::kNoConnection;
+  if (c > 1) return MoveStatus::kTooMany;
+  return MoveStatus::kLegal;
 }
+
 bool Position::is_legal_point(Player p, Vertex v) const {
-  return core_->is_legal_point(p, v);
+  return core_->legal.contains(p, v);
 }
+
+// v leaves e's space; an empty neighbour with no stone of p joins it; an empty neighbour whose
+// only stone of p is in e leaves it (it would touch two). A slot's state is the count when the
+// point is empty, so one comparison also says "empty"; no branch on the board's contents.
 std::uint32_t Position::joined_space_after(Player p, Vertex v) const {
-  return core_->joined_space_after(p, v);
+  return core_->with_view([&](const auto& b) {
+    const RootId e = b.slot(v, p).root;
+    std::uint32_t space = core_->roots.space(e) - 1;
+    for (Vertex u : graph().neighbours(v)) {
+      const detail::SlotState s = b.slot(u, p);
+      space += (s.state == 0) - ((s.state == 1) & (s.root == e));
+    }
+    return space;
+  });
 }
+
 std::uint32_t Position::others_bounded(Player p, Vertex v) const {
-  return core_->others_bounded(p, v);
+  return core_->with_view([&](const auto& b) {
+    const std::uint32_t* space = core_->roots.spaces();
+    std::uint32_t bounded = 0;
+    for (int c = 1; c <= core_->players; ++c) {
+      const detail::SlotState s = b.slot(v, static_cast<Player>(c));
+      const std::uint32_t one = (s.state == 1) & (c != p);
+      bounded += one & (space[detail::root_or_scratch(one, s.root)] == 1);
+    }
+    return bounded;
+  });
 }
+
 std::string Position::explain(Player p, Vertex v) const {
-  return core_->explain(p, v);
+  const Topology& t = topology();
+  switch (check_move(p, v)) {
+    case MoveStatus::kLegal:
+      return "";
+    case MoveStatus::kGameOver:
+      return "the game is over: " + player_title(winner()) + " has won";
+    case MoveStatus::kPlayerOut:
+      if (p < 1 || p > num_players()) {
+        return "there is no player " + std::to_string(p) + " in this " +
+               std::to_string(num_players()) + "-player game";
+      }
+      return player_title(p) + " is out of the game";
+    case MoveStatus::kNotYourTurn:
+      return "it is " + player_title(to_move()) + "'s turn, not " + player_title(p) + "'s";
+    case MoveStatus::kOffBoard:
+      return "not on this board";
+    case MoveStatus::kOccupied:
+      return t.name(v) + " is occupied by " + player_title(at(v));
+    case MoveStatus::kNoConnection:
+      return "no " + player_title(p) + " stone touches " + t.name(v);
+    case MoveStatus::kTooMany: {
+      std::string list;
+      std::uint32_t count = 0;
+      for (Vertex u : t.graph.neighbours(v)) {
+        if (at(u) == p) list += (count++ ? ", " : "") + t.name(u);
+      }
+      return t.name(v) + " touches " + std::to_string(count) + " " + player_title(p) +
+             " stones: " + list + " (a stone must touch exactly one of its own colour)";
+    }
+  }
+  return "illegal move";
 }
+
 std::uint32_t Position::legal_count(Player p) const {
-  return core_->legal_count(p);
+  return core_->legal.size(p);
 }
 Vertex Position::legal_move(Player p, std::uint32_t i) const {
-  return core_->legal_move(p, i);
+  return core_->legal.nth(p, i);
 }
 Vertex Position::legal_move_portable(Player p, std::uint32_t i) const {
-  return core_->legal_move_portable(p, i);
+  return core_->legal.nth_portable(p, i);
 }
 std::vector<Vertex> Position::legal_moves(Player p) const {
-  return core_->legal_moves(p);
+  return core_->legal.list(p);
 }
 bool Position::prefetches() const {
-  return core_->prefetches();
+  return core_->with_records([](const auto& r) { return r.prefetches(); });
 }
 void Position::prefetch_move(Vertex v) const {
-  core_->prefetch_move(v);
+  core_->with_view([v](const auto& b) { b.prefetch_point(v); });
 }
+
+// ---- playing
 
 const MoveRecord& Position::play(Vertex v) {
-  return core_->play(v);
+  return core_->rules->play(*core_, v);
 }
+
 const MoveRecord& Position::play_checked(Player p, Vertex v) {
-  return core_->play_checked(p, v);
+  if (check_move(p, v) != MoveStatus::kLegal) throw Error(explain(p, v));
+  return play(v);
 }
+
 const MoveRecord& Position::resign(Player p) {
-  return core_->resign(p);
+  if (is_over()) throw Error("the game is over");
+  if (p < 1 || p > num_players()) throw Error("there is no player " + std::to_string(p));
+  if (is_out(p)) throw Error(player_title(p) + " is already out of the game");
+  return core_->rules->resign(*core_, p);
 }
+
 void Position::undo() {
-  core_->undo();
+  if (!core_->recording) {
+    throw Error("this position keeps no record of its turns: nothing to undo");
+  }
+  if (core_->history.empty()) throw Error("no move to undo");
+  core_->rules->undo(*core_);
 }
+
 void Position::clear_history() {
-  core_->clear_history();
+  core_->forget_record();
+  core_->earlier = 0;
 }
 void Position::set_recording(bool on) {
-  core_->set_recording(on);
+  core_->forget_record();
+  core_->recording = on;
 }
 bool Position::recording() const {
-  return core_->recording();
+  return core_->recording;
 }
+
+// ---- history
 
 std::span<const MoveRecord> Position::history() const {
-  return core_->history();
+  return core_->history.view();
 }
 const MoveRecord& Position::last_move() const {
-  return core_->last_move();
+  return core_->history.back();
 }
 std::span<const RootId> Position::removed_roots() const {
-  return core_->removed_roots();
+  return core_->removed.view();
 }
+
+// ---- roots
 
 std::uint32_t Position::num_root_ids() const {
-  return core_->num_root_ids();
+  return core_->roots.count();
 }
 RootId Position::root_of(Vertex v) const {
-  return core_->root_of(v);
+  return core_->with_view(
+      [v](const auto& b) { return b.color(v) == kEmpty ? kNoRoot : b.root(v); });
 }
 bool Position::root_alive(RootId r) const {
-  return core_->root_alive(r);
+  return core_->roots[r].alive;
 }
 Player Position::root_owner(RootId r) const {
-  return core_->root_owner(r);
+  return core_->roots[r].owner;
 }
 std::uint32_t Position::root_size(RootId r) const {
-  return core_->root_size(r);
+  return core_->roots[r].size;
 }
 std::uint32_t Position::root_space(RootId r) const {
-  return core_->root_space(r);
+  return core_->roots.space(r);
 }
 Vertex Position::root_seed(RootId r) const {
-  return core_->root_seed(r);
-}
-std::vector<Vertex> Position::root_stones(RootId r) const {
-  return core_->root_stones(r);
-}
-std::vector<Vertex> Position::root_space_points(RootId r) const {
-  return core_->root_space_points(r);
-}
-std::vector<RootId> Position::live_roots() const {
-  return core_->live_roots();
+  return core_->roots[r].seed;
 }
 
+std::vector<Vertex> Position::root_stones(RootId r) const {
+  std::vector<Vertex> out;
+  if (!root_alive(r)) return out;
+  core_->with_view([&](const auto& b) {
+    for (Vertex s = core_->roots[r].head; s != kNoVertex; s = b.next(s)) out.push_back(s);
+  });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Vertex> Position::root_space_points(RootId r) const {
+  std::vector<Vertex> out;
+  if (!root_alive(r)) return out;
+  const Player p = root_owner(r);
+  core_->with_view([&](const auto& b) {
+    for (Vertex u : legal_moves(p)) {
+      if (b.slot(u, p).root == r) out.push_back(u);
+    }
+  });
+  return out;
+}
+
+std::vector<RootId> Position::live_roots() const {
+  std::vector<RootId> out;
+  for (RootId r = 0; r < num_root_ids(); ++r) {
+    if (root_alive(r)) out.push_back(r);
+  }
+  return out;
+}
+
+// ---- per player
+
 std::uint32_t Position::stones(Player p) const {
-  return core_->stones(p);
+  return core_->stones[p - 1];
 }
 std::uint32_t Position::roots_alive(Player p) const {
-  return core_->roots_alive(p);
+  return core_->root_count[p - 1];
 }
+
 std::uint64_t Position::hash() const {
-  return core_->hash();
-}
-std::string Position::check_consistency() const {
-  return core_->check_consistency();
+  return core_->hash ^ zobrist::side_to_move(core_->to_move);
 }
 
 const char* to_string(MoveStatus s) {
