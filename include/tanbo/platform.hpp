@@ -49,12 +49,15 @@ inline std::uint32_t select_bit_plain(std::uint64_t word, std::uint32_t i) {
   return base + static_cast<std::uint32_t>(std::countr_zero(word));
 }
 
-#if TANBO_X86_BMI2
-// The same with BMI2's pdep: one instruction. Callable only from TANBO_TARGET_BMI2 code.
+// The same with BMI2's pdep, one instruction, in code compiled TANBO_TARGET_BMI2 and run only
+// where cpu_has_bmi2(); elsewhere the portable search.
 TANBO_TARGET_BMI2 inline std::uint32_t select_bit_bmi2(std::uint64_t word, std::uint32_t i) {
+#if TANBO_X86_BMI2
   return static_cast<std::uint32_t>(__builtin_ctzll(_pdep_u64(std::uint64_t{1} << i, word)));
-}
+#else
+  return select_bit_plain(word, i);
 #endif
+}
 
 // Memory for the big per-point buffer of a position. On Linux, buffers of 4 MB and more are
 // aligned to 2 MB and marked for transparent huge pages (madvise), so that moves at random

@@ -52,7 +52,7 @@ enum class MoveStatus {
 // of moves keeps one a move (the one-byte fields come first).
 struct MoveRecord {
   enum class Kind : std::uint8_t { kPlace, kResign };
-  Kind kind = Kind::kPlace;
+  Kind kind = Kind::kPlace;          // a stone placed, or a resignation
   Player player = kEmpty;            // who moved (or resigned)
   bool expanded_removed = false;     // the expanded root was bounded and removed
   Player to_move_before = kEmpty;    // side to move before this turn
@@ -60,7 +60,7 @@ struct MoveRecord {
   Vertex vertex = kNoVertex;         // where the stone went (kPlace)
   RootId expanded = kNoRoot;         // the root the stone joined (kPlace)
   std::uint32_t removed_begin = 0;   // removed roots: removed_roots()[begin, end)
-  std::uint32_t removed_end = 0;     //
+  std::uint32_t removed_end = 0;     // (end of them)
   std::uint32_t stones_removed = 0;  // stones taken off by this turn
   Vertex prev_next = kNoVertex;      // stone-list link the point had before (for undo)
 };

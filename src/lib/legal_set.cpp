@@ -34,9 +34,7 @@ template <bool kBmi2>
     prefix[k + 1] = acc;
     j += acc <= i;
   }
-#if TANBO_X86_BMI2
   if constexpr (kBmi2) return j * 64 + platform::select_bit_bmi2(bits[j], i - prefix[j]);
-#endif
   return j * 64 + platform::select_bit_plain(bits[j], i - prefix[j]);
 }
 
@@ -57,8 +55,8 @@ template <std::uint32_t k>
   return skipped;
 }
 
-// The search, compiled twice: for any x86-64 and for CPUs with BMI2 (one instruction for the
-// bit within a word, inlined).
+// The search, compiled twice: for any CPU and for x86-64 CPUs with BMI2 (one instruction for
+// the bit within a word, inlined; platform.hpp).
 template <bool kBmi2>
 [[gnu::always_inline]] inline Vertex find(const Search& s, std::uint32_t i) {
   // b = number of whole blocks before the one holding the i-th point.
@@ -78,11 +76,9 @@ template <bool kBmi2>
   return b * 512 + point_in_block<kBmi2>(s.bits + b * 8u, s.block_words, i);
 }
 
-#if TANBO_X86_BMI2
 TANBO_TARGET_BMI2 Vertex find_bmi2(const Search& s, std::uint32_t i) {
   return find<true>(s, i);
 }
-#endif
 Vertex find_plain(const Search& s, std::uint32_t i) {
   return find<false>(s, i);
 }
@@ -112,9 +108,7 @@ Vertex LegalSets::nth(Player p, std::uint32_t i) const {
   const std::size_t q = p - 1u;
   const Search s{counts_.data() + q * stride_, bits_.data() + q * words_,
                  counting_ == Counting::kMany ? supers_ : blocks_, block_words_, counting_};
-#if TANBO_X86_BMI2
   if (kHasBmi2) return find_bmi2(s, i);
-#endif
   return find_plain(s, i);
 }
 

@@ -21,6 +21,7 @@
 // runs in a move.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 #include "position_core.hpp"
