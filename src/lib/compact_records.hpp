@@ -223,7 +223,7 @@ class CompactRecords {
   // 32,768 points, else empty: prefetch_point asks for them all at once.
   std::vector<std::ptrdiff_t> prefetch_;
   std::vector<std::uint64_t, BigBufferAllocator<std::uint64_t>> words_;  // n + 1 (the border)
-  PodVector<Vertex> removed_;  // the stones of the removed roots, for undo
+  PodVector<Vertex> removed_;  // the stones of the removed roots, for undo (grows with the record)
 };
 
 static_assert(Records<CompactRecords>);

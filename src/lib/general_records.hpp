@@ -10,7 +10,11 @@
 // occupied (bit 31, the same in all of its slots) and the XOR of those neighbours' root ids
 // (bits 32-63). Its low half is therefore 1 exactly when the point is empty root space of c,
 // and a neighbour update is one read and one write of one word, without a branch. Occupied
-// points keep their counts too.
+// points keep their counts too. What this buys: any graph, and a 19x19 game's records (11.6
+// KB) stay in the nearest cache; the updates mispredict 0.58 branches a move (cachegrind)
+// against 10 when they branched on the contents; records starting on a cache line gained 3%;
+// on lattices where many directions are off the board (11 axes of 3 points) these records,
+// which list only the neighbours there are, play 16% faster than the compact ones.
 //
 // Big boards (more than 32,768 points), whose records no longer stay in the nearer caches:
 //  - lattices without wrap compute a point's neighbours from a mask of the directions that stay

@@ -53,8 +53,11 @@ struct PositionCore {
   std::uint8_t out = 0;  // bit p-1: player p is out
 
   // ---- the game record (see Position::set_recording)
-  PodVector<MoveRecord> history;  // grows without copying (pod_vector.hpp)
-  PodVector<RootId> removed;      // the roots each turn removed, in order
+  // The turns, and the roots each turn removed, in order. PodVectors grow without copying
+  // (pod_vector.hpp): a recorded 1000x1000 game (5 million turns, 160 MB of records) took 176
+  // ns a move against 205 with std::vector (medians of 6 alternating runs).
+  PodVector<MoveRecord> history;
+  PodVector<RootId> removed;
   bool recording = true;
   std::uint32_t earlier = 0;  // turns played before history's first
 
