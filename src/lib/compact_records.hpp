@@ -21,8 +21,8 @@
 // keeps a removed root's list apart for undo, since the slots overwrite it. The neighbours are
 // computed from the coordinates (a remainder by multiplication per axis).
 //
-// CompactRecords owns the words; its View (what the rules use) is a few pointers and sizes that
-// the rules copy into locals for each operation.
+// CompactRecords owns the words; its View (what the rules use, records.hpp) is a few pointers
+// and sizes.
 #pragma once
 
 #include <array>

@@ -24,9 +24,8 @@
 //  - lattices fetch a point's and its neighbours' records at once (prefetch_point), so that
 //    their cache misses overlap.
 //
-// GeneralRecords owns the buffer; its View (what the rules use) is a few pointers and sizes
-// that the rules copy into locals for each operation, so that the compiler keeps them in
-// registers instead of reloading them after every store into the records.
+// GeneralRecords owns the buffer; its View (what the rules use, records.hpp) is a few pointers
+// and sizes.
 #pragma once
 
 #include <array>

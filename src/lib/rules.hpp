@@ -77,7 +77,7 @@ class Rules {
 
   // Plays v for the side to move (a legal move) and returns the turn's record.
   const MoveRecord& play(Vertex v) {
-    const auto board = records_.view();  // (copied into locals: see records.hpp)
+    const auto& board = records_.view();
     board.prefetch_point(v);  // big lattices: the point's and its neighbours' records at once
     const Player p = g_.to_move;
     if (!g_.recording) forget_record();
@@ -154,7 +154,7 @@ class Rules {
   // Takes back the last turn (there is one): the removed roots come back, in reverse order of
   // removal, then the stone goes.
   void undo() {
-    const auto board = records_.view();  // (copied into locals: see records.hpp)
+    const auto& board = records_.view();
     const MoveRecord rec = g_.history.back();
     g_.history.pop_back();
     for (std::uint32_t i = rec.removed_end; i > rec.removed_begin; --i) {
@@ -179,7 +179,7 @@ class Rules {
   // before `next` in r's list; returns the list link to give back on undo. Roots whose space
   // falls to zero are listed in g.zeroed[0 .. g.zero_count).
   Vertex place(Vertex v, Player p, RootId r, Vertex next) {
-    const auto board = records_.view();  // (copied into locals: see records.hpp)
+    const auto& board = records_.view();
     std::uint32_t* const space = g_.roots.spaces();
     RootId* const zero = g_.zeroed.data();
     std::uint32_t nz = 0;
@@ -236,7 +236,9 @@ class Rules {
   // lattices the next stone's records are fetched while one is handled).
   template <bool kWholeRoot>
   void take_off(Vertex first) {
-    const auto board = records_.view();  // (copied into locals: see records.hpp)
+    // A copy of the view: its stone loop stores into the records, after which the compiler
+    // would reload every field of the view in place (see records.hpp).
+    const auto board = records_.view();
     std::uint32_t* const space = g_.roots.spaces();
     const Player p = board.color(first);
     const RootId r = board.root(first);
