@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "tanbo/position.hpp"
+#include "tanbo/platform.hpp"
 
 namespace {
 

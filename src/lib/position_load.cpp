@@ -2,30 +2,23 @@
 //
 // A position reached by legal play has one root per seed, each a tree. A diagram does not say
 // which stone was the seed, so each connected set of same-coloured stones becomes a root whose
-// seed is its lowest-numbered stone. The incremental data is built with the same occupy() the
+// seed is its lowest-numbered stone. The incremental data is built with the same place() the
 // moves use: adding stones in any order gives the same counts as adding them in game order.
 #include <string>
 
+#include "position_core.hpp"
+#include "rules.hpp"
 #include "tanbo/error.hpp"
-#include "tanbo/position.hpp"
 
 namespace tanbo {
 
-Position Position::from_stones(TopologyPtr topology, int players,
-                               const std::vector<std::pair<Vertex, Player>>& stones,
-                               Player to_move) {
-  if (!topology) throw Error("no topology");
-  if (players < 2 || players > kMaxPlayers) {
-    throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
-                std::to_string(players));
-  }
-  Position pos;
-  pos.topo_ = std::move(topology);
-  const Topology& t = *pos.topo_;
-  pos.setup_ = Setup{"position", players, stones};
-  const std::uint32_t n = t.graph.num_vertices();
-  pos.allocate(n, players);
+namespace {
 
+// The colour of every point, from the stone list (checked: on the board, a player of the game,
+// one stone a point).
+std::vector<Player> colours_of(const Topology& t, int players,
+                               const std::vector<std::pair<Vertex, Player>>& stones) {
+  const std::uint32_t n = t.graph.num_vertices();
   std::vector<Player> colour(n, kEmpty);
   for (const auto& [v, p] : stones) {
     if (v >= n) throw Error("stone on vertex " + std::to_string(v) + " is off the board");
@@ -36,6 +29,53 @@ Position Position::from_stones(TopologyPtr topology, int players,
     if (colour[v] != kEmpty) throw Error("two stones on " + t.name(v));
     colour[v] = p;
   }
+  return colour;
+}
+
+// Who is to move: `to_move`, or nobody when at most one player is still in (then the winner).
+void set_turn(detail::PositionCore& g, Player to_move) {
+  g.out = detail::players_out(g);
+  int in = 0;
+  Player last_in = kEmpty;
+  for (int p = 1; p <= g.players; ++p) {
+    if (!((g.out >> (p - 1)) & 1u)) {
+      ++in;
+      last_in = static_cast<Player>(p);
+    }
+  }
+  if (in == 0) throw Error("the position has no stones");
+  if (in == 1) {
+    g.to_move = kEmpty;
+    g.winner = last_in;
+    return;
+  }
+  if (to_move < 1 || to_move > g.players) {
+    throw Error("there is no player " + std::to_string(to_move) + " to move in this " +
+                std::to_string(g.players) + "-player game");
+  }
+  if ((g.out >> (to_move - 1)) & 1u) {
+    throw Error(player_title(to_move) + " is to move but has no stones on the board");
+  }
+  g.to_move = to_move;
+  g.winner = kEmpty;
+}
+
+}  // namespace
+
+Position Position::from_stones(TopologyPtr topology, int players,
+                               const std::vector<std::pair<Vertex, Player>>& stones,
+                               Player to_move) {
+  if (!topology) throw Error("no topology");
+  if (players < 2 || players > kMaxPlayers) {
+    throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
+                std::to_string(players));
+  }
+  auto core = std::make_unique<detail::PositionCore>(topology, Setup{"position", players, stones},
+                                                     players, Records::kAuto);
+  detail::PositionCore& g = *core;
+  const Topology& t = *topology;
+  const std::uint32_t n = g.n;
+  const std::vector<Player> colour = colours_of(t, players, stones);
 
   // Roots: connected components of one colour, found from their lowest-numbered stone.
   std::vector<RootId> root_of(n, kNoRoot);
@@ -44,7 +84,7 @@ Position Position::from_stones(TopologyPtr topology, int players,
   for (Vertex s = 0; s < n; ++s) {
     const Player p = colour[s];
     if (p == kEmpty || root_of[s] != kNoRoot) continue;
-    const RootId r = static_cast<RootId>(pos.roots_.size());
+    const RootId r = g.roots.count();
     comp.assign(1, s);
     root_of[s] = r;
     std::uint64_t inner = 0;  // each edge inside the component counted twice
@@ -64,59 +104,31 @@ Position Position::from_stones(TopologyPtr topology, int players,
                   std::to_string(inner / 2) +
                   " adjacencies); a root must be a tree, so no game can reach this position");
     }
-    Root root;
-    root.owner = p;
-    root.size = static_cast<std::uint32_t>(comp.size());
-    root.seed = s;
+    Vertex head = kNoVertex;
     for (Vertex u : comp) {  // stone list: the seed ends up last, as in play
-      next[u] = root.head;
-      root.head = u;
+      next[u] = head;
+      head = u;
     }
-    pos.roots_.push_back(root);
-    pos.space_buf_.push_back(0);
-    pos.stones_[p - 1] += root.size;
-    ++pos.root_count_[p - 1];
+    g.roots.add(p, s, static_cast<std::uint32_t>(comp.size()), head);
+    g.stones[p - 1] += static_cast<std::uint32_t>(comp.size());
+    ++g.root_count[p - 1];
   }
-  // Neighbour counts, legal sets, root space and the hash: occupy() adds one stone to a
+  // Neighbour counts, legal sets, root space and the hash: place() adds one stone to a
   // consistent position, so the stones go onto the empty board one by one.
   for (Vertex v = 0; v < n; ++v) {
-    if (colour[v] == kEmpty) continue;
-    pos.put_stone(v, colour[v], root_of[v], next[v]);
+    if (colour[v] != kEmpty) g.rules->place(g, v, colour[v], root_of[v], next[v]);
   }
-  for (RootId r = 0; r < pos.roots_.size(); ++r) {
-    const Root& root = pos.roots_[r];
-    if (pos.root_space(r) == 0) {
+  for (RootId r = 0; r < g.roots.count(); ++r) {
+    if (g.roots.space(r) == 0) {
+      const detail::Root& root = g.roots[r];
       throw Error("the position has a bounded root: the " + player_title(root.owner) + " root of " +
                   std::to_string(root.size) + (root.size == 1 ? " stone" : " stones") + " at " +
                   t.name(root.seed) + " has no root space");
     }
   }
-  pos.out_ = pos.compute_out();
-  int in = 0;
-  Player last_in = kEmpty;
-  for (int p = 1; p <= players; ++p) {
-    if (!pos.is_out(static_cast<Player>(p))) {
-      ++in;
-      last_in = static_cast<Player>(p);
-    }
-  }
-  if (in == 0) throw Error("the position has no stones");
-  if (in == 1) {
-    pos.to_move_ = kEmpty;
-    pos.winner_ = last_in;
-  } else {
-    if (to_move < 1 || to_move > players) {
-      throw Error("there is no player " + std::to_string(to_move) + " to move in this " +
-                  std::to_string(players) + "-player game");
-    }
-    if (pos.is_out(to_move)) {
-      throw Error(player_title(to_move) + " is to move but has no stones on the board");
-    }
-    pos.to_move_ = to_move;
-    pos.winner_ = kEmpty;
-  }
-  pos.zero_count_ = 0;
-  return pos;
+  set_turn(g, to_move);
+  g.zero_count = 0;
+  return Position(std::move(core));
 }
 
 }  // namespace tanbo
