@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "tanbo/mcts.hpp"
 #include "tanbo/random.hpp"
 #include "tanbo/sgf.hpp"
+#include "tanbo/solver.hpp"
 
 namespace py = pybind11;
 
@@ -202,20 +204,60 @@ py::dict mcts_search(const PyGame& g, std::uint64_t playouts, double seconds, in
   config.playouts = playouts;
   config.time = seconds;
   config.threads = threads;
-  Vertex move = kNoVertex;
+  std::vector<MoveAnalysis> lines;
   SearchStats stats;
   {
     py::gil_scoped_release release;
     Mcts search(config, seed);
-    move = search.search(g.pos());
+    lines = search.analyze(g.pos());
     stats = search.last_stats();
   }
+  if (lines.empty()) throw Error("the search found no move");
+  // The analysis in the form of GTP tanbo-analyze: "move V visits N winrate W [proven] pv ...".
+  std::vector<std::string> analysis;
+  for (const MoveAnalysis& a : lines) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.4f", a.winrate);
+    std::string line = "move " + g.topo().name(a.move) + " visits " + std::to_string(a.visits) +
+                       " winrate " + rate + (a.proven ? " proven" : "") + " pv";
+    for (Vertex v : a.pv) line += " " + g.topo().name(v);
+    analysis.push_back(std::move(line));
+  }
   py::dict out;
-  out["move"] = g.topo().name(move);
+  out["move"] = g.topo().name(lines.front().move);
+  out["analysis"] = analysis;
   out["winrate"] = stats.best_value;
   out["visits"] = stats.best_visits;
   out["playouts"] = stats.playouts;
   out["seconds"] = stats.seconds;
+  return out;
+}
+
+// The exact solver (two players): the winner with perfect play, a best move, the winning
+// moves found. Runs without the GIL.
+py::dict solve(const PyGame& g, double seconds, int threads) {
+  if (threads < 1 || threads > 256) throw Error("threads must be from 1 to 256");
+  if (seconds < 0) throw Error("seconds must be 0 (no limit) or more");
+  SolveResult r;
+  {
+    py::gil_scoped_release release;
+    SolverOptions options;
+    options.threads = threads;
+    options.all_moves = true;
+    Solver solver(options);
+    SolveLimits limits;
+    limits.seconds = seconds;
+    r = solver.solve(g.pos(), limits);
+  }
+  py::dict out;
+  out["solved"] = r.solved;
+  out["winner"] = r.solved ? py::cast(static_cast<int>(r.winner)) : py::none();
+  out["move"] = r.best == kNoVertex ? py::none() : py::cast(g.topo().name(r.best));
+  std::vector<std::string> wins;
+  for (Vertex v : r.winning_moves) wins.push_back(g.topo().name(v));
+  out["winning_moves"] = wins;
+  out["nodes"] = r.nodes;
+  out["seconds"] = r.seconds;
   return out;
 }
 
@@ -292,7 +334,11 @@ PYBIND11_MODULE(tanbo, m) {
   m.def("mcts", &mcts_search, py::arg("game"), py::arg("playouts") = 1000, py::arg("seconds") = 0.0,
         py::arg("threads") = 1, py::arg("seed") = 1,
         "one Monte Carlo tree search from the game's position: a dict with the move, its "
-        "win rate and visits, playouts and seconds");
+        "win rate and visits, playouts, seconds, and the analysis lines of GTP tanbo-analyze "
+        "('move V visits N winrate W [proven] pv ...', best first)");
+  m.def("solve", &solve, py::arg("game"), py::arg("seconds") = 0.0, py::arg("threads") = 1,
+        "the exact solver (two players): a dict with solved, winner (player number, None when "
+        "a limit stopped it), move (a best move), winning_moves, nodes and seconds");
 }
 
 }  // namespace tanbo::python

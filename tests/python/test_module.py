@@ -204,6 +204,42 @@ def test_mcts_returns_a_legal_move_and_its_search():
         tanbo.mcts(over)
 
 
+def test_mcts_analysis_lines_have_the_gtp_form():
+    result = tanbo.mcts(tanbo.Game("grid 7x7"), playouts=400)
+    assert result["analysis"]
+    for line in result["analysis"]:
+        assert re.match(r"^move \S+ visits \d+ winrate [01]\.\d{4}( proven)? pv( \S+)+$", line), line
+    assert result["analysis"][0].split()[1] == result["move"]
+
+
+def brute_force_winner(game):
+    """The winner with perfect play, by plain minimax over the module's own moves (tiny boards)."""
+    if game.winner is not None:
+        return game.winner
+    me = game.to_move
+    for move in game.legal_moves():
+        game.play(move)
+        w = brute_force_winner(game)
+        game.undo()
+        if w == me:
+            return me
+    return 3 - me
+
+
+@pytest.mark.parametrize("spec", ["line 7", "line 9", "grid 3x3", "grid 4x3"])
+def test_solve_agrees_with_brute_force(spec):
+    game = tanbo.Game(spec)
+    r = tanbo.solve(game, seconds=60)
+    assert r["solved"]
+    assert r["winner"] == brute_force_winner(game)
+    if r["winner"] == game.to_move:
+        assert r["move"] in r["winning_moves"]
+        game.play(r["move"])
+        assert brute_force_winner(game) == r["winner"]
+    with pytest.raises(ValueError):
+        tanbo.solve(tanbo.Game("hex 3", players=3))
+
+
 def test_long_calls_release_the_gil():
     game = tanbo.Game("grid 13x13")
     ticks = []
