@@ -6,9 +6,12 @@
 // was (same board, stones, side to move and history length), and the position must pass
 // check_consistency() after every line.
 //
-// Two things are kept out of the fuzzer's reach because they are not parser behaviour:
-// `topology file PATH` (reads arbitrary files of the machine) and boards much larger than a
-// few thousand points (legal, but each costs real time and memory; test_scale covers them).
+// Three things are kept out of the fuzzer's reach because they are not parser behaviour:
+// `topology file PATH` (reads arbitrary files of the machine), boards much larger than a few
+// thousand points (legal, but each costs real time and memory; test_scale covers them), and
+// searches without a small bound: `tanbo-solve` without SECONDS or with more than 0.5 (it runs
+// until the game is solved) and `tanbo-analyze` of more than 5,000 playouts (test_solver and
+// test_mcts cover them).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -28,7 +31,19 @@ namespace {
   std::abort();
 }
 
-// True for lines that would build a board too big to fuzz quickly, or read a file.
+// The number after `word` in a line, or a negative number when there is none.
+double number_after(const std::string& line, const std::string& word) {
+  std::size_t at = line.find(word);
+  if (at == std::string::npos) return -1;
+  at = line.find_first_not_of(' ', at + word.size());
+  if (at == std::string::npos) return -1;
+  char* end = nullptr;
+  const double value = std::strtod(line.c_str() + at, &end);
+  return end == line.c_str() + at ? -1 : value;
+}
+
+// True for lines that would build a board too big to fuzz quickly, read a file, or search
+// without a small bound.
 bool out_of_scope(const std::string& line) {
   // What the engine sees: control characters dropped, a comment cut off.
   std::string seen;
@@ -38,6 +53,13 @@ bool out_of_scope(const std::string& line) {
     if (u >= 32 && u != 127) seen += c;
   }
   const std::string l = tanbo::to_lower(seen);
+  if (l.find("tanbo-solve") != std::string::npos) {
+    const double seconds = number_after(l, "tanbo-solve");
+    if (!(seconds >= 0 && seconds <= 0.5)) return true;
+  }
+  if (l.find("tanbo-analyze") != std::string::npos && !(number_after(l, "tanbo-analyze") <= 5000)) {
+    return true;
+  }
   if (l.find("topology") == std::string::npos && l.find("boardsize") == std::string::npos)
     return false;
   return l.find("file") != std::string::npos || tanbo::fuzz::points_bound(l) > 4096;
