@@ -134,7 +134,7 @@ TEST(Play, Commands) {
 TEST(Play, UndoTakesBackTheEngineReplyToo) {
   const Outcome o = play({"--topology", "grid 9x9", "--white", "random"}, "C2\nundo\nquit\n");
   EXPECT_NE(o.out.find("took back 2 turns"), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("move 1, Black to play"), std::string::npos);
+  EXPECT_NE(o.out.find("start, Black to play"), std::string::npos);
 }
 
 TEST(Play, BadOptionsRefusedInOneLine) {

@@ -2,6 +2,8 @@
 // position), the last-move marks of Figures G and I, and the words used for removals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "tanbo/error.hpp"
@@ -46,15 +48,49 @@ TEST(Render, LastMoveMarkInsideRow) {
   EXPECT_EQ(l[8], " 2>|. #>#<. . . . o .|<2");
 }
 
-// The mark of Figure G on the last column: the closing '|' becomes '<'.
-TEST(Render, LastMoveMarkOnEdge) {
+// On the last column the mark keeps the board's border: ">x|", and the row's ends are marked.
+TEST(Render, LastMoveMarkOnEdgeKeepsTheBorder) {
   Position pos = test::make("grid 9x9");
   pos.play_checked(kBlack, at(pos, "J8"));
   const auto l = lines(render_board(pos));
-  EXPECT_EQ(l[2], " 8>|. o . . . . . #>#<<8");
+  EXPECT_EQ(l[2], " 8>|. o . . . . . #>#|<8");
   RenderOptions plain;
   plain.mark_last = false;
   EXPECT_EQ(lines(render_board(pos, plain))[2], " 8 |. o . . . . . # #| 8");
+  // The first column: "|x<".
+  pos.play_checked(kWhite, at(pos, "A8"));
+  EXPECT_EQ(lines(render_board(pos))[2], " 8>|o<o . . . . . # #|<8");
+}
+
+// Every row of every drawing keeps both borders, wherever the last move is: on 2D and 3D
+// boards and on a line, each point in turn is made the last move.
+TEST(Render, BordersKeptForEveryLastMove) {
+  for (const std::string spec : {"grid 5x4", "grid 3x3x3", "line 7"}) {
+    Position pos = test::make(spec);
+    const std::string plain = render_board(pos);
+    const auto moves = pos.legal_moves(kBlack);
+    ASSERT_FALSE(moves.empty()) << spec;
+    for (Vertex v : moves) {
+      pos.play_checked(kBlack, v);
+      const auto marked = lines(render_board(pos));
+      const auto unmarked = lines(plain);
+      ASSERT_EQ(marked.size(), unmarked.size()) << spec;
+      int marks = 0;
+      for (std::size_t i = 0; i < marked.size(); ++i) {
+        const std::string& a = unmarked[i];
+        const std::string& b = marked[i];
+        ASSERT_EQ(a.size(), b.size()) << spec << " " << pos.topology().name(v) << "\n" << b;
+        for (std::size_t c = 0; c < a.size(); ++c) {
+          if (a[c] == '|') {
+            EXPECT_EQ(b[c], '|') << spec << " " << pos.topology().name(v) << "\n" << b;
+          }
+        }
+        marks += b.find('>') != std::string::npos;
+      }
+      EXPECT_EQ(marks, 1) << spec << " " << pos.topology().name(v);
+      pos.undo();
+    }
+  }
 }
 
 // pbmserv's sample game opens with Black 125 and White 255; the rendering is pinned.
@@ -111,18 +147,81 @@ TEST(Render, LongLineInSegments) {
 TEST(Render, HexIsAHexagon) {
   const Position pos = test::make("hex 3");
   const auto l = lines(render_board(pos));
-  ASSERT_EQ(l.size(), 6u);               // note + 5 rows
-  EXPECT_EQ(l[1].substr(0, 4), "E   ");  // top row indented 2 more than the middle row
-  EXPECT_EQ(l[3].substr(0, 2), "C ");
+  ASSERT_EQ(l.size(), 8u);               // note, numbers, 5 rows, numbers
+  EXPECT_EQ(l[2].substr(0, 4), "E   ");  // top row indented 2 more than the middle row
+  EXPECT_EQ(l[4].substr(0, 2), "C ");
   // Rows have 3, 4, 5, 4, 3 cells.
   auto cells = [](const std::string& s) {
-    int n = 0;
-    for (char c : s.substr(1, s.size() - 2)) n += c != ' ';
-    return n;
+    return static_cast<int>(
+        std::count_if(s.begin(), s.end(), [](char c) { return c == '.' || c == '#' || c == 'o'; }));
   };
-  EXPECT_EQ(cells(l[1]), 3);
-  EXPECT_EQ(cells(l[3]), 5);
-  EXPECT_EQ(cells(l[5]), 3);
+  EXPECT_EQ(cells(l[2]), 3);
+  EXPECT_EQ(cells(l[4]), 5);
+  EXPECT_EQ(cells(l[6]), 3);
+}
+
+// Hex 5 as docs/cli.md shows it: row letters on both sides, cell numbers at the edges.
+TEST(Render, Hex5WithCoordinates) {
+  Position pos = test::make("hex 5");
+  pos.play_checked(kBlack, at(pos, "E7"));
+  EXPECT_EQ(render_board(pos), data("hex_5.txt"));
+}
+
+bool is_stone_or_empty(char c) {
+  return c == '.' || c == '#' || c == 'o' || c == 'x';
+}
+
+// Each cell is found from the labels: its row letter at both ends of its line, its number at
+// the end of its diagonal: walking up and right from a cell of the upper half (down and right
+// in the lower half) one line and one column a step, past the last cell of that number, one
+// reaches the number (above or below the board, or on the right of a row).
+TEST(Render, HexCellsFoundFromTheLabels) {
+  for (const std::string spec : {"hex 3", "hex 4", "hex 11"}) {
+    const Position pos = test::make(spec);
+    const Topology& t = pos.topology();
+    const int m = static_cast<int>(t.hex_side) - 1;
+    const auto l = lines(render_board(pos));
+    const std::size_t numbers = t.hex_side >= 10 ? 2 : 1;  // lines of numbers above and below
+    const std::size_t first_row = 1 + numbers, last_row = first_row + 2 * m;
+    ASSERT_EQ(l.size(), last_row + 1 + numbers) << spec;
+    auto at_line = [&](std::size_t li, std::size_t col) {
+      return col < l[li].size() ? l[li][col] : ' ';
+    };
+    // The number that starts at line li, column col: read across in a row, down the stacked
+    // digits above the board (most significant first) and up them below it.
+    auto number_at = [&](std::size_t li, std::size_t col) {
+      std::string digits;
+      if (li < first_row || li > last_row) {
+        for (std::size_t k = 0; k < numbers; ++k) {
+          const char c = at_line(li < first_row ? 1 + k : l.size() - 1 - k, col);
+          if (c != ' ') digits += c;
+        }
+      } else {
+        for (std::size_t c = col; std::isdigit(at_line(li, c)); ++c) digits += at_line(li, c);
+      }
+      return digits.empty() ? -1 : std::stoi(digits);
+    };
+    for (Vertex v = 0; v < t.num_vertices(); ++v) {
+      const std::string name = t.name(v);
+      const int number = std::stoi(name.substr(1));
+      const std::size_t li = first_row + static_cast<std::size_t>(m - t.hex_axial[v][1]);
+      const std::string& line = l[li];
+      EXPECT_EQ(line.front(), name[0]) << spec << " " << name;
+      EXPECT_EQ(line.back(), name[0]) << spec << " " << name;
+      std::size_t col = 2;  // after the row letter and a space
+      for (int seen = 0; col < line.size(); ++col) {
+        if (is_stone_or_empty(line[col]) && ++seen == number) break;
+      }
+      ASSERT_LT(col, line.size()) << spec << " " << name;
+      const bool upper = t.hex_axial[v][1] >= 0;
+      std::size_t row = li;
+      do {
+        row = upper ? row - 1 : row + 1;
+        ++col;
+      } while (row >= first_row && row <= last_row && is_stone_or_empty(at_line(row, col)));
+      EXPECT_EQ(number_at(row, col), number) << spec << " " << name << "\n" << l[row];
+    }
+  }
 }
 
 TEST(Render, FourDimensionsAsCrossSections) {
@@ -189,8 +288,10 @@ TEST(Render, OwnRootRemovedInWords) {
 TEST(Render, StatusAndRoots) {
   Position pos = test::make("grid 9x9");
   EXPECT_EQ(render_status(pos, {"alice", "bob"}),
-            "move 1, Black (alice) to play | Black 2 stones 2 roots | White 2 stones 2 roots");
+            "start, Black (alice) to play | Black 2 stones 2 roots | White 2 stones 2 roots");
   pos.play_checked(kBlack, at(pos, "C2"));
+  // Move 1 has been played: the same number as `tanbo show --move 1` and the viewer.
+  EXPECT_EQ(render_status(pos).substr(0, 30), "after move 1, White to play | ");
   EXPECT_EQ(describe_move(pos, pos.last_move()), "Black plays C2.");
   const std::string roots = render_roots(pos);
   EXPECT_NE(roots.find("Black root B2: 2 stones, root space"), std::string::npos) << roots;

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "tanbo/error.hpp"
+#include "tanbo/take_back.hpp"
 
 namespace tanbo::viz {
 
@@ -141,9 +142,7 @@ std::string Session::finish_engine() {
 std::string Session::take_back() {
   Position& pos = game_.position;
   if (pos.ply() == 0) return "Nothing to take back.";
-  do {
-    pos.undo();
-  } while (pos.ply() > 0 && !pos.is_over() && engine(pos.to_move()) != nullptr);
+  take_back_to_person(pos, [this](Player p) { return engine(p) == nullptr; });
   if (thinking_.valid()) thinking_agent_->stop();  // its move is now stale
   shown_ = pos;
   save();

@@ -63,7 +63,8 @@ class Session {
   bool engine_thinking() const { return thinking_.valid(); }
   bool engine_ready();
   std::string finish_engine();
-  // Takes back the last turn, and further engine turns, until a person is to move.
+  // Takes back the last turn, and further engine turns, until a person is to move
+  // (take_back_to_person in tanbo/take_back.hpp, the rule `tanbo play`'s undo follows too).
   std::string take_back();
   // The last save error, "" when the file is up to date (or there is none).
   const std::string& save_error() const { return save_error_; }

@@ -3,12 +3,15 @@
 // Layouts (docs/cli.md shows each one):
 //  - line N: one row of points, numbered above and below;
 //  - 2D grids: as in the 1995 post, coordinates on all four sides, '+' on the star points of
-//    9x9, 13x13 and 19x19, the last move marked >x< with '>' '<' at the row's ends too;
+//    9x9, 13x13 and 19x19, the last move marked >x< with '>' '<' at the row's ends too (a
+//    point on the border keeps the border: ">x|" on the right edge, "|x<" on the left);
 //  - 3D grids: the Z layers side by side (wrapped into several bands on wide boards), each
 //    panel titled with its Z and the digit its point names end with (235 = column 2, row 3,
 //    panel Z=5);
 //  - 4D and more: one band of Z layers per 3D cross-section, titled with the higher coordinates;
-//  - hex boards: a hexagon, row letters on both sides;
+//  - hex boards: a hexagon, row letters on both sides, and the cell numbers at the edges: a
+//    cell's number counts from the left of its row, so the cells of one number lie on a
+//    diagonal, labelled at the top (bottom) edge and running to the middle row;
 //  - DOT boards (and boards too big to draw): a list of roots.
 // Symbols: '#' Black, 'o' White, 'x' Red, '@' Blue, ... (players.hpp), '.' empty, '+' star
 // point, '*' highlighted point (hints).
@@ -35,8 +38,10 @@ struct RenderOptions {
 // The board as text in the layout of its kind (see above). Ends with a newline.
 std::string render_board(const Position& pos, const RenderOptions& options = {});
 
-// One line (no newline): move number, whose turn (or who won), stones and roots per player,
-// e.g. "move 3, White to play | Black 5 stones 2 roots | White 4 stones 2 roots".
+// One line (no newline): the last move's number, whose turn (or who won), stones and roots per
+// player, e.g. "after move 3, White to play | Black 5 stones 2 roots | White 4 stones 2 roots"
+// ("start, Black to play | ..." before the first move). Move N is the N-th turn, as in
+// `tanbo show --move N` and the viewer's status.
 // `names` (optional, per player, "" = none) adds player names: "White (bob)".
 std::string render_status(const Position& pos, const std::vector<std::string>& names = {});
 

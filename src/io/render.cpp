@@ -70,6 +70,14 @@ std::string cell(const Position& pos, Vertex v, const RenderOptions& o, bool sta
   return std::string(1, c);
 }
 
+// Marks the last move >x< in a row whose separators are `seps` (seps[i] stands before point
+// i, the last one closes the row): a border '|' is kept, so a point on the edge is marked on its
+// inner side only (">x|" or "|x<"); the row's ends show which row it is.
+void mark_point(std::vector<char>& seps, std::size_t i) {
+  if (seps[i] != '|') seps[i] = '>';
+  if (seps[i + 1] != '|') seps[i + 1] = '<';
+}
+
 std::string pad_left(const std::string& s, std::size_t w) {
   return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
 }
@@ -114,8 +122,7 @@ Panel draw_grid(const Position& pos, const RenderOptions& o, std::uint32_t w, st
     bool marked = false;
     for (std::uint32_t x = 0; x < w; ++x) {
       if (at(x, yy) == last) {
-        seps[x] = '>';
-        seps[x + 1] = '<';
+        mark_point(seps, x);
         marked = true;
       }
     }
@@ -201,7 +208,7 @@ std::string render_line(const Position& pos, const RenderOptions& o) {
     seps[0] = from == 0 ? '|' : ' ';
     seps[to - from] = to == n ? '|' : ' ';
     for (std::uint32_t x = from; x < to; ++x) {
-      if (t.vertex_at({x}) == last) seps[x - from] = '>', seps[x - from + 1] = '<';
+      if (t.vertex_at({x}) == last) mark_point(seps, x - from);
     }
     std::string row = "  ";
     for (std::uint32_t x = from; x < to; ++x) {
@@ -282,45 +289,117 @@ std::string render_layers(const Position& pos, const RenderOptions& o) {
   return os.str();
 }
 
-std::string render_hex(const Position& pos, const RenderOptions& o) {
-  const Topology& t = pos.topology();
-  const int side = static_cast<int>(t.hex_side), m = side - 1;
-  const Vertex last = last_placed(pos, o);
-  const bool letters = 2 * t.hex_side - 1 <= kGoLetters.size();
-  // Index the cells by (r, q).
-  std::vector<Vertex> index(static_cast<std::size_t>((2 * m + 1) * (2 * m + 1)), kNoVertex);
-  for (Vertex v = 0; v < t.num_vertices(); ++v) {
-    const auto [q, r] = t.hex_axial[v];
-    index[static_cast<std::size_t>((r + m) * (2 * m + 1) + (q + m))] = v;
-  }
-  const std::size_t lw = letters ? 1 : std::to_string(2 * side - 1).size();
-  std::ostringstream os;
-  os << "cells are named row + number from the left of the row (" << t.name(index[m]) << " is the "
-     << "left end of the bottom row)\n";
-  for (int r = m; r >= -m; --r) {
-    const int row = r + side;
-    const std::string label =
-        letters ? std::string(1, kGoLetters[row - 1]) : pad_left(std::to_string(row), lw);
-    const int qmin = std::max(-m, -m - r), qmax = std::min(m, m - r);
-    const int indent = std::abs(r);
-    std::string line = label + std::string(static_cast<std::size_t>(indent) + 1, ' ');
-    char before = ' ';
-    for (int q = qmin; q <= qmax; ++q) {
-      const Vertex v = index[static_cast<std::size_t>((r + m) * (2 * m + 1) + (q + m))];
-      char sep = before;
-      if (v == last) sep = '>';
-      if (q > qmin)
-        line += sep;
-      else if (v == last)
-        line.back() = '>';
-      line += cell(pos, v, o, false);
-      before = v == last ? '<' : ' ';
+// Hex boards: a hexagon, row labels on both sides. A cell's number counts from the left of its
+// row, so the cells of one number lie on a diagonal: in the upper half running down-left from
+// the top edge to the middle row, in the lower half up-left from the bottom edge. Each diagonal
+// is labelled where it leaves the board (above the top row and on the right of the rows above
+// the middle; below and on the right in the lower half), one step beyond its last cell.
+//
+// Columns: x = 0 .. 4(N-1) hold the cells (row r's cells at |r|, |r| + 2, ...), x = -1 and the
+// gaps hold the last-move mark, edge numbers start two steps after a row's last cell.
+class HexDrawing {
+ public:
+  HexDrawing(const Position& pos, const RenderOptions& o)
+      : pos_(pos), t_(pos.topology()), o_(o), m_(static_cast<int>(t_.hex_side) - 1) {
+    letters_ = 2 * t_.hex_side - 1 <= kGoLetters.size();
+    row_width_ = letters_ ? 1 : std::to_string(2 * m_ + 1).size();
+    number_width_ = std::to_string(2 * m_ + 1).size();
+    index_.assign(static_cast<std::size_t>((2 * m_ + 1) * (2 * m_ + 1)), kNoVertex);
+    for (Vertex v = 0; v < t_.num_vertices(); ++v) {
+      const auto [q, r] = t_.hex_axial[v];
+      index_[static_cast<std::size_t>((r + m_) * (2 * m_ + 1) + (q + m_))] = v;
     }
-    line += before;
-    line += std::string(static_cast<std::size_t>(indent), ' ') + label;
-    os << line << "\n";
   }
-  return os.str();
+
+  std::string draw() const {
+    std::ostringstream os;
+    os << "cells are named row " << (letters_ ? "+" : ",") << " number in the row ("
+       << t_.name(cell(0, 0))
+       << " is the centre); each edge number runs along a diagonal of cells to the middle row\n";
+    const auto top = edge_number_lines();
+    for (const auto& line : top) os << trim_right(line) << "\n";
+    for (int r = m_; r >= -m_; --r) os << trim_right(row(r)) << "\n";
+    for (auto it = top.rbegin(); it != top.rend(); ++it) os << trim_right(*it) << "\n";
+    return os.str();
+  }
+
+ private:
+  // Visible columns before x = -1 (the row label and a space) and in all.
+  std::size_t origin() const { return row_width_; }
+  std::size_t width() const { return origin() + 1 + 4 * m_ + 2 + number_width_ + 2 + row_width_; }
+
+  Vertex cell(int q, int r) const {
+    return index_[static_cast<std::size_t>((r + m_) * (2 * m_ + 1) + (q + m_))];
+  }
+
+  std::string row_label(int r) const {
+    const int row = r + m_ + 1;
+    return letters_ ? std::string(1, kGoLetters[row - 1])
+                    : pad_left(std::to_string(row), row_width_);
+  }
+
+  // Writes text at board column x of a line of single visible characters.
+  void put(std::vector<std::string>& line, int x, const std::string& text) const {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      line[origin() + 1 + static_cast<std::size_t>(x) + i] = std::string(1, text[i]);
+    }
+  }
+
+  static std::string join(const std::vector<std::string>& line) {
+    std::string s;
+    for (const auto& c : line) s += c;
+    return s;
+  }
+
+  // The numbers above the top row (below the bottom row: the same lines in reverse order),
+  // one digit a line when a number has more digits than fit between two cells.
+  std::vector<std::string> edge_number_lines() const {
+    const int side = m_ + 1;
+    const std::size_t lines = std::to_string(side).size();
+    std::vector<std::vector<std::string>> out(lines, std::vector<std::string>(width(), " "));
+    for (int i = 1; i <= side; ++i) {
+      const std::string label = pad_left(std::to_string(i), lines);
+      for (std::size_t k = 0; k < lines; ++k) put(out[k], m_ + 2 * (i - 1) + 1, label.substr(k, 1));
+    }
+    std::vector<std::string> text;
+    for (const auto& l : out) text.push_back(join(l));
+    return text;
+  }
+
+  std::string row(int r) const {
+    const Vertex last = last_placed(pos_, o_);
+    std::vector<std::string> line(width(), " ");
+    const std::string label = row_label(r);
+    for (std::size_t i = 0; i < label.size(); ++i) line[i] = std::string(1, label[i]);
+    const int qmin = std::max(-m_, -m_ - r), qmax = std::min(m_, m_ - r);
+    int x = std::abs(r);
+    for (int q = qmin; q <= qmax; ++q, x += 2) {
+      const Vertex v = cell(q, r);
+      line[origin() + 1 + static_cast<std::size_t>(x)] = tanbo::cell(pos_, v, o_, false);
+      if (v == last) {
+        put(line, x - 1, ">");
+        put(line, x + 1, "<");
+      }
+    }
+    // x is now two steps after the last cell: the number of the diagonal that ends one row
+    // nearer the middle, when there is one.
+    if (r != 0) put(line, x, std::to_string(2 * m_ + 2 - std::abs(r)));
+    put(line, 4 * m_ + 2 + static_cast<int>(number_width_) + 1, label);
+    return join(line);
+  }
+
+  const Position& pos_;
+  const Topology& t_;
+  const RenderOptions& o_;
+  const int m_;  // side - 1: rows r = -m .. m
+  bool letters_ = true;
+  std::size_t row_width_ = 1;     // width of a row label
+  std::size_t number_width_ = 1;  // width of the widest edge number on the right
+  std::vector<Vertex> index_;     // cells by (r, q)
+};
+
+std::string render_hex(const Position& pos, const RenderOptions& o) {
+  return HexDrawing(pos, o).draw();
 }
 
 std::string render_list(const Position& pos, const RenderOptions& o, const std::string& note) {
@@ -382,7 +461,9 @@ std::string render_status(const Position& pos, const std::vector<std::string>& n
     os << "game over after " << plural(pos.ply(), "turn") << ": "
        << player_label(pos.winner(), names) << " wins";
   } else {
-    os << "move " << pos.ply() + 1 << ", " << player_label(pos.to_move(), names) << " to play";
+    // "move N" is the N-th turn, as in `tanbo show --move N` and the viewer.
+    os << (pos.ply() == 0 ? std::string("start") : "after move " + std::to_string(pos.ply()))
+       << ", " << player_label(pos.to_move(), names) << " to play";
   }
   for (Player p = 1; p <= pos.num_players(); ++p) {
     os << " | " << player_title(p) << ' ';
