@@ -1,0 +1,54 @@
+#!/bin/bash
+# tanbo match seats every player of --players in every game: the setup must seat that many
+# players (a list that does not fit is refused with the reason and nothing is played); a
+# game of more than two players says so; saved games are named game-001.tanbo, ...
+# usage: bash match_players.sh TANBO TESTDIR
+set -u
+TANBO=$1
+fail() { echo "FAIL: $*"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# refused LINE_IN_STDERR ARGS...: exit status 2, one line on stderr holding the reason.
+refused() {
+  local want=$1
+  shift
+  "$TANBO" match "$@" > out 2> err
+  local status=$?
+  [ $status -eq 2 ] || fail "match $*: status $status, not 2"
+  [ "$(wc -l < err)" -eq 1 ] || fail "match $*: not one line: $(cat err)"
+  grep -qF -- "$want" err || fail "match $*: no \"$want\" in: $(cat err)"
+  [ -s out ] && fail "match $*: played anyway: $(cat out)"
+  return 0
+}
+
+# Three players on 19x19, whose setup (Figure A) is for two: refused, the setups that seat
+# three named.
+refused "--players lists 3 players, but setup steere1995 does not seat 3 players on grid 19x19; setups that do: dense, spaced" \
+  --players random,random,random --games 1
+# Two players on the four-player setup; four on a hex board (2, 3 or 6 players).
+refused "--players lists 2 players, but setup four does not seat 2 players on grid 19x19" \
+  --players random,greedy --setup four --games 1
+refused "setup hexbo does not seat 4 players on hex 4; no setup of this board does" \
+  --topology "hex 4" --players random,random,random,random --games 1
+# A DOT board for three players and a list of two.
+printf 'graph { players=3; a [stone=1]; b [stone=2]; c [stone=3]; a -- x -- b -- y -- c -- z -- a; }\n' \
+  > three.dot
+refused "--players lists 2 players, but setup file does not seat 2 players" \
+  --topology "file three.dot" --players random,random --games 1
+
+# A list the setup seats: three players on hex 3 play three-player games, and say so.
+"$TANBO" match --topology "hex 3" --players random,greedy,random --games 3 > out 2> err \
+  || fail "3 players on hex 3: $(cat err)"
+grep -q "^match: hex 3 (hexbo), 3-player games (every player in every game, the seats rotating), 3 games" out \
+  || fail "no 3-player header: $(cat out)"
+grep -q "as red" out || fail "no Red column: $(cat out)"
+# Two players: no such note.
+"$TANBO" match --topology "hex 3" --players random,greedy --games 2 --save-games games > out \
+  || fail "2 players"
+grep -q "player games" out && fail "a 2-player match called itself a many-player one"
+# The saved games' names, as docs/cli.md gives them.
+[ -f games/game-001.tanbo ] && [ -f games/game-002.tanbo ] || fail "saved names: $(ls games)"
+"$TANBO" show games/game-001.tanbo > /dev/null || fail "show game-001.tanbo"
+echo "ok"
