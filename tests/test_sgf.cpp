@@ -2,8 +2,14 @@
 // rules give after every move; reading the SGF back gives the same game; bad records refused.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <regex>
+#include <set>
 
 #include "tanbo/error.hpp"
 #include "tanbo/random.hpp"
@@ -64,10 +70,9 @@ void go_capture(std::map<std::string, char>& board, const std::string& move, int
   }
 }
 
-// A minimal Go-style SGF viewer for square boards, written independently of read_sgf: it
-// knows SZ, AB/AW, B/W with Go captures, and AE, applying properties in the order written.
-std::vector<std::map<std::string, char>> view(const std::string& sgf, int w, int h) {
-  // Split into nodes at ';' outside property values.
+// The nodes of an SGF text without variations: the text after each ';' outside property
+// values, up to the next one.
+std::vector<std::string> split_nodes(const std::string& sgf) {
   std::vector<std::string> nodes;
   bool in_value = false;
   for (std::size_t k = 0; k < sgf.size(); ++k) {
@@ -87,6 +92,36 @@ std::vector<std::map<std::string, char>> view(const std::string& sgf, int w, int
     }
     if (!nodes.empty()) nodes.back() += c;
   }
+  return nodes;
+}
+
+// The property identifiers of one node.
+std::set<std::string> property_ids(const std::string& node) {
+  std::set<std::string> ids;
+  bool in_value = false;
+  std::string id;
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const char c = node[k];
+    if (in_value) {
+      k += c == '\\' ? 1 : 0;
+      in_value = c != ']';
+    } else if (std::isupper(static_cast<unsigned char>(c))) {
+      id += c;
+    } else if (c == '[') {
+      in_value = true;
+      if (!id.empty()) ids.insert(id);
+      id.clear();
+    }
+  }
+  return ids;
+}
+
+// A minimal Go-style SGF viewer for square boards, written independently of read_sgf: it
+// knows SZ, AB/AW, B/W with Go captures, and AE, applying properties in the order written.
+// Returns the board at the root, then after each move together with the setup nodes that
+// follow it (a viewer shows them as steps of their own; the last step is what counts).
+std::vector<std::map<std::string, char>> view(const std::string& sgf, int w, int h) {
+  const std::vector<std::string> nodes = split_nodes(sgf);
   std::vector<std::map<std::string, char>> boards;
   std::map<std::string, char> board;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -112,7 +147,11 @@ std::vector<std::map<std::string, char>> view(const std::string& sgf, int w, int
         ++k;
       }
     }
-    if (moved || n == 0) boards.push_back(board);
+    if (moved || n == 0) {
+      boards.push_back(board);
+    } else if (!boards.empty()) {
+      boards.back() = board;
+    }
   }
   return boards;
 }
@@ -169,7 +208,7 @@ void expect_same(const Game& a, const Game& b) {
 
 // Black 2 on a 5x1 board: Black's expanded root {1,2} is bounded and alone removed; White's
 // stone 3, momentarily without liberties, stays. A Go viewer captures it when the stone is
-// played, so the move node puts it back with AW.
+// played, so the setup node after the move puts it back with AW.
 TEST(Sgf, GoCaptureThatTanboDoesNotMakeIsPutBack) {
   auto topo = parse_topology("grid 5x1");
   tanbo::Setup s;
@@ -184,7 +223,7 @@ TEST(Sgf, GoCaptureThatTanboDoesNotMakeIsPutBack) {
   ASSERT_TRUE(rec.expanded_removed);
   ASSERT_EQ(g.position.at(topo->vertex_at({2, 0})), kWhite);
   const std::string sgf = write_sgf(g);
-  EXPECT_NE(sgf.find(";B[ba]AW[ca]AE[aa][ba]"), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find(";B[ba];AW[ca]AE[aa][ba])"), std::string::npos) << sgf;
   const auto boards = view(sgf, 5, 1);
   ASSERT_EQ(boards.size(), 2u);
   EXPECT_EQ(boards[1], board_of(g.position));
@@ -220,6 +259,10 @@ TEST(Sgf, ResignationRoundTrip) {
   const std::string sgf = write_sgf(g);
   EXPECT_NE(sgf.find("RE[W+R]"), std::string::npos);
   expect_same(g, read_sgf(sgf));
+  Game h = random_game("grid 9x9", 5, 11);
+  h.position.resign(kWhite);
+  EXPECT_NE(write_sgf(h).find("RE[B+R]"), std::string::npos);
+  expect_same(h, read_sgf(write_sgf(h)));
 }
 
 TEST(Sgf, UnfinishedGameHasNoResult) {
@@ -265,6 +308,112 @@ TEST(Sgf, BadRecordsRefused) {
             std::string::npos);
   // Variations: only the main line (first child) counts.
   EXPECT_EQ(refusal(head + ";B[ch](;W[gh];B[ci])(;W[zz]))"), "");
+}
+
+// The root node holds the record's properties and the starting stones, no move; every move has
+// a node of its own (B or W alone); the stones a move removed are on a setup node right after
+// it (SGF FF[4] forbids setup and move properties in one node).
+TEST(Sgf, RootHoldsTheStartAndEachMoveHasANodeOfItsOwn) {
+  const std::set<std::string> setup_ids{"AB", "AW", "AE"};
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Game g = random_game("grid 9x9", seed);
+    const std::vector<std::string> nodes = split_nodes(write_sgf(g));
+    const std::set<std::string> root = property_ids(nodes.at(0));
+    for (const char* id : {"GM", "FF", "SZ", "PB", "PW", "RE", "AB", "AW"})
+      EXPECT_TRUE(root.count(id)) << id;
+    EXPECT_FALSE(root.count("B") || root.count("W") || root.count("AE")) << nodes[0];
+    std::size_t moves = 0, setups = 0;
+    for (std::size_t i = 1; i < nodes.size(); ++i) {
+      const std::set<std::string> ids = property_ids(nodes[i]);
+      if (ids == std::set<std::string>{"B"} || ids == std::set<std::string>{"W"}) {
+        ++moves;
+        continue;
+      }
+      ++setups;
+      EXPECT_TRUE(std::includes(setup_ids.begin(), setup_ids.end(), ids.begin(), ids.end()))
+          << "node " << i << ": " << nodes[i];
+      const std::set<std::string> before = property_ids(nodes[i - 1]);
+      EXPECT_TRUE(before.count("B") || before.count("W")) << "node " << i << " follows no move";
+    }
+    EXPECT_EQ(moves, g.position.ply());
+    EXPECT_GT(setups, 0u);
+  }
+}
+
+// Earlier versions wrote the removals (AE) and put-back stones (AB/AW) on the move's own node.
+// Such records still load, to the same game.
+TEST(Sgf, RecordsWithRemovalsOnTheMoveNodeStillLoad) {
+  const std::regex joined(R"((;[BW]\[[a-zA-Z]{2}\]);)");
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Game g = random_game("grid 9x9", seed);
+    const std::string now = write_sgf(g);
+    const std::string old = std::regex_replace(now, joined, "$1");
+    ASSERT_NE(old, now);
+    ASSERT_NE(old.find("]AE["), std::string::npos);
+    expect_same(g, read_sgf(old, "old.sgf"));
+  }
+  // The 5x1 game of GoCaptureThatTanboDoesNotMakeIsPutBack as it used to be written.
+  const Game g = read_sgf("(;GM[1]FF[4]SZ[5:1]AB[aa][da]AW[ca];B[ba]AW[ca]AE[aa][ba])");
+  EXPECT_EQ(g.position.ply(), 1u);
+  EXPECT_NE(write_sgf(g).find("\n;B[ba];AW[ca]AE[aa][ba])"), std::string::npos) << write_sgf(g);
+}
+
+// Stones set up after the root are taken only as the record of what the move before removed.
+TEST(Sgf, SetupNodesOnlyRightAfterAMove) {
+  const std::string head = "(;GM[1]FF[4]SZ[9]AB[bh][hb]AW[hh][bb]";
+  EXPECT_EQ(refusal(head + ";AB[ch];B[ch])"),
+            "x.sgf: node 2: stones added in the middle of the game (AB/AW) are not Tanbo moves");
+  EXPECT_EQ(refusal(head + ";B[ch];C[a comment];AE[ch])"), "x.sgf: node 4: AE without a move");
+  EXPECT_EQ(refusal(head + ";B[ch];AE[ch])"),
+            "x.sgf: node 3: AE does not list the stones the rules remove after C2");
+  EXPECT_EQ(refusal(head + ";B[ch];AW[ci])"),
+            "x.sgf: node 3: AW puts a stone on C1 where the rules leave none");
+  EXPECT_EQ(refusal(head + ";B[ch];W[gh];AW[ch])"),
+            "x.sgf: node 4: AW puts a stone on C2 where the rules leave a Black stone");
+  EXPECT_EQ(refusal(head + ";B[ch];C[fine];W[gh])"), "");
+}
+
+TEST(Sgf, VariationsLeftOutAreCounted) {
+  const std::string head = "(;GM[1]FF[4]SZ[9]AB[bh][hb]AW[hh][bb]";
+  auto left_out = [](const std::string& sgf) {
+    std::size_t n = 99;
+    read_sgf(sgf, "v.sgf", &n);
+    return n;
+  };
+  EXPECT_EQ(left_out(head + ";B[ch];W[gh])"), 0u);
+  EXPECT_EQ(left_out(head + ";B[ch](;W[gh];B[ci])(;W[zz]))"), 1u);
+  EXPECT_EQ(left_out(head + "(;B[ch](;W[gh])(;W[gi]))(;B[ci])(;B[bi]))"), 3u);
+  // A line off the main line that branches again counts once for each of its ends.
+  EXPECT_EQ(left_out(head + ";B[ch](;W[gh])(;W[gi](;B[ci])(;B[bi])))"), 2u);
+  const Game g = read_sgf(head + ";B[ch](;W[gh];B[ci])(;W[zz]))");
+  EXPECT_EQ(g.position.ply(), 3u);  // the main line: C2, G2, C1
+}
+
+// tanbo import reads the main line and says on stderr what it left out.
+TEST(SgfBinary, ImportSaysHowManyVariationsItLeftOut) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / ("tanbo_sgf_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string head = "(;GM[1]FF[4]SZ[9]AB[bh][hb]AW[hh][bb]";
+  const fs::path with = dir / "variations.sgf", without = dir / "plain.sgf";
+  std::ofstream(with) << head + ";B[ch](;W[gh](;B[ci])(;B[bi]))(;W[gi])(;W[hi]))\n";
+  std::ofstream(without) << head + ";B[ch];W[gh])\n";
+  const std::string bin = std::string(TANBO_BINARY) + " import ";
+  auto r = test::run_command(bin + with.string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "tanbo import: left out 3 variations (only the main line is imported)\n");
+  EXPECT_NE(r.out.find("moves\nblack C2\nwhite G2\nblack C1\n"), std::string::npos) << r.out;
+  r = test::run_command(bin + without.string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  std::ofstream(without) << head + ";B[ch](;W[gh])(;W[gi]))\n";
+  r = test::run_command(bin + without.string() + " -o " + (dir / "one.tanbo").string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("tanbo import: left out 1 variation (only the main line is imported)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(fs::exists(dir / "one.tanbo"));
+  fs::remove_all(dir);
 }
 
 TEST(Sgf, OnlyTwoPlayer2DGames) {

@@ -1,12 +1,15 @@
 // SGF (Smart Game Format, FF[4]) export and import of games on 2D boards.
 //
-// Written so that a standard (Go) SGF viewer shows the right position after every move:
-// GM[1], SZ[n] or SZ[w:h], the starting stones as AB[]/AW[], one node per move with B[]/W[]
-// and, on the same node, AE[] listing every stone the move removed (the moved stone itself
-// too when its own root was bounded), PB/PW, DT, RE (B+ / W+ for a win by elimination, B+R /
-// W+R for a resignation). See docs/game-format.md.
+// Written so that a standard (Go) SGF viewer shows the right position after every move: GM[1],
+// SZ[n] or SZ[w:h], a root node holding the record's properties and the starting stones
+// (AB[]/AW[]) and no move, then one node per move with B[] or W[] alone. When a move takes
+// stones off, a setup node follows it: AE[] lists every stone the move removed (the moved stone
+// itself too when its own root was bounded), after AB[]/AW[] putting back any root a Go viewer
+// would have captured but the rules keep. PB/PW, DT, RE (B+ / W+ for a win by elimination,
+// B+R / W+R for a resignation). See docs/game-format.md.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -19,10 +22,14 @@ namespace tanbo {
 std::string write_sgf(const Game& game);
 
 // Reads SGF text (its main line): the board from SZ, the starting stones from the root's
-// AB/AW (a named setup when they match one), the moves replayed through the rules (AE is
-// checked against the rules' removals when present), a resignation from RE[..+R].
+// AB/AW (a named setup when they match one), the moves replayed through the rules (AE, on the
+// move's node as earlier versions wrote it or on the setup node after it, is checked against
+// the rules' removals when present), a resignation from RE[..+R].
 // Throws tanbo::Error "ORIGIN: ..." for malformed text or an illegal move (naming the move).
-Game read_sgf(std::string_view text, std::string_view origin = "sgf");
+// When `variations_left_out` is given, it receives how many lines of play branch off the main
+// line (the variations not read).
+Game read_sgf(std::string_view text, std::string_view origin = "sgf",
+              std::size_t* variations_left_out = nullptr);
 
 // Whether a file name asks for SGF: it ends in ".sgf" in any case (".SGF", ".Sgf").
 bool is_sgf_file_name(std::string_view path);

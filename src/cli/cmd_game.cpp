@@ -335,14 +335,22 @@ int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream
   int code = 0;
   if (!parse_args(args, g.desc, &g.positional, vm,
                   "usage: tanbo import FILE.sgf [-o GAME]\n"
-                  "Reads an SGF record (replaying every move through the rules) and writes it\n"
-                  "as a game file.\n"
+                  "Reads an SGF record (its main line, replaying every move through the rules)\n"
+                  "and writes it as a game file; says on stderr how many variations it left out.\n"
                   "example: tanbo import game.sgf -o game.tanbo",
                   out, err, code)) {
     return code;
   }
   try {
-    write_output(output, write_game(load_game(g.file)), out, err);
+    const std::string text = read_text_file(g.file);
+    std::size_t left_out = 0;
+    const Game game = is_sgf_text(text) ? read_sgf(text, g.file, &left_out)
+                                        : game_from_text(text, g.file);
+    write_output(output, write_game(game), out, err);
+    if (left_out > 0) {
+      err << "tanbo import: left out " << left_out << " variation" << (left_out == 1 ? "" : "s")
+          << " (only the main line is imported)\n";
+    }
   } catch (const Error& e) {
     err << "tanbo import: " << e.what() << "\n";
     return 1;

@@ -47,6 +47,105 @@ std::string point(const Topology& t, Vertex v) {
   return {sgf_char(c[0]), sgf_char(t.dims[1] - 1 - c[1])};
 }
 
+// "[aa][bc]..." for a property value list.
+std::string point_values(const Topology& t, const std::vector<Vertex>& vs) {
+  std::string s;
+  for (Vertex v : vs) s += "[" + point(t, v) + "]";
+  return s;
+}
+
+std::vector<Vertex> stones_on_board(const Position& pos) {
+  std::vector<Vertex> out;
+  for (Vertex v = 0; v < pos.num_vertices(); ++v) {
+    if (pos.at(v) != kEmpty) out.push_back(v);
+  }
+  return out;
+}
+
+// ---- writing
+
+// "B+", "W+R" (a resignation), or "" while the game goes on.
+std::string result_value(const Position& end) {
+  if (!end.is_over()) return "";
+  const bool resigned =
+      !end.history().empty() && end.history().back().kind == MoveRecord::Kind::kResign;
+  return std::string(end.winner() == kBlack ? "B" : "W") + "+" + (resigned ? "R" : "");
+}
+
+// The root node: the record's kind, the board, what it is, who played, the result and the
+// starting stones (AB/AW). It holds no move.
+void write_root(std::ostream& os, const Game& game) {
+  const Position& end = game.position;
+  const Topology& t = end.topology();
+  os << "(;GM[1]FF[4]CA[UTF-8]AP[tanbo]";
+  if (t.dims[0] == t.dims[1]) {
+    os << "SZ[" << t.dims[0] << "]";
+  } else {
+    os << "SZ[" << t.dims[0] << ":" << t.dims[1] << "]";
+  }
+  os << "\nGN[Tanbo]C[Tanbo on " << escape(t.spec) << ", setup " << escape(end.setup().name)
+     << ". Rules: a stone must touch exactly one stone of its colour, bounded roots are removed "
+        "(AE in the node after the move).]\n";
+  if (!game.names.empty() && !game.names[0].empty()) os << "PB[" << escape(game.names[0]) << "]";
+  if (game.names.size() > 1 && !game.names[1].empty()) os << "PW[" << escape(game.names[1]) << "]";
+  if (game.date.size() >= 10) os << "DT[" << escape(game.date.substr(0, 10)) << "]";
+  if (!game.event.empty()) os << "EV[" << escape(game.event) << "]";
+  if (const std::string re = result_value(end); !re.empty()) os << "RE[" << re << "]";
+  for (Player p : {kBlack, kWhite}) {
+    std::vector<Vertex> seeds;
+    for (const auto& [v, owner] : end.setup().stones) {
+      if (owner == p) seeds.push_back(v);
+    }
+    if (!seeds.empty()) os << "\n" << (p == kBlack ? "AB" : "AW") << point_values(t, seeds);
+  }
+}
+
+// The opposing roots a Go viewer captures when `p` plays `v`: those left without liberties.
+std::vector<RootId> go_captures(const Position& pos, Player p, Vertex v) {
+  const Graph& g = pos.topology().graph;
+  std::vector<RootId> captured;
+  for (Vertex u : g.neighbours(v)) {
+    if (pos.at(u) == kEmpty || pos.at(u) == p) continue;
+    const RootId r = pos.root_of(u);
+    if (std::find(captured.begin(), captured.end(), r) != captured.end()) continue;
+    bool liberty = false;
+    for (Vertex s : pos.root_stones(r)) {
+      for (Vertex n : g.neighbours(s)) liberty |= n != v && pos.at(n) == kEmpty;
+    }
+    if (!liberty) captured.push_back(r);
+  }
+  return captured;
+}
+
+// Plays `rec` on `pos` and writes it: the move in a node of its own, then, when the move took
+// stones off or a Go viewer would take off stones the rules keep, a setup node that puts those
+// stones back (AB/AW) and removes every stone the rules removed (AE; the moved stone too when
+// its own root was bounded). Setup and move properties never share a node (SGF FF[4]).
+void write_move(std::ostream& os, Position& pos, const MoveRecord& rec) {
+  const Topology& t = pos.topology();
+  const std::vector<RootId> go_captured = go_captures(pos, rec.player, rec.vertex);
+  std::vector<Vertex> before = stones_on_board(pos);
+  before.push_back(rec.vertex);
+  pos.play(rec.vertex);
+  os << "\n;" << (rec.player == kBlack ? 'B' : 'W') << "[" << point(t, rec.vertex) << "]";
+  std::string setup;
+  for (Player p : {kBlack, kWhite}) {
+    std::vector<Vertex> kept;  // captured by a Go viewer, kept by the rules
+    for (RootId r : go_captured) {
+      if (!pos.root_alive(r) || pos.root_owner(r) != p) continue;
+      for (Vertex s : pos.root_stones(r)) kept.push_back(s);
+    }
+    std::sort(kept.begin(), kept.end());
+    if (!kept.empty()) setup += (p == kBlack ? "AB" : "AW") + point_values(t, kept);
+  }
+  std::vector<Vertex> removed;
+  for (Vertex v : before) {
+    if (pos.at(v) == kEmpty) removed.push_back(v);
+  }
+  if (!removed.empty()) setup += "AE" + point_values(t, removed);
+  if (!setup.empty()) os << ";" << setup;
+}
+
 // ---- a small SGF reader: the main line of the first game tree
 using Props = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
@@ -61,6 +160,8 @@ class Parser {
     tree(nodes, true);
     return nodes;
   }
+  // Lines of play that branch off the main line (each leaf of the tree but the main line's).
+  std::size_t variations_left_out() const { return left_out_; }
 
  private:
   Error err(const std::string& why) const {
@@ -92,6 +193,7 @@ class Parser {
       first = false;
       skip_ws();
     }
+    if (first && !keep) ++left_out_;  // the end of a line off the main line
     if (i_ >= s_.size()) throw err("unexpected end of the SGF text (a ')' is missing)");
     if (s_[i_] != ')') throw err(std::string("unexpected '") + s_[i_] + "'");
     ++i_;
@@ -131,6 +233,7 @@ class Parser {
   std::string origin_;
   std::size_t i_ = 0;
   int depth_ = 0;
+  std::size_t left_out_ = 0;
 };
 
 const std::vector<std::string>* find(const Props& p, const std::string& id) {
@@ -140,131 +243,90 @@ const std::vector<std::string>* find(const Props& p, const std::string& id) {
   return nullptr;
 }
 
-}  // namespace
-
-std::string write_sgf(const Game& game) {
-  const Position& end = game.position;
-  const Topology& t = end.topology();
-  check_2d(t);
-  if (end.num_players() != 2) {
-    throw Error("SGF records two players; this game has " + std::to_string(end.num_players()));
-  }
-  std::ostringstream os;
-  os << "(;GM[1]FF[4]CA[UTF-8]AP[tanbo]";
-  if (t.dims[0] == t.dims[1]) {
-    os << "SZ[" << t.dims[0] << "]";
-  } else {
-    os << "SZ[" << t.dims[0] << ":" << t.dims[1] << "]";
-  }
-  os << "\nGN[Tanbo]C[Tanbo on " << escape(t.spec) << ", setup " << escape(end.setup().name)
-     << ". Rules: a stone must touch exactly one stone of its colour, bounded roots are removed "
-        "(AE).]\n";
-  if (!game.names.empty() && !game.names[0].empty()) os << "PB[" << escape(game.names[0]) << "]";
-  if (game.names.size() > 1 && !game.names[1].empty()) os << "PW[" << escape(game.names[1]) << "]";
-  if (game.date.size() >= 10) os << "DT[" << escape(game.date.substr(0, 10)) << "]";
-  if (!game.event.empty()) os << "EV[" << escape(game.event) << "]";
-  if (end.is_over()) {
-    const char winner = end.winner() == kBlack ? 'B' : 'W';
-    const bool resigned =
-        !end.history().empty() && end.history().back().kind == MoveRecord::Kind::kResign;
-    os << "RE[" << winner << "+" << (resigned ? "R" : "") << "]";
-  }
-  for (Player p : {kBlack, kWhite}) {
-    std::string list;
-    for (const auto& [v, owner] : end.setup().stones) {
-      if (owner == p) list += "[" + point(t, v) + "]";
-    }
-    if (!list.empty()) os << "\n" << (p == kBlack ? "AB" : "AW") << list;
-  }
-  // Replay to find the stones each move removed.
-  Position pos(end.topology_ptr(), end.setup());
-  for (const auto& rec : end.history()) {
-    if (rec.kind == MoveRecord::Kind::kResign) break;  // recorded in RE
-    std::vector<Vertex> before;
-    for (Vertex v = 0; v < pos.num_vertices(); ++v) {
-      if (pos.at(v) != kEmpty) before.push_back(v);
-    }
-    // A Go viewer captures every opposing group left without liberties by the stone. Tanbo
-    // removes such a root too, except when the expanded root is bounded (then only that root
-    // goes): those roots are put back with AB/AW on the move node.
-    std::vector<RootId> go_captured;
-    for (Vertex u : t.graph.neighbours(rec.vertex)) {
-      if (pos.at(u) == kEmpty || pos.at(u) == rec.player) continue;
-      const RootId r = pos.root_of(u);
-      if (std::find(go_captured.begin(), go_captured.end(), r) != go_captured.end()) continue;
-      bool liberty = false;
-      for (Vertex s : pos.root_stones(r)) {
-        for (Vertex n : t.graph.neighbours(s)) liberty |= n != rec.vertex && pos.at(n) == kEmpty;
-      }
-      if (!liberty) go_captured.push_back(r);
-    }
-    pos.play(rec.vertex);
-    os << "\n;" << (rec.player == kBlack ? 'B' : 'W') << "[" << point(t, rec.vertex) << "]";
-    for (RootId r : go_captured) {
-      if (!pos.root_alive(r)) continue;
-      os << (pos.root_owner(r) == kBlack ? "AB" : "AW");
-      for (Vertex s : pos.root_stones(r)) os << "[" << point(t, s) << "]";
-    }
-    std::string ae;
-    before.push_back(rec.vertex);
-    for (Vertex v : before) {
-      if (pos.at(v) == kEmpty) ae += "[" + point(t, v) + "]";
-    }
-    if (!ae.empty()) os << "AE" << ae;
-  }
-  os << ")\n";
-  return os.str();
+bool has_setup(const Props& n) {
+  return find(n, "AB") || find(n, "AW") || find(n, "AE");
 }
 
-Game read_sgf(std::string_view text, std::string_view origin) {
-  const std::string where(origin);
-  const std::vector<Props> nodes = Parser(text, where).main_line();
-  auto fail = [&](std::size_t node, const std::string& why) {
-    return Error(where + ": node " + std::to_string(node + 1) + ": " + why);
-  };
-  const Props& root = nodes.front();
-  if (auto gm = find(root, "GM"); gm && gm->front() != "1") {
-    throw fail(0, "GM[" + gm->front() +
-                      "]: this program reads the Go-board records it writes "
-                      "(GM[1])");
-  }
-  std::uint32_t w = 19, h = 19;
-  if (auto sz = find(root, "SZ")) {
-    const std::string& v = sz->front();
+// The game of a record's main line, read node by node through the rules.
+class Reader {
+ public:
+  Reader(std::vector<Props> nodes, std::string where)
+      : nodes_(std::move(nodes)), where_(std::move(where)) {}
+
+  Game read() {
+    read_board();
+    std::optional<Position> start;
     try {
-      std::size_t used = 0;
-      const auto colon = v.find(':');
-      w = static_cast<std::uint32_t>(std::stoul(v.substr(0, colon), &used));
-      h = colon == std::string::npos ? w
-                                     : static_cast<std::uint32_t>(std::stoul(v.substr(colon + 1)));
-    } catch (const std::exception&) {
-      throw fail(0, "SZ[" + v + "] is not a board size");
+      start.emplace(topo_, read_setup());
+    } catch (const Error& e) {
+      throw fail(0, std::string("the starting stones are refused: ") + e.what());
     }
-    if (w < 1 || h < 1 || w > kMaxSgfSide || h > kMaxSgfSide) {
-      throw fail(0, "SZ[" + v + "] is outside 1..52");
-    }
+    Game game(std::move(*start));
+    read_header(game);
+    play_moves(game.position);
+    read_result(game.position);
+    return game;
   }
-  auto topo = parse_topology("grid " + std::to_string(w) + "x" + std::to_string(h));
-  auto vertex = [&](std::size_t node, const std::string& s) -> Vertex {
-    if (s.size() != 2 || sgf_index(s[0]) < 0 || sgf_index(s[1]) < 0 ||
-        static_cast<std::uint32_t>(sgf_index(s[0])) >= w ||
-        static_cast<std::uint32_t>(sgf_index(s[1])) >= h) {
-      if (s.empty() || s == "tt") throw fail(node, "a pass: Tanbo has no passing");
-      throw fail(node, "[" + s + "] is not a point of a " + std::to_string(w) + "x" +
-                           std::to_string(h) + " board");
-    }
-    return topo->vertex_at({static_cast<std::uint32_t>(sgf_index(s[0])),
-                            h - 1 - static_cast<std::uint32_t>(sgf_index(s[1]))});
+
+ private:
+  // What the last move took off the board, for the node after it.
+  struct Removal {
+    Vertex move;
+    std::vector<Vertex> stones;
   };
-  auto points = [&](std::size_t node, const std::vector<std::string>& values) {
+
+  Error fail(std::size_t node, const std::string& why) const {
+    return Error(where_ + ": node " + std::to_string(node + 1) + ": " + why);
+  }
+
+  // SZ[n] or SZ[w:h] (default 19).
+  void read_board() {
+    const Props& root = nodes_.front();
+    if (auto gm = find(root, "GM"); gm && gm->front() != "1") {
+      throw fail(0, "GM[" + gm->front() +
+                        "]: this program reads the Go-board records it writes "
+                        "(GM[1])");
+    }
+    if (auto sz = find(root, "SZ")) {
+      const std::string& v = sz->front();
+      try {
+        std::size_t used = 0;
+        const auto colon = v.find(':');
+        w_ = static_cast<std::uint32_t>(std::stoul(v.substr(0, colon), &used));
+        h_ = colon == std::string::npos
+                 ? w_
+                 : static_cast<std::uint32_t>(std::stoul(v.substr(colon + 1)));
+      } catch (const std::exception&) {
+        throw fail(0, "SZ[" + v + "] is not a board size");
+      }
+      if (w_ < 1 || h_ < 1 || w_ > kMaxSgfSide || h_ > kMaxSgfSide) {
+        throw fail(0, "SZ[" + v + "] is outside 1..52");
+      }
+    }
+    topo_ = parse_topology("grid " + std::to_string(w_) + "x" + std::to_string(h_));
+  }
+
+  Vertex vertex(std::size_t node, const std::string& s) const {
+    if (s.size() != 2 || sgf_index(s[0]) < 0 || sgf_index(s[1]) < 0 ||
+        static_cast<std::uint32_t>(sgf_index(s[0])) >= w_ ||
+        static_cast<std::uint32_t>(sgf_index(s[1])) >= h_) {
+      if (s.empty() || s == "tt") throw fail(node, "a pass: Tanbo has no passing");
+      throw fail(node, "[" + s + "] is not a point of a " + std::to_string(w_) + "x" +
+                           std::to_string(h_) + " board");
+    }
+    return topo_->vertex_at({static_cast<std::uint32_t>(sgf_index(s[0])),
+                             h_ - 1 - static_cast<std::uint32_t>(sgf_index(s[1]))});
+  }
+
+  std::vector<Vertex> points(std::size_t node, const std::vector<std::string>& values) const {
     std::vector<Vertex> out;
     for (const auto& v : values) {
       if (v.size() == 5 && v[2] == ':') {  // compressed rectangle "aa:cc"
         const Vertex a = vertex(node, v.substr(0, 2)), b = vertex(node, v.substr(3));
-        const auto ca = topo->coords(a), cb = topo->coords(b);
+        const auto ca = topo_->coords(a), cb = topo_->coords(b);
         for (auto x = std::min(ca[0], cb[0]); x <= std::max(ca[0], cb[0]); ++x) {
           for (auto y = std::min(ca[1], cb[1]); y <= std::max(ca[1], cb[1]); ++y) {
-            out.push_back(topo->vertex_at({x, y}));
+            out.push_back(topo_->vertex_at({x, y}));
           }
         }
       } else {
@@ -272,113 +334,164 @@ Game read_sgf(std::string_view text, std::string_view origin) {
       }
     }
     return out;
-  };
-  Setup setup;
-  setup.name = "custom";
-  setup.players = 2;
-  if (auto ab = find(root, "AB")) {
-    for (Vertex v : points(0, *ab)) setup.stones.emplace_back(v, kBlack);
   }
-  if (auto aw = find(root, "AW")) {
-    for (Vertex v : points(0, *aw)) setup.stones.emplace_back(v, kWhite);
-  }
-  if (setup.stones.empty()) {
-    setup = make_setup(*topo);  // no stones given: the board's default start
-  } else {
+
+  // The root's AB/AW: a named setup when the stones are one, else "custom"; the board's
+  // default start when there are none.
+  Setup read_setup() const {
+    const Props& root = nodes_.front();
+    Setup setup;
+    setup.name = "custom";
+    setup.players = 2;
+    if (auto ab = find(root, "AB")) {
+      for (Vertex v : points(0, *ab)) setup.stones.emplace_back(v, kBlack);
+    }
+    if (auto aw = find(root, "AW")) {
+      for (Vertex v : points(0, *aw)) setup.stones.emplace_back(v, kWhite);
+    }
+    if (setup.stones.empty()) return make_setup(*topo_);
     auto mine = setup.stones;
     std::sort(mine.begin(), mine.end());
-    for (const auto& name : setups_for(*topo, 2)) {
-      Setup named = make_setup(*topo, name, 2);
+    for (const auto& name : setups_for(*topo_, 2)) {
+      Setup named = make_setup(*topo_, name, 2);
       auto theirs = named.stones;
       std::sort(theirs.begin(), theirs.end());
-      if (theirs == mine) {
-        setup = named;
-        break;
+      if (theirs == mine) return named;
+    }
+    return setup;
+  }
+
+  void read_header(Game& game) const {
+    const Props& root = nodes_.front();
+    game.names.assign(2, "");
+    if (auto pb = find(root, "PB")) game.names[0] = pb->front();
+    if (auto pw = find(root, "PW")) game.names[1] = pw->front();
+    if (auto dt = find(root, "DT")) game.date = dt->front();
+    if (auto ev = find(root, "EV")) game.event = ev->front();
+  }
+
+  // Every B/W node through the rules. The stones a move removed may be given on the move's
+  // own node (records of earlier versions) or on a setup node right after it; setup anywhere
+  // else after the root is refused.
+  void play_moves(Position& pos) const {
+    std::optional<Removal> last;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      const Props& n = nodes_[i];
+      if (find(n, "B") || find(n, "W")) {
+        last = play_move(pos, i);
+        check_removal(pos, i, *last);
+        continue;
       }
+      if (i > 0 && has_setup(n)) {
+        if (!last) {
+          if (find(n, "AE") && !find(n, "AB") && !find(n, "AW")) throw fail(i, "AE without a move");
+          throw fail(i, "stones added in the middle of the game (AB/AW) are not Tanbo moves");
+        }
+        check_removal(pos, i, *last);
+      }
+      last.reset();
     }
   }
-  std::optional<Position> start;
-  try {
-    start.emplace(topo, setup);
-  } catch (const Error& e) {
-    throw fail(0, std::string("the starting stones are refused: ") + e.what());
-  }
-  Game game(std::move(*start));
-  Position& pos = game.position;
-  game.names.assign(2, "");
-  if (auto pb = find(root, "PB")) game.names[0] = pb->front();
-  if (auto pw = find(root, "PW")) game.names[1] = pw->front();
-  if (auto dt = find(root, "DT")) game.date = dt->front();
-  if (auto ev = find(root, "EV")) game.event = ev->front();
 
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const Props& n = nodes[i];
+  Removal play_move(Position& pos, std::size_t i) const {
+    const Props& n = nodes_[i];
     const auto* b = find(n, "B");
     const auto* wv = find(n, "W");
-    if (i > 0 && !b && !wv && (find(n, "AB") || find(n, "AW"))) {
-      throw fail(i, "stones added in the middle of the game (AB/AW) are not Tanbo moves");
-    }
-    if (!b && !wv) {
-      if (i > 0 && find(n, "AE")) throw fail(i, "AE without a move");
-      continue;
-    }
     if (b && wv) throw fail(i, "a node with both B and W");
     const Player p = b ? kBlack : kWhite;
-    const Vertex v = vertex(i, (b ? b : wv)->front());
+    const std::string& value = (b ? b : wv)->front();
+    const Vertex v = vertex(i, value);
     const std::string why = pos.explain(p, v);
     if (!why.empty()) {
-      throw fail(i, std::string(b ? "B" : "W") + "[" + (b ? b : wv)->front() + "] (" +
-                        topo->name(v) + "): " + why);
+      throw fail(i,
+                 std::string(b ? "B" : "W") + "[" + value + "] (" + topo_->name(v) + "): " + why);
     }
-    std::vector<Vertex> before;
-    for (Vertex u = 0; u < pos.num_vertices(); ++u) {
-      if (pos.at(u) != kEmpty) before.push_back(u);
-    }
+    std::vector<Vertex> before = stones_on_board(pos);
     before.push_back(v);
     pos.play(v);
-    // AB/AW on a move node only put back stones a Go viewer would have captured: each must
-    // stand on the board after the move.
+    Removal r{v, {}};
+    for (Vertex u : before) {
+      if (pos.at(u) == kEmpty) r.stones.push_back(u);
+    }
+    std::sort(r.stones.begin(), r.stones.end());
+    return r;
+  }
+
+  // AB/AW after a move only put back stones a Go viewer would have captured: each must stand on
+  // the board. AE must list exactly the stones the move removed.
+  void check_removal(const Position& pos, std::size_t i, const Removal& last) const {
+    const Props& n = nodes_[i];
     for (const char* id : {"AB", "AW"}) {
-      if (const auto* put = find(n, id)) {
-        const Player owner = id[1] == 'B' ? kBlack : kWhite;
-        for (Vertex u : points(i, *put)) {
-          if (pos.at(u) != owner) {
-            throw fail(i, std::string(id) + " puts a stone on " + topo->name(u) +
-                              " where the rules leave " +
-                              (pos.at(u) == kEmpty ? std::string("none")
-                                                   : "a " + player_title(pos.at(u)) + " stone"));
-          }
-        }
+      const auto* put = find(n, id);
+      if (!put) continue;
+      const Player owner = id[1] == 'B' ? kBlack : kWhite;
+      for (Vertex u : points(i, *put)) {
+        if (pos.at(u) == owner) continue;
+        throw fail(i, std::string(id) + " puts a stone on " + topo_->name(u) +
+                          " where the rules leave " +
+                          (pos.at(u) == kEmpty ? std::string("none")
+                                               : "a " + player_title(pos.at(u)) + " stone"));
       }
     }
     if (const auto* ae = find(n, "AE")) {
-      std::vector<Vertex> removed;
-      for (Vertex u : before) {
-        if (pos.at(u) == kEmpty) removed.push_back(u);
-      }
       auto listed = points(i, *ae);
       std::sort(listed.begin(), listed.end());
-      std::sort(removed.begin(), removed.end());
-      if (listed != removed) {
-        throw fail(i, "AE does not list the stones the rules remove after " + topo->name(v));
+      if (listed != last.stones) {
+        throw fail(i,
+                   "AE does not list the stones the rules remove after " + topo_->name(last.move));
       }
     }
   }
-  if (auto re = find(root, "RE")) {
+
+  // RE[B+R]/RE[W+R] adds the resignation; any other B+/W+ must agree with the moves.
+  void read_result(Position& pos) const {
+    const auto* re = find(nodes_.front(), "RE");
+    if (!re) return;
     const std::string& r = re->front();
-    if (r.size() >= 2 && (r[0] == 'B' || r[0] == 'W') && r[1] == '+') {
-      const Player winner = r[0] == 'B' ? kBlack : kWhite;
-      const bool resign = r.size() > 2 && (r[2] == 'R' || r[2] == 'r');
-      if (!pos.is_over() && resign) {
-        pos.resign(winner == kBlack ? kWhite : kBlack);
-      } else if (pos.is_over() && pos.winner() != winner) {
-        throw fail(
-            0, "RE[" + r + "] contradicts the moves: " + player_title(pos.winner()) + " has won");
-      } else if (!pos.is_over()) {
-        throw fail(0, "RE[" + r + "] but after these moves the game is not over");
-      }
+    if (r.size() < 2 || (r[0] != 'B' && r[0] != 'W') || r[1] != '+') return;
+    const Player winner = r[0] == 'B' ? kBlack : kWhite;
+    const bool resign = r.size() > 2 && (r[2] == 'R' || r[2] == 'r');
+    if (!pos.is_over() && resign) {
+      pos.resign(winner == kBlack ? kWhite : kBlack);
+    } else if (pos.is_over() && pos.winner() != winner) {
+      throw fail(0,
+                 "RE[" + r + "] contradicts the moves: " + player_title(pos.winner()) + " has won");
+    } else if (!pos.is_over()) {
+      throw fail(0, "RE[" + r + "] but after these moves the game is not over");
     }
   }
+
+  std::vector<Props> nodes_;
+  std::string where_;
+  std::uint32_t w_ = 19, h_ = 19;
+  TopologyPtr topo_;
+};
+
+}  // namespace
+
+std::string write_sgf(const Game& game) {
+  const Position& end = game.position;
+  check_2d(end.topology());
+  if (end.num_players() != 2) {
+    throw Error("SGF records two players; this game has " + std::to_string(end.num_players()));
+  }
+  std::ostringstream os;
+  write_root(os, game);
+  Position pos(end.topology_ptr(), end.setup());  // replayed to find each move's removals
+  for (const auto& rec : end.history()) {
+    if (rec.kind == MoveRecord::Kind::kResign) break;  // recorded in RE
+    write_move(os, pos, rec);
+  }
+  os << ")\n";
+  return os.str();
+}
+
+Game read_sgf(std::string_view text, std::string_view origin, std::size_t* variations_left_out) {
+  const std::string where(origin);
+  Parser parser(text, where);
+  std::vector<Props> nodes = parser.main_line();
+  Game game = Reader(std::move(nodes), where).read();
+  if (variations_left_out) *variations_left_out = parser.variations_left_out();
   return game;
 }
 
