@@ -86,6 +86,7 @@ struct StudyTally {
 // figures. Fields with commas or quotes are quoted.
 std::string study_csv(const std::vector<StudyTally>& tallies);
 // Reads study_csv()'s text back (only the sums are read; derived columns are recomputed).
+// Lines starting with '#' before the header are skipped (a shard's header, study.hpp).
 // Throws tanbo::Error naming the line when the text is not such a CSV.
 std::vector<StudyTally> parse_study_csv(const std::string& text, const std::string& origin);
 // Adds `more` into `into`, matching topologies by (topology, setup); new ones are appended.

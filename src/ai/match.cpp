@@ -210,11 +210,15 @@ std::vector<StudyTally> parse_study_csv(const std::string& text, const std::stri
     }
     return std::stoull(field);
   };
+  bool header = false;
   while (std::getline(in, line)) {
     ++number;
     drop_carriage_returns(line);
-    if (number == 1) {
+    if (!header) {
+      // Comment lines may come first: a shard's header (study.hpp), a partial merge's note.
+      if (line.rfind('#', 0) == 0) continue;
       if (line != kStudyHeader) fail("not a study CSV (the header differs from tanbo study --csv)");
+      header = true;
       continue;
     }
     if (line.empty()) continue;
@@ -245,6 +249,7 @@ std::vector<StudyTally> parse_study_csv(const std::string& text, const std::stri
     out.push_back(std::move(t));
   }
   if (number == 0) throw Error(origin + ": empty file, not a study CSV");
+  if (!header) throw Error(origin + ": only comment lines, not a study CSV");
   return out;
 }
 

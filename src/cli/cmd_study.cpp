@@ -1,21 +1,23 @@
 // tanbo study: matches on every topology of a list; first-player win rate, game length and
-// root removals per topology, as a table, CSV and PNG chart; shards and merging.
+// root removals per topology, as a table, CSV and PNG chart; shards and their checked merge.
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "study_report.hpp"
 #include "tanbo/agent.hpp"
 #include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
 #include "tanbo/match.hpp"
 #include "tanbo/png.hpp"
+#include "tanbo/safe_file.hpp"
+#include "tanbo/study.hpp"
 #include "tanbo/text.hpp"
 
 namespace tanbo::cli {
@@ -26,6 +28,30 @@ struct Entry {
   std::string spec;      // as written in the list (the key in the CSV)
   std::string setup;     // "default" unless given after '|'
   std::string resolved;  // the spec with a relative DOT path resolved against the list
+};
+
+struct StudyOptions {
+  std::string list_path;
+  std::string players = "mcts:playouts=500,mcts:playouts=500";
+  std::uint64_t games = 20;
+  std::uint64_t seed = 1;
+  std::string png_path;
+  std::string shard = "1/1";
+  bool shard_given = false;  // --shard on the command line: the CSV carries the shard header
+  std::vector<std::string> merge;
+  std::string title;
+  double progress = 60;
+  bool csv = false;
+  bool dry_run = false;
+  bool allow_partial = false;
+};
+
+// What a run or a merge reports.
+struct StudyReport {
+  std::vector<StudyTally> tallies;
+  std::string title;              // the chart's default title
+  std::optional<ShardId> header;  // written before the CSV (a shard's run)
+  std::string note;               // a partial merge's note, after the table and before the CSV
 };
 
 // The list: one topology spec a line, optionally "| SETUP"; '#' starts a comment.
@@ -68,83 +94,6 @@ std::vector<Entry> read_list(const std::string& path) {
   return out;
 }
 
-std::string pct(double x) {
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(1) << 100.0 * x << "%";
-  return os.str();
-}
-
-std::string fixed(double x, int digits) {
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(digits) << x;
-  return os.str();
-}
-
-std::string pad(const std::string& s, std::size_t width, bool right = false) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-}
-
-void print_table(const std::vector<StudyTally>& tallies, std::ostream& out) {
-  std::size_t w = 8;
-  for (const auto& t : tallies) {
-    w = std::max(w, t.topology.size() + (t.setup == "default" ? 0 : t.setup.size() + 3));
-  }
-  out << pad("topology", w + 2) << pad("games", 6, true) << pad("first wins", 12, true)
-      << "  95% interval     " << pad("length", 8, true) << pad("sd", 7, true)
-      << pad("removals", 10, true) << "\n";
-  for (const auto& t : tallies) {
-    const Interval ci =
-        wilson_interval(static_cast<double>(t.first_wins), static_cast<double>(t.games));
-    const std::string name = t.setup == "default" ? t.topology : t.topology + " | " + t.setup;
-    out << pad(name, w + 2) << pad(std::to_string(t.games), 6, true)
-        << pad(pct(t.first_rate()), 12, true) << "  "
-        << pad("[" + pct(ci.lo) + ", " + pct(ci.hi) + "]", 17)
-        << pad(fixed(t.mean_length(), 1), 8, true) << pad(fixed(t.sd_length(), 1), 7, true)
-        << pad(fixed(t.removals_per_game(), 2), 10, true);
-    if (t.unfinished) out << "  (" << t.unfinished << " cut off)";
-    out << "\n";
-  }
-}
-
-// Horizontal chart: one row per topology, the first player's win rate as a dot with its 95%
-// interval as a bar, a line at 50%.
-Canvas chart(const std::vector<StudyTally>& tallies, const std::string& title) {
-  const int scale = 2;
-  int label_w = Canvas::text_width("topology", scale);
-  for (const auto& t : tallies) label_w = std::max(label_w, Canvas::text_width(t.topology, scale));
-  const int left = 20 + label_w + 20, plot_w = 500, row_h = 34, top = 60;
-  const int width = std::max(left + plot_w + 40, 40 + Canvas::text_width(title, scale));
-  const int height = top + row_h * static_cast<int>(tallies.size()) + 70;
-  Canvas c(static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height));
-  const Rgb black{0, 0, 0}, grid{215, 215, 215}, half{200, 60, 60}, bar{40, 90, 170};
-  c.text(20, 16, title, black, scale);
-  const int bottom = top + row_h * static_cast<int>(tallies.size());
-  auto xpos = [&](double rate) { return left + static_cast<int>(rate * plot_w + 0.5); };
-  for (int k = 0; k <= 4; ++k) {
-    const int x = xpos(k / 4.0);
-    c.vline(x, top - 6, bottom, k == 2 ? half : grid);
-    const std::string lab = std::to_string(k * 25) + "%";
-    c.text(x - Canvas::text_width(lab, scale) / 2, bottom + 10, lab, black, scale);
-  }
-  c.hline(left, left + plot_w, bottom, black);
-  c.text(left, bottom + 36, "first player win rate, 95% interval", black, scale);
-  for (std::size_t i = 0; i < tallies.size(); ++i) {
-    const auto& t = tallies[i];
-    const int y = top + row_h * static_cast<int>(i) + row_h / 2;
-    c.text(20, y - 7, t.topology, black, scale);
-    if (t.games == 0) continue;
-    const Interval ci =
-        wilson_interval(static_cast<double>(t.first_wins), static_cast<double>(t.games));
-    const int x0 = xpos(ci.lo), x1 = xpos(ci.hi), xm = xpos(t.first_rate());
-    c.fill_rect(x0, y - 1, x1, y + 1, bar);
-    c.fill_rect(x0, y - 7, x0 + 1, y + 7, bar);
-    c.fill_rect(x1 - 1, y - 7, x1, y + 7, bar);
-    c.fill_rect(xm - 4, y - 4, xm + 4, y + 4, black);
-  }
-  return c;
-}
-
 bool parse_shard(const std::string& text, std::uint64_t& i, std::uint64_t& n) {
   const auto slash = text.find('/');
   if (slash == std::string::npos) return false;
@@ -158,131 +107,259 @@ bool parse_shard(const std::string& text, std::uint64_t& i, std::uint64_t& n) {
   return n >= 1 && i >= 1 && i <= n;
 }
 
-std::string format_duration(double s) {
-  const long t = static_cast<long>(s + 0.5);
-  std::ostringstream os;
-  if (t >= 3600)
-    os << t / 3600 << "h" << std::setw(2) << std::setfill('0') << (t / 60) % 60 << "m";
-  else if (t >= 60)
-    os << t / 60 << "m" << std::setw(2) << std::setfill('0') << t % 60 << "s";
-  else
-    os << t << "s";
-  return os.str();
+// ---------------------------------------------------------------- playing
+
+// A study ready to play: its boards built, its shard and run identified.
+struct Study {
+  std::vector<Entry> entries;
+  std::vector<Position> starts;
+  std::vector<std::string> specs;  // the players
+  ShardId shard;
+};
+
+// Checks the options and builds every board: a bad line is refused before any game is played.
+Study prepare(const StudyOptions& o) {
+  if (o.list_path.empty()) throw Error("--topologies FILE is required (or --merge CSV...)");
+  if (o.games == 0) throw Error("--games must be at least 1");
+  Study s;
+  if (!parse_shard(o.shard, s.shard.index, s.shard.count)) {
+    throw Error("--shard " + o.shard + ": expected i/n with 1 <= i <= n, e.g. 2/3");
+  }
+  s.specs = seat_specs(o.players, "study");
+  const int k = static_cast<int>(s.specs.size());
+  s.entries = read_list(o.list_path);
+  std::vector<std::string> names, setups;
+  for (const auto& e : s.entries) {
+    try {
+      auto topo = parse_topology(e.resolved);
+      s.starts.emplace_back(topo, make_setup(*topo, e.setup, k));
+    } catch (const Error& ex) {
+      throw Error(o.list_path + ": " + quote_input(e.spec) + ": " + ex.what());
+    }
+    names.push_back(e.spec);
+    setups.push_back(e.setup);
+  }
+  s.shard.run.seed = o.seed;
+  s.shard.run.games = o.games;
+  s.shard.run.players = o.players;
+  s.shard.run.boards = s.entries.size();
+  s.shard.run.fingerprint = study_fingerprint(names, setups, s.starts);
+  return s;
 }
+
+StudyProgress::Mode progress_mode(const StudyOptions& o, std::ostream& err) {
+  if (o.progress == 0 || &err != &std::cerr) return StudyProgress::Mode::kOff;
+  return isatty(STDERR_FILENO) ? StudyProgress::Mode::kTerminal : StudyProgress::Mode::kLines;
+}
+
+std::vector<ProgressBoard> progress_boards(const Study& s) {
+  std::vector<ProgressBoard> out;
+  for (std::size_t t = 0; t < s.entries.size(); ++t) {
+    out.push_back({s.entries[t].spec,
+                   shard_games(t, s.shard.run.games, s.shard.index, s.shard.count),
+                   s.starts[t].num_vertices()});
+  }
+  return out;
+}
+
+// Plays the study's games of this shard, board by board.
+StudyReport play(const Study& s, const StudyOptions& o, std::ostream& err) {
+  const std::uint64_t games = s.shard.run.games, n = s.shard.count, i = s.shard.index;
+  const int k = static_cast<int>(s.specs.size());
+  std::string label = "tanbo study";
+  if (o.shard_given) label += " shard " + o.shard;
+  StudyProgress progress(err, progress_mode(o, err), o.progress, label, progress_boards(s));
+  StudyReport report;
+  for (std::size_t t = 0; t < s.entries.size(); ++t) {
+    progress.start_board(t);
+    StudyTally tally;
+    tally.topology = s.entries[t].spec;
+    tally.setup = s.entries[t].setup;
+    tally.seat_wins.assign(k, 0);
+    for (std::uint64_t g = 0; g < games; ++g) {
+      const std::uint64_t gi = t * games + g;
+      if (gi % n != i - 1) continue;
+      const auto t0 = std::chrono::steady_clock::now();
+      Seating seating = seat_agents(s.specs, s.shard.run.seed, gi, g);
+      Position pos = s.starts[t];
+      tally.add(play_game(pos, seating.seats), k);
+      progress.game_done(
+          t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    progress.board_done(t);
+    report.tallies.push_back(std::move(tally));
+  }
+  progress.finish();
+  report.title = study_title(s.shard.run);
+  if (n > 1) report.title += ", shard " + o.shard;
+  if (o.shard_given) report.header = s.shard;
+  return report;
+}
+
+// --dry-run: what the options would play.
+void print_plan(const Study& s, std::ostream& out) {
+  const ShardId& id = s.shard;
+  std::uint64_t mine = 0;
+  for (std::size_t t = 0; t < s.entries.size(); ++t) {
+    mine += shard_games(t, id.run.games, id.index, id.count);
+  }
+  out << id.run.boards << " boards, " << id.run.games << " games per board, seed " << id.run.seed
+      << ", players " << id.run.players << "\n";
+  out << "shard " << id.index << "/" << id.count << " plays " << mine << " of the "
+      << id.run.boards * id.run.games << " games\n";
+  for (std::size_t t = 0; t < s.entries.size(); ++t) {
+    out << "  " << s.entries[t].spec << " | " << s.entries[t].setup << ": "
+        << s.starts[t].num_vertices() << " points, "
+        << shard_games(t, id.run.games, id.index, id.count) << " games\n";
+  }
+}
+
+// ---------------------------------------------------------------- merging
+
+// Why a set of files is not merged, one line each.
+std::string refusal(const MergeCheck& c, bool allow_partial) {
+  std::string why = "the files are not the shards of one study run; nothing merged:";
+  if (c.refusals.empty()) why = "the shards are incomplete; nothing merged:";
+  if (c.run) why += "\n  the run: " + run_text(*c.run);
+  if (!c.missing.empty()) why += "\n  " + missing_shards_text(c.missing, c.run->count);
+  for (const auto& r : c.refusals) why += "\n  " + r;
+  if (c.refusals.empty() && !allow_partial) {
+    why += "\n  (--allow-partial merges an incomplete set of one run and says so in the report)";
+  }
+  return why;
+}
+
+StudyReport merge(const StudyOptions& o, std::ostream& err) {
+  std::vector<StudyFile> files;
+  for (const auto& name : o.merge) files.push_back(read_study_file(read_text_file(name), name));
+  const MergeCheck check = check_merge(files);
+  if (!check.refusals.empty() || (!check.missing.empty() && !o.allow_partial)) {
+    throw Error(refusal(check, o.allow_partial));
+  }
+  StudyReport report;
+  report.tallies = merge_study_files(files);
+  if (!check.run) {
+    report.title = "tanbo study (merged from 1 file)";
+    return report;
+  }
+  report.title = study_title(check.run->run);
+  if (!check.missing.empty()) {
+    std::uint64_t played = 0;
+    for (const auto& t : report.tallies) played += t.games;
+    const std::string missing = missing_shards_text(check.missing, check.run->count);
+    report.note = "partial merge: " + missing + " (" + std::to_string(played) + " of " +
+                  std::to_string(check.run->run.boards * check.run->run.games) + " games)";
+    report.title += ", partial: " + missing;
+    err << "tanbo study: warning: " << report.note << "\n";
+  }
+  return report;
+}
+
+// ---------------------------------------------------------------- output
+
+void write_report(const StudyReport& r, const StudyOptions& o, std::ostream& out) {
+  if (!o.png_path.empty()) {
+    write_file_atomic(o.png_path,
+                      encode_png(study_chart(r.tallies, o.title.empty() ? r.title : o.title)));
+  }
+  if (o.csv) {
+    if (r.header) out << shard_header(*r.header);
+    if (!r.note.empty()) out << "# " << r.note << "\n";
+    out << study_csv(r.tallies);
+  } else {
+    print_study_table(r.tallies, out);
+    if (!r.note.empty()) out << r.note << "\n";
+  }
+}
+
+bool given(const po::variables_map& vm, const char* name) {
+  return vm.count(name) && !vm[name].defaulted();
+}
+
+// Options that mean nothing with --merge (the run's are read from the shards), or without it.
+void check_combinations(const po::variables_map& vm, const StudyOptions& o) {
+  if (!o.merge.empty()) {
+    for (const char* name : {"topologies", "players", "games", "seed", "shard", "dry-run"}) {
+      if (given(vm, name)) {
+        throw Error(std::string("--merge takes the run's options from the shards; --") + name +
+                    " is not used with it");
+      }
+    }
+  } else if (o.allow_partial) {
+    throw Error("--allow-partial goes with --merge");
+  }
+  if (!(o.progress == 0 || (o.progress >= 0.01 && o.progress <= 1e6))) {
+    std::ostringstream shown;
+    shown << o.progress;
+    throw Error("--progress " + shown.str() +
+                ": expected 0 (none) or seconds from 0.01 to 1000000");
+  }
+}
+
+const char* const kUsage =
+    "usage: tanbo study --topologies FILE [--players LIST] [--games N] [--seed S]\n"
+    "                   [--csv] [--png FILE] [--title TEXT] [--shard i/n]\n"
+    "                   [--progress SECONDS] [--dry-run]\n"
+    "       tanbo study --merge CSV... [--allow-partial] [--csv] [--png FILE] [--title TEXT]\n"
+    "Plays N games on every topology of the list (the players' seats rotating)\n"
+    "and reports per topology the first player's win rate with a 95% Wilson\n"
+    "interval, the mean and standard deviation of the game length (moves) and\n"
+    "the roots removed per game. Game g of topology t has the global index\n"
+    "t*N+g; shard i/n plays the games whose index is i-1 modulo n, each seeded\n"
+    "by its index, so the merged shards equal the whole run. With --shard, the\n"
+    "CSV starts with comment lines naming the run (seed, games, players, boards,\n"
+    "i/n), and --merge refuses a set that is incomplete, duplicated or mixed.\n"
+    "Without a terminal, progress lines go to stderr: at the start, after each\n"
+    "board and every --progress seconds. See docs/studies.md.\n"
+    "example: tanbo study --topologies examples/study-topologies.txt --games 10";
 
 }  // namespace
 
 int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream& out,
               std::ostream& err) {
-  std::string list_path;
-  std::string players = "mcts:playouts=500,mcts:playouts=500";
-  std::uint64_t games = 20;
-  std::uint64_t seed = 1;
-  std::string png_path;
-  std::string shard = "1/1";
-  std::vector<std::string> merge;
-  std::string chart_title;
+  StudyOptions o;
   po::options_description desc("tanbo study options");
-  desc.add_options()("topologies,T", po::value(&list_path),
+  desc.add_options()("topologies,T", po::value(&o.list_path),
                      "file listing the topologies, one spec a line "
                      "(\"grid 9x9\", \"hex 5\", \"file board.dot\"), optionally \"SPEC | SETUP\"")(
-      "players,p", po::value(&players)->default_value(players),
+      "players,p", po::value(&o.players)->default_value(o.players),
       "engine players, one per seat, comma-separated (as for tanbo match)")(
-      "games,n", po::value(&games)->default_value(games), "games per topology")(
-      "seed", po::value(&seed)->default_value(seed), "random seed")(
+      "games,n", po::value(&o.games)->default_value(o.games), "games per topology")(
+      "seed", po::value(&o.seed)->default_value(o.seed), "random seed")(
       "csv", "print the result as CSV (the input of --merge)")(
-      "png", po::value(&png_path), "write a chart of the first player's win rate to FILE")(
-      "title", po::value(&chart_title), "title of the chart (default: the players and games)")(
-      "shard", po::value(&shard)->default_value(shard),
-      "play only part i of n of the games (i/n, 1-based)")(
-      "merge", po::value(&merge)->multitoken(),
-      "combine the CSV files of shards (tanbo study --csv) instead of playing");
+      "png", po::value(&o.png_path), "write a chart of the first player's win rate to FILE")(
+      "title", po::value(&o.title),
+      "title of the chart (default: \"tanbo study: PLAYERS, N games per board\", also for a "
+      "merge)")("shard", po::value(&o.shard)->default_value(o.shard),
+                "play only part i of n of the games (i/n, 1-based); the CSV names its run")(
+      "progress", po::value(&o.progress)->default_value(o.progress),
+      "without a terminal, a progress line on stderr every SECONDS and after each board "
+      "(0: no progress, also not on a terminal)")(
+      "dry-run", "check the options and boards, print what would be played, play nothing")(
+      "merge", po::value(&o.merge)->multitoken(),
+      "combine the CSV files of the shards of one run (tanbo study --csv --shard i/n)")(
+      "allow-partial", "with --merge: merge the shards given even if some are missing");
   po::variables_map vm;
   int code = 0;
-  if (!parse_args(args, desc, nullptr, vm,
-                  "usage: tanbo study --topologies FILE [--players LIST] [--games N] [--seed S]\n"
-                  "                   [--csv] [--png FILE] [--shard i/n]\n"
-                  "       tanbo study --merge CSV... [--csv] [--png FILE]\n"
-                  "Plays N games on every topology of the list (the players' seats rotating)\n"
-                  "and reports per topology the first player's win rate with a 95% Wilson\n"
-                  "interval, the mean and standard deviation of the game length (moves) and\n"
-                  "the roots removed per game. Game g of topology t has the global index\n"
-                  "t*N+g; shard i/n plays the games whose index is i-1 modulo n, each seeded\n"
-                  "by its index, so the merged shards equal the whole run. See docs/studies.md.\n"
-                  "example: tanbo study --topologies examples/study-topologies.txt --games 10",
-                  out, err, code)) {
-    return code;
-  }
-  const bool csv = vm.count("csv") > 0;
+  if (!parse_args(args, desc, nullptr, vm, kUsage, out, err, code)) return code;
+  o.csv = vm.count("csv") > 0;
+  o.dry_run = vm.count("dry-run") > 0;
+  o.allow_partial = vm.count("allow-partial") > 0;
+  o.shard_given = given(vm, "shard");
   try {
-    std::vector<StudyTally> tallies;
-    std::string title;
-    if (!merge.empty()) {
-      if (!list_path.empty()) throw Error("--merge combines CSV files; it takes no --topologies");
-      for (const auto& file : merge) {
-        merge_tallies(tallies, parse_study_csv(read_text_file(file), file));
-      }
-      title = "tanbo study (merged from " + std::to_string(merge.size()) + " files)";
+    check_combinations(vm, o);
+    StudyReport report;
+    if (!o.merge.empty()) {
+      report = merge(o, err);
     } else {
-      if (list_path.empty()) throw Error("--topologies FILE is required (or --merge CSV...)");
-      if (games == 0) throw Error("--games must be at least 1");
-      std::uint64_t shard_i = 1, shard_n = 1;
-      if (!parse_shard(shard, shard_i, shard_n)) {
-        throw Error("--shard " + shard + ": expected i/n with 1 <= i <= n, e.g. 2/3");
+      const Study study = prepare(o);
+      if (o.dry_run) {
+        print_plan(study, out);
+        return 0;
       }
-      const std::vector<std::string> specs = seat_specs(players, "study");
-      const int k = static_cast<int>(specs.size());
-      const std::vector<Entry> entries = read_list(list_path);
-      // Build every board first: a bad line is refused before any game is played.
-      std::vector<Position> starts;
-      for (const auto& e : entries) {
-        try {
-          auto topo = parse_topology(e.resolved);
-          starts.emplace_back(topo, make_setup(*topo, e.setup, k));
-        } catch (const Error& ex) {
-          throw Error(list_path + ": " + quote_input(e.spec) + ": " + ex.what());
-        }
-      }
-      std::uint64_t mine = 0;
-      for (std::uint64_t gi = 0; gi < entries.size() * games; ++gi)
-        mine += gi % shard_n == shard_i - 1;
-      const bool progress = (&err == &std::cerr) && isatty(STDERR_FILENO);
-      const auto t0 = std::chrono::steady_clock::now();
-      std::uint64_t done = 0;
-      for (std::size_t t = 0; t < entries.size(); ++t) {
-        StudyTally tally;
-        tally.topology = entries[t].spec;
-        tally.setup = entries[t].setup;
-        tally.seat_wins.assign(k, 0);
-        for (std::uint64_t g = 0; g < games; ++g) {
-          const std::uint64_t gi = t * games + g;
-          if (gi % shard_n != shard_i - 1) continue;
-          Seating seating = seat_agents(specs, seed, gi, g);
-          Position pos = starts[t];
-          tally.add(play_game(pos, seating.seats), k);
-          ++done;
-          if (progress) {
-            const double el =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            const double eta = el / done * (mine - done);
-            err << "\r" << done << "/" << mine << " games  " << pad(entries[t].spec, 18)
-                << "  elapsed " << format_duration(el) << "  left ~" << format_duration(eta)
-                << "     " << std::flush;
-          }
-        }
-        tallies.push_back(std::move(tally));
-      }
-      if (progress) err << "\r" << std::string(79, ' ') << "\r" << std::flush;
-      title = "tanbo study: " + players + ", " + std::to_string(games) + " games per board";
-      if (shard_n > 1) title += ", shard " + shard;
+      report = play(study, o, err);
     }
-    if (!chart_title.empty()) title = chart_title;
-    if (!png_path.empty()) write_file_atomic(png_path, encode_png(chart(tallies, title)));
-    if (csv) {
-      out << study_csv(tallies);
-    } else {
-      print_table(tallies, out);
-    }
+    write_report(report, o, out);
   } catch (const Error& e) {
     err << "tanbo study: " << e.what() << "\n";
     return 2;

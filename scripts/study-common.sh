@@ -1,0 +1,178 @@
+# Shared by scripts/slurm-study.sh and scripts/parallel-study.sh (sourced, not run): the
+# checks of their arguments and the two scripts they write into the study's folder,
+#   DIR/shard.sh I   plays shard I of N into DIR/shards/shard-I.csv (through a temporary file
+#                    renamed on success, so a failed shard leaves no file);
+#                    under Slurm I is $SLURM_ARRAY_TASK_ID
+#   DIR/merge.sh     merges DIR/shards/shard-1..N.csv into DIR/study.csv, study.txt and
+#                    study.png; its arguments go to tanbo study --merge (e.g. --allow-partial)
+# The study's options, the program and every path are written into them quoted, so that they
+# run the same from any folder, on any machine that sees the same paths.
+
+# The calling script's name, for messages.
+study_me=${study_me:-study}
+
+study_die() {
+  echo "$study_me: $*" >&2
+  exit 2
+}
+
+# An absolute path without a trailing slash.
+study_absolute() {
+  local p=$1
+  [[ $p == /* ]] || p=$PWD/$p
+  while [[ $p == */ && $p != / ]]; do p=${p%/}; done
+  printf '%s' "$p"
+}
+
+# Sets study_tanbo to the absolute path of the program: $TANBO if set, else tanbo on PATH.
+study_find_tanbo() {
+  local t=${TANBO:-tanbo} found
+  if [[ $t == */* ]]; then
+    found=$(study_absolute "$t")
+  else
+    found=$(command -v -- "$t") || study_die "no program '$t' on PATH (set TANBO=/path/to/tanbo)"
+    found=$(study_absolute "$found")
+  fi
+  [[ -f $found && -x $found ]] || study_die "TANBO=$t is not an executable file"
+  study_tanbo=$found
+}
+
+# Sorts the study's options given after -- into study_options (for the shards) and
+# study_merge_options (--title, for the merge); refuses those the scripts set themselves.
+study_split_options() {
+  study_options=()
+  study_merge_options=()
+  ((${#})) || study_die "no study options after -- (e.g. -- --topologies LIST --games 100)"
+  while ((${#})); do
+    case $1 in
+      --csv) ;;  # the shards always write CSV
+      --title)
+        (($# >= 2)) || study_die "--title needs a value"
+        study_merge_options+=(--title "$2")
+        shift
+        ;;
+      --title=*) study_merge_options+=("$1") ;;
+      --shard | --shard=*) study_die "$1: the shards are set by --shards N (shard i/N each)" ;;
+      --merge | --merge=* | --allow-partial)
+        study_die "$1: the merge is the last step of this script (DIR/merge.sh)"
+        ;;
+      --png | --png=*) study_die "$1: the merge writes the chart to DIR/study.png" ;;
+      --dry-run) study_die "--dry-run: this script checks the options itself before it starts" ;;
+      -h | --help) study_die "$1 among the study options: see tanbo study --help" ;;
+      *) study_options+=("$1") ;;
+    esac
+    shift
+  done
+}
+
+# Checks --out and --shards: sets study_dir (absolute) and study_count.
+study_check_out() {
+  local dir=$1 count=$2
+  [[ -n $dir ]] || study_die "--out DIR is required"
+  [[ -n $count ]] || study_die "--shards N is required"
+  [[ $count =~ ^[1-9][0-9]{0,5}$ ]] || study_die "--shards $count: expected a whole number from 1 to 999999"
+  [[ $dir != *$'\n'* && $dir != *\\* ]] || study_die "--out: a folder name with a line feed or a backslash is not supported"
+  study_dir=$(study_absolute "$dir")
+  study_count=$count
+  if [[ -e $study_dir/study.csv ]] || compgen -G "$study_dir/shards/shard-*.csv" > /dev/null; then
+    study_die "$study_dir already holds a study (study.csv or shards/shard-*.csv); choose another --out or remove them"
+  fi
+}
+
+# Plays nothing: lets tanbo study check the options and build every board, so that a mistake
+# is reported now and not by every shard.
+study_check_options() {
+  local out
+  if ! out=$("$study_tanbo" study "${study_options[@]}" --csv --shard "1/$study_count" \
+    --dry-run 2>&1); then
+    printf '%s\n' "$out" >&2
+    study_die "the study options are refused (above); nothing started"
+  fi
+}
+
+# Prints "#SBATCH --NAME=VALUE" with VALUE quoted as sbatch reads its directives.
+study_sbatch_line() {
+  local value=${2//\\/\\\\}
+  value=${value//\"/\\\"}
+  printf '#SBATCH --%s="%s"\n' "$1" "$value"
+}
+
+# The arguments quoted for bash, separated by spaces (nothing for no arguments).
+study_quote_words() {
+  (($#)) || return 0
+  local quoted
+  printf -v quoted '%q ' "$@"
+  printf '%s' "${quoted% }"
+}
+
+# Writes DIR/shard.sh and DIR/merge.sh. Arguments: the extra lines for the top of each (the
+# #SBATCH directives), shard first.
+study_write_scripts() {
+  local shard_top=$1 merge_top=$2
+  mkdir -p "$study_dir/logs" "$study_dir/shards" || study_die "cannot create $study_dir/logs and $study_dir/shards"
+  local common
+  common=$(
+    printf 'set -euo pipefail\n'
+    printf 'tanbo=%q\n' "$study_tanbo"
+    printf 'dir=%q\n' "$study_dir"
+    printf 'count=%q\n' "$study_count"
+    printf 'cd %q\n' "$PWD"
+  )
+  {
+    printf '#!/bin/bash\n'
+    printf '# Shard I of the study in this folder (written by %s): bash shard.sh I\n' "$study_me"
+    printf '%s' "$shard_top"
+    printf '%s\n' "$common"
+    printf 'options=(%s)\n' "$(study_quote_words "${study_options[@]}")"
+    cat << 'SHARD'
+i=${1:-${SLURM_ARRAY_TASK_ID:-}}
+if ! [[ $i =~ ^[1-9][0-9]*$ ]] || ((i > count)); then
+  echo "shard.sh: expected a shard number from 1 to $count, got '$i'" >&2
+  exit 2
+fi
+out=$dir/shards/shard-$i.csv
+part=$dir/shards/.shard-$i.csv.part-$$
+trap 'rm -f "$part"' EXIT
+echo "shard $i/$count on $(hostname) from $(date '+%F %T')" >&2
+"$tanbo" study "${options[@]}" --csv --shard "$i/$count" > "$part"
+mv -f "$part" "$out"
+echo "shard $i/$count written to $out at $(date '+%F %T')" >&2
+SHARD
+  } > "$study_dir/shard.sh"
+  {
+    printf '#!/bin/bash\n'
+    printf '# Merges the shards of the study in this folder (written by %s): bash merge.sh\n' "$study_me"
+    printf '%s' "$merge_top"
+    printf '%s\n' "$common"
+    printf 'merge_options=(%s)\n' "$(study_quote_words "${study_merge_options[@]}")"
+    cat << 'MERGE'
+files=()
+for ((i = 1; i <= count; i++)); do
+  if [[ -e $dir/shards/shard-$i.csv ]]; then files+=("$dir/shards/shard-$i.csv"); fi
+done
+if ((${#files[@]} == 0)); then
+  echo "merge.sh: no shard in $dir/shards (shard-1.csv to shard-$count.csv)" >&2
+  exit 2
+fi
+trap 'rm -f "$dir/.study.csv.part" "$dir/.study.txt.part"' EXIT
+"$tanbo" study --merge "${files[@]}" "${merge_options[@]}" "$@" --csv > "$dir/.study.csv.part"
+"$tanbo" study --merge "${files[@]}" "${merge_options[@]}" "$@" --png "$dir/study.png" \
+  > "$dir/.study.txt.part" 2> /dev/null
+mv -f "$dir/.study.csv.part" "$dir/study.csv"
+mv -f "$dir/.study.txt.part" "$dir/study.txt"
+cat "$dir/study.txt"
+echo "merged ${#files[@]} of $count shards into $dir/study.csv, study.txt and study.png" >&2
+MERGE
+  } > "$study_dir/merge.sh"
+  chmod +x "$study_dir/shard.sh" "$study_dir/merge.sh"
+}
+
+# The shard numbers from 1 to N whose file is missing, separated by commas.
+study_missing() {
+  local i missing=()
+  for ((i = 1; i <= study_count; i++)); do
+    [[ -e $study_dir/shards/shard-$i.csv ]] || missing+=("$i")
+  done
+  local IFS=,
+  printf '%s' "${missing[*]}"
+}
