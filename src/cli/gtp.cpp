@@ -64,12 +64,19 @@ GtpEngine::GtpEngine(Position start, std::uint64_t seed) : rng_(seed) {
   generator_ = [this](const Position& pos) { return random_move(pos, rng_); };
   register_builtin();
   add_solver_commands(*this);  // tanbo-solve, tanbo-analyze (gtp_solver.cpp)
+  add_client_commands(*this);  // komi, loadsgf, printsgf, final_score, ... (gtp_client.cpp)
 }
 
 void GtpEngine::reset(Position start) {
   pos_ = std::make_unique<Position>(std::move(start));
+  names_.clear();
   reset_clocks();
   if (new_game_hook_) new_game_hook_();
+}
+
+void GtpEngine::start_game(Position start, std::vector<std::string> names) {
+  reset(std::move(start));
+  names_ = std::move(names);
 }
 
 void GtpEngine::reset_clocks() {
@@ -137,6 +144,15 @@ Vertex GtpEngine::need_vertex(const std::string& text) const {
 }
 
 void GtpEngine::register_builtin() {
+  register_admin();
+  register_board();
+  register_play();
+  register_queries();
+  register_engine();
+  register_clock();
+}
+
+void GtpEngine::register_admin() {
   auto& c = commands_;
   c["protocol_version"] = [](const auto&) { return Reply{true, "2"}; };
   c["name"] = [](const auto&) { return Reply{true, "tanbo"}; };
@@ -154,6 +170,10 @@ void GtpEngine::register_builtin() {
     quit_ = true;
     return Reply{true, ""};
   };
+}
+
+void GtpEngine::register_board() {
+  auto& c = commands_;
   c["boardsize"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "boardsize N");
     const std::string& s = a[0];
@@ -198,6 +218,10 @@ void GtpEngine::register_builtin() {
     reset(Position(pos_->topology_ptr(), make_setup(pos_->topology(), a[0], players)));
     return Reply{true, ""};
   };
+}
+
+void GtpEngine::register_play() {
+  auto& c = commands_;
   c["play"] = [this](const std::vector<std::string>& a) {
     need_args(a, 2, 2, "play PLAYER VERTEX");
     const Player p = need_player(a[0]);
@@ -218,6 +242,10 @@ void GtpEngine::register_builtin() {
     pos_->resign(need_player(a[0]));
     return Reply{true, ""};
   };
+}
+
+void GtpEngine::register_queries() {
+  auto& c = commands_;
   c["legal_moves"] = [this](const std::vector<std::string>& a) {
     need_args(a, 0, 1, "legal_moves [PLAYER]");
     if (a.empty() && pos_->is_over()) return Reply{true, ""};
@@ -251,6 +279,10 @@ void GtpEngine::register_builtin() {
     return Reply{true, s};
   };
   c["showboard"] = [this](const auto&) { return Reply{true, "\n" + render_board(*pos_)}; };
+}
+
+void GtpEngine::register_engine() {
+  auto& c = commands_;
   c["genmove"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "genmove PLAYER");
     const Player p = need_player(a[0]);
@@ -265,6 +297,10 @@ void GtpEngine::register_builtin() {
     need_args(a, 1, 1, "reg_genmove PLAYER");
     return Reply{true, pos_->topology().name(generate(need_player(a[0])))};
   };
+}
+
+void GtpEngine::register_clock() {
+  auto& c = commands_;
   c["time_settings"] = [this](const std::vector<std::string>& a) {
     need_args(a, 3, 3, "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES");
     TimeSettings t;

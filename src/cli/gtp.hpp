@@ -41,8 +41,13 @@ class GtpEngine {
   void add_command(const std::string& name, Handler handler);
   // Replaces the move generator used by genmove (default: a uniformly random legal move).
   void set_move_generator(MoveGenerator gen) { generator_ = std::move(gen); }
-  // Called after the position is replaced (new board, setup or clear_board).
+  // Called after the position is replaced (new board, setup, clear_board or loadsgf).
   void on_new_game(std::function<void()> hook) { new_game_hook_ = std::move(hook); }
+  // Starts a new game from `start`, which may hold moves already played (loadsgf): the clocks
+  // start afresh and the new-game hook runs. `names`: the players' names, for printsgf.
+  void start_game(Position start, std::vector<std::string> names = {});
+  // The players' names of a loaded game ("" or none when not known).
+  const std::vector<std::string>& player_names() const { return names_; }
   // Called before each genmove and reg_genmove with the mover's clock (time_settings,
   // time_left): the seconds left and the moves they are for (0: the rest of the game), or
   // seconds < 0 when no clock is known.
@@ -53,7 +58,14 @@ class GtpEngine {
   Position& position() { return *pos_; }
 
  private:
+  // The built-in commands, in groups: register_builtin calls each.
   void register_builtin();
+  void register_admin();    // protocol_version, name, version, known_command, ...
+  void register_board();    // boardsize, clear_board, topology, setup
+  void register_play();     // play, undo, resign
+  void register_queries();  // legal_moves, list_stones, side_to_move, winner, roots, showboard
+  void register_engine();   // genmove, reg_genmove
+  void register_clock();    // time_settings, time_left
   void reset(Position start);
   Player need_player(const std::string& text) const;  // throws Error
   Vertex need_vertex(const std::string& text) const;  // throws Error
@@ -80,6 +92,7 @@ class GtpEngine {
   ClockHook clock_hook_;
 
   std::unique_ptr<Position> pos_;
+  std::vector<std::string> names_;  // players' names of a loaded game
   std::map<std::string, Handler> commands_;
   MoveGenerator generator_;
   std::function<void()> new_game_hook_;
@@ -90,6 +103,10 @@ class GtpEngine {
 // Adds tanbo-solve and tanbo-analyze to an engine (gtp_solver.cpp; the engine constructor
 // calls it).
 void add_solver_commands(GtpEngine& engine);
+// Adds the commands clients such as GoGui, Sabaki and twogtp send: komi, loadsgf, printsgf,
+// final_score, gogui-analyze_commands and root_space (gtp_client.cpp; the engine constructor
+// calls it).
+void add_client_commands(GtpEngine& engine);
 // Reads commands from `in` until `quit` or the end of input, answering on `out`, like
 // GtpEngine::run, and also answers the streaming form "tanbo-analyze PLAYOUTS INTERVAL" with
 // an update every INTERVAL seconds until the next command (gtp_solver.cpp).

@@ -35,7 +35,7 @@ std::string escape(const std::string& s) {
 void check_2d(const Topology& t) {
   if (t.kind != BoardKind::kLattice || t.dims.size() != 2) {
     throw Error("SGF records 2D boards only; this game is on " + t.spec +
-                " (keep the game file, or use tanbo show)");
+                " (the game file format, docs/game-format.md, records any board)");
   }
   if (t.dims[0] > kMaxSgfSide || t.dims[1] > kMaxSgfSide) {
     throw Error("SGF coordinates go up to 52x52; this board is " + t.spec);
