@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "tanbo/error.hpp"
 #include "tanbo/match.hpp"
 #include "tanbo/png.hpp"
+#include "tanbo/solver.hpp"
 #include "tanbo/safe_file.hpp"
 #include "tanbo/study.hpp"
 #include "tanbo/text.hpp"
@@ -44,6 +46,7 @@ struct StudyOptions {
   bool csv = false;
   bool dry_run = false;
   bool allow_partial = false;
+  double exact = 0;  // --exact: seconds for the solver per two-player board (0 = none)
 };
 
 // What a run or a merge reports.
@@ -272,6 +275,30 @@ void write_report(const StudyReport& r, const StudyOptions& o, std::ostream& out
   }
 }
 
+// --exact: the perfect-play winner of each two-player board next to the self-play win rates
+// (docs/solved.md), within `seconds` a board.
+void print_exact(const Study& s, double seconds, std::ostream& out) {
+  out << "perfect play (exact solver, " << seconds << " s a board):\n";
+  for (std::size_t i = 0; i < s.starts.size(); ++i) {
+    const Position& start = s.starts[i];
+    out << "  " << start.topology().spec << " (" << start.setup().name << "): ";
+    if (start.num_players() != 2) {
+      out << "not solved (" << start.num_players() << " players)\n";
+      continue;
+    }
+    SolveLimits limits;
+    limits.seconds = seconds;
+    const SolveResult r = Solver().solve(start, limits);
+    if (r.solved) {
+      out << player_name(r.winner) << " wins (" << r.nodes << " nodes, " << std::fixed
+          << std::setprecision(2) << r.seconds << " s)\n"
+          << std::defaultfloat;
+    } else {
+      out << "unknown within " << seconds << " s\n";
+    }
+  }
+}
+
 bool given(const po::variables_map& vm, const char* name) {
   return vm.count(name) && !vm[name].defaulted();
 }
@@ -279,7 +306,8 @@ bool given(const po::variables_map& vm, const char* name) {
 // Options that mean nothing with --merge (the run's are read from the shards), or without it.
 void check_combinations(const po::variables_map& vm, const StudyOptions& o) {
   if (!o.merge.empty()) {
-    for (const char* name : {"topologies", "players", "games", "seed", "shard", "dry-run"}) {
+    for (const char* name :
+         {"topologies", "players", "games", "seed", "shard", "dry-run", "exact"}) {
       if (given(vm, name)) {
         throw Error(std::string("--merge takes the run's options from the shards; --") + name +
                     " is not used with it");
@@ -336,6 +364,8 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
       "without a terminal, a progress line on stderr every SECONDS and after each board "
       "(0: no progress, also not on a terminal)")(
       "dry-run", "check the options and boards, print what would be played, play nothing")(
+      "exact", po::value(&o.exact),
+      "also solve each two-player board exactly, up to SECONDS each (docs/solved.md)")(
       "merge", po::value(&o.merge)->multitoken(),
       "combine the CSV files of the shards of one run (tanbo study --csv --shard i/n)")(
       "allow-partial", "with --merge: merge the shards given even if some are missing");
@@ -348,6 +378,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
   o.shard_given = given(vm, "shard");
   try {
     check_combinations(vm, o);
+    if (!(o.exact >= 0 && o.exact <= 1e7)) throw Error("--exact must be 0 to 10^7 seconds");
     StudyReport report;
     if (!o.merge.empty()) {
       report = merge(o, err);
@@ -358,6 +389,9 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
         return 0;
       }
       report = play(study, o, err);
+      write_report(report, o, out);
+      if (o.exact > 0 && !o.csv) print_exact(study, o.exact, out);
+      return 0;
     }
     write_report(report, o, out);
   } catch (const Error& e) {

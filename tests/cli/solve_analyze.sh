@@ -64,4 +64,9 @@ if grep '^move ' "$work/stream.txt" | grep -vqE '^move [A-G][1-7] visits [0-9]+ 
   fail "stream: a line out of form: $(grep '^move ' "$work/stream.txt" | head -3)"
 fi
 grep -qx "= black" "$work/stream.txt" || fail "stream: the next command got no answer"
+# tanbo study --exact: the perfect-play winner after the table.
+printf 'grid 4x4\nhex 3\n' > "$work/list.txt"
+out=$("$TANBO" study --topologies "$work/list.txt" --players random,random --games 2 --exact 30 --progress 0)
+grep -q "^  grid 4x4 (spaced): white wins (" <<< "$out" || fail "study --exact: $out"
+grep -q "^  hex 3 (hexbo): white wins (" <<< "$out" || fail "study --exact hex: $out"
 echo "solve_analyze: ok"
