@@ -97,7 +97,13 @@ TEST_F(Gtp, ListCommandsHasEveryCommandOfTheProtocol) {
                         "reg_genmove",
                         "time_settings",
                         "time_left",
-                        "resign"}) {
+                        "resign",
+                        "komi",
+                        "loadsgf",
+                        "printsgf",
+                        "final_score",
+                        "gogui-analyze_commands",
+                        "root_space"}) {
     EXPECT_TRUE(listed.count(c)) << c;
     EXPECT_EQ(send(std::string("known_command ") + c), "= true\n\n");
   }
