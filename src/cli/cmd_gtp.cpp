@@ -25,7 +25,9 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
   if (!parse_args(args, desc, nullptr, vm,
                   "usage: tanbo gtp [options]\n"
                   "Speaks the engine protocol (GTP version 2 framing) on stdin/stdout.\n"
-                  "Commands are listed in docs/protocol.md and by list_commands.\n"
+                  "Commands are listed in docs/protocol.md and by list_commands; clients\n"
+                  "(GoGui, Sabaki, twogtp) also find komi, loadsgf, printsgf, final_score and\n"
+                  "gogui-analyze_commands.\n"
                   "example: printf 'topology grid 5x5x5\\nshowboard\\n' | tanbo gtp",
                   out, err, code)) {
     return code;
