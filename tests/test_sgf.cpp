@@ -420,6 +420,16 @@ TEST(Sgf, OnlyTwoPlayer2DGames) {
   EXPECT_THROW(write_sgf(random_game("grid 5x5x5", 1, 4)), Error);
   EXPECT_THROW(write_sgf(new_game("grid 19x19", "four", 4, {})), Error);
   EXPECT_THROW(write_sgf(new_game("hex 5", "default", 0, {})), Error);
+  // A torus would read back as a flat board, a different game.
+  try {
+    write_sgf(random_game("grid 7x7 wrap", 1, 4));
+    ADD_FAILURE() << "a torus written as SGF";
+  } catch (const Error& e) {
+    EXPECT_EQ(
+        std::string(e.what()).rfind("SGF records flat boards only; grid 7x7 wrap is a torus", 0),
+        0u)
+        << e.what();
+  }
 }
 
 TEST(Sgf, ForeignSetupIsKeptAsCustom) {

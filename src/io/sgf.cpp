@@ -37,6 +37,10 @@ void check_2d(const Topology& t) {
     throw Error("SGF records 2D boards only; this game is on " + t.spec +
                 " (the game file format, docs/game-format.md, records any board)");
   }
+  if (t.wrap) {
+    throw Error("SGF records flat boards only; " + t.spec +
+                " is a torus (the game file format, docs/game-format.md, records any board)");
+  }
   if (t.dims[0] > kMaxSgfSide || t.dims[1] > kMaxSgfSide) {
     throw Error("SGF coordinates go up to 52x52; this board is " + t.spec);
   }
