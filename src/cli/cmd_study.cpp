@@ -17,8 +17,8 @@
 #include "tanbo/error.hpp"
 #include "tanbo/match.hpp"
 #include "tanbo/png.hpp"
-#include "tanbo/solver.hpp"
 #include "tanbo/safe_file.hpp"
+#include "tanbo/solver.hpp"
 #include "tanbo/study.hpp"
 #include "tanbo/text.hpp"
 
