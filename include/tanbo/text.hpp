@@ -1,6 +1,7 @@
 // Small text helpers shared by the library and its front ends.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -17,11 +18,28 @@ std::string trim(std::string_view s, std::string_view blanks = " \t\r\n");
 // file, or any number (so that reading and writing a line again gives the same line).
 void drop_carriage_returns(std::string& line);
 
+// The longest line an interactive input (tanbo gtp, tanbo play) takes: 1 MB.
+inline constexpr std::size_t kMaxInputLine = std::size_t{1} << 20;
+
+// Reads a line as std::getline does, but keeps at most `max` bytes of it (the rest of the line
+// is read and dropped), so that a line without end cannot fill memory; `length`, when given,
+// gets the line's whole length. False at the end of the input.
+bool read_line(std::istream& in, std::string& line, std::size_t max, std::size_t* length = nullptr);
+
 // Input quoted for a message: in double quotes, control bytes, quotes, backslashes and bytes
 // above 126 escaped (\n, \t, \0, \", \\, \xNN), and at most `max` characters of it: longer
 // input keeps its first characters and says how long it was ("xxxx..." (10485760 bytes)).
 // Every message that repeats what a user typed or a file held goes through it, so that a
 // huge token or a NUL byte cannot swamp or cut a message.
 std::string quote_input(std::string_view text, std::size_t max = 40);
+
+// A name such as a file path as it appears in a message: as it is when it has at most `max`
+// bytes, all printable, else quote_input(text, max).
+std::string shown_name(std::string_view text, std::size_t max = 80);
+
+// A message written by another library (Boost's option parser) made safe to print: control
+// bytes escaped as quote_input does, and every run of more than `max` non-blank characters
+// cut to its first `max` followed by "... (N bytes)".
+std::string clip_words(std::string_view message, std::size_t max = 40);
 
 }  // namespace tanbo

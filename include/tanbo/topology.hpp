@@ -74,28 +74,58 @@ struct Topology {
 
 using TopologyPtr = std::shared_ptr<const Topology>;
 
+// ---------------------------------------------------------------- memory (memory.cpp)
+
+// A memory limit, what is in use of it already and where it comes from (for messages).
+struct MemoryLimit {
+  std::uint64_t bytes = 0;
+  // What this process (ulimit -v) or its cgroup (less page cache it can drop) uses of the
+  // limit already; 0 for limits that are not measured against use (physical memory,
+  // --max-memory, TANBO_MAX_MEMORY).
+  std::uint64_t used = 0;
+  std::string source;  // "ulimit -v (RLIMIT_AS)", "the cgroup's memory.max", "--max-memory", ...
+  // What a new board may take: 80% of what is not in use yet (the rest is left to what the
+  // estimate does not count: a search's tree, output, the allocator).
+  std::uint64_t board_room() const;
+};
 // Limits that keep a spec from asking for more than the machine has.
 struct TopologyLimits {
   std::uint64_t max_vertices = 1ull << 31;  // hard ceiling of 32-bit vertex ids
   std::uint64_t memory_bytes = 0;           // 0 = memory_limit()
+  // The limit as it stood before the board was begun (with_memory_limit), so that what a
+  // reader holds as it goes is not counted twice, as use and as need; unset: read at each check.
+  std::optional<MemoryLimit> memory;
 };
+// `limits` with `memory` set: memory_bytes as "the caller's limit", or memory_limit().
+TopologyLimits with_memory_limit(const TopologyLimits& limits);
 
-// The memory a board may use, and where that figure comes from (for messages).
-struct MemoryLimit {
-  std::uint64_t bytes = 0;
-  std::string source;  // "--max-memory", "ulimit -v (RLIMIT_AS), ...", ...
-};
-// The limit boards are checked against (a board is refused when its estimate exceeds 80% of
-// it): set_max_memory's value if set, else TANBO_MAX_MEMORY if set, else the smallest of the
-// machine's physical memory, the room left in the process's memory cgroup (memory.max less
-// memory.current, for the cgroup and its parents) and the room left under RLIMIT_AS (ulimit
-// -v). Throws tanbo::Error when TANBO_MAX_MEMORY is not a size.
+// The limit boards are checked against: set_max_memory's value if set (--max-memory), else
+// TANBO_MAX_MEMORY if set, else whichever leaves the least room of the machine's physical
+// memory, the memory cgroup (cgroup_memory_limit) and RLIMIT_AS (ulimit -v, less the address
+// space the process maps already). Throws tanbo::Error when TANBO_MAX_MEMORY is not a size.
 MemoryLimit memory_limit();
 // Sets the limit for this process (the option --max-memory); 0 goes back to the automatic one.
 void set_max_memory(std::uint64_t bytes);
 // Reads a size such as 512M, 4G, 1.5g or 1000000 (bytes; K, M, G, T are powers of 1024).
 // Throws tanbo::Error naming `what` when the text is not a size.
 std::uint64_t parse_memory_size(std::string_view text, std::string_view what);
+// The memory cgroup's limit on this process, nullopt when it has none: cgroup v2 memory.max
+// or v1 memory.limit_in_bytes of its cgroup and of every parent (the one with the least room),
+// found through /proc/self/cgroup and /proc/self/mountinfo. `root` is prefixed to every path
+// (tests lay out a fake /proc and /sys under a directory).
+std::optional<MemoryLimit> cgroup_memory_limit(const std::string& root = "");
+// "1.5 GB", "249 MB" (powers of 1024).
+std::string human_bytes(std::uint64_t bytes);
+// The end of a refusal: "would need about 9.6 GB of memory; a board may use 199 MB, 80% of
+// what is not in use yet under the limit of 293 MB (ulimit -v (RLIMIT_AS)); raise or lower the
+// limit with --max-memory SIZE or TANBO_MAX_MEMORY".
+std::string memory_refusal(std::uint64_t need, const MemoryLimit& limit);
+// Estimated peak bytes of building a board of n vertices and e edges and playing on it with
+// `players` players (graph, records, legal sets); never under the measured peak.
+std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players);
+// Refuses (tanbo::Error) a game of more than two players whose records do not fit the limit:
+// parse_topology checked the board for two. Called by Position's constructor.
+void check_game_memory(const Topology& topo, int players);
 
 // Parses a topology spec and builds the board:
 //   "line N"                 a path of N points
@@ -112,9 +142,5 @@ TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits = {});
 // Reads DOT text. `origin` names it in messages and in the spec ("file origin").
 TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                           const TopologyLimits& limits = {});
-
-// Estimated bytes a game on a board of n vertices and e edges with k players needs
-// (graph, position, legal-move sets); used to refuse boards too big up front.
-std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players);
 
 }  // namespace tanbo

@@ -176,8 +176,10 @@ std::vector<std::string> split_agent_list(const std::string& list) {
                out.back().find(':') != std::string::npos) {
       out.back() += "," + item;  // an option of the agent before
     } else {
-      throw Error("players " + quote_input(list) + ": " + quote_input(item) +
-                  " is not an engine player (" + known_list() + ")");
+      const std::string where =
+          item.size() == list.size() ? "" : "players " + quote_input(list, 20) + ": ";
+      throw Error(where + quote_input(item, 30) + " is not an engine player (" + known_list() +
+                  ")");
     }
     pos = end + 1;
   }

@@ -2,6 +2,7 @@
 // export / import. Every command that changes a file writes it atomically.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -31,7 +32,8 @@ void add_colour(po::options_description& desc, std::string& colour) {
 
 bool check_colour(const std::string& colour, const char* cmd, std::ostream& err) {
   if (colour == "auto" || colour == "always" || colour == "never") return true;
-  err << "tanbo " << cmd << ": --colour must be auto, always or never, not \"" << colour << "\"\n";
+  err << "tanbo " << cmd << ": --colour must be auto, always or never, not " << quote_input(colour)
+      << "\n";
   return false;
 }
 
@@ -91,6 +93,11 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
   }
   if (!check_colour(colour, "new", err)) return 2;
   try {
+    if (std::any_of(event.begin(), event.end(),
+                    [](char c) { return static_cast<unsigned char>(c) < 32 || c == 127; })) {
+      throw Error("--event " + quote_input(event) +
+                  ": the text is one line of the file and cannot hold control characters");
+    }
     const int count = player_count(board.players);
     Game game = new_game(board.topology, board.setup, count, player_names(board.players, count));
     game.event = event;
@@ -98,7 +105,7 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
       create_game_file(game, file, force);
     } catch (const Error& e) {
       if (force || ::access(file.c_str(), F_OK) != 0) throw;
-      throw Error(file + " exists already (use --force to overwrite it)");
+      throw Error(shown_name(file) + " exists already (use --force to overwrite it)");
     }
     out << "created " << file << ": " << game.position.topology().spec << ", setup "
         << game.position.setup().name << ", " << game.position.num_players() << " players\n";
@@ -138,7 +145,8 @@ int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& 
       if (!as.empty()) {
         const auto who = game_player(game, as);
         if (!who)
-          throw Error("--as " + as + ": not a player of this game (" + players_of(game) + ")");
+          throw Error("--as " + quote_input(as) + ": not a player of this game (" +
+                      players_of(game) + ")");
         if (*who != p) {
           throw Error("it is " + player_label(p, game.names) + "'s turn, not " +
                       player_title(*who) + "'s");

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo::cli {
 
@@ -80,7 +81,7 @@ int run(int argc, char** argv) {
   for (const auto& c : commands()) {
     if (sub == c.name) return run_guarded(c, args);
   }
-  std::cerr << "tanbo: unknown subcommand \"" << sub << "\" (tanbo --help lists them)\n";
+  std::cerr << "tanbo: unknown subcommand " << quote_input(sub) << " (tanbo --help lists them)\n";
   return 2;
 }
 

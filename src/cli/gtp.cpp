@@ -323,6 +323,12 @@ void GtpEngine::register_clock() {
 }
 
 std::string GtpEngine::handle_line(const std::string& raw) {
+  if (raw.size() > kMaxInputLine) {  // the reader keeps one byte more of a longer line
+    const auto digits = raw.find_first_not_of("0123456789");
+    const bool has_id = digits > 0 && digits <= 18 && raw[digits] == ' ';
+    return "?" + (has_id ? raw.substr(0, digits) : "") + " the line is longer than " +
+           std::to_string(kMaxInputLine) + " bytes, the most a command may have\n\n";
+  }
   // GTP preprocessing: drop control characters except tab and newline, tabs become spaces,
   // comments start at '#'.
   std::string line;
@@ -379,7 +385,7 @@ std::string GtpEngine::handle_line(const std::string& raw) {
 
 void GtpEngine::run(std::istream& in, std::ostream& out) {
   std::string line;
-  while (!quit_ && std::getline(in, line)) {
+  while (!quit_ && read_line(in, line, kMaxInputLine + 1)) {
     const std::string reply = handle_line(line);
     if (!reply.empty()) out << reply << std::flush;
   }

@@ -20,6 +20,7 @@
 #include "tanbo/error.hpp"
 #include "tanbo/mcts.hpp"
 #include "tanbo/solver.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo::cli {
 
@@ -161,7 +162,14 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
           }
         }
       });
-      const std::vector<MoveAnalysis> analysis = mcts.analyze(pos);
+      std::vector<MoveAnalysis> analysis;
+      try {
+        analysis = mcts.analyze(pos);
+      } catch (...) {  // out of memory: the watcher ends before the error goes on
+        finished = true;
+        watcher.join();
+        throw;
+      }
       finished = true;
       watcher.join();
       done += mcts.last_stats().playouts;
@@ -211,24 +219,38 @@ void add_solver_commands(GtpEngine& engine) {
 void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
   auto lines = std::make_shared<Lines>();
   std::thread reader([lines, &in] {
-    for (std::string line; std::getline(in, line);) {
-      std::lock_guard<std::mutex> lock(lines->mu);
-      lines->queue.push_back(line);
-      lines->ready.notify_all();
+    try {  // a line is kept to 1 MB and a byte (handle_line refuses it); out of memory ends input
+      for (std::string line; read_line(in, line, kMaxInputLine + 1);) {
+        std::lock_guard<std::mutex> lock(lines->mu);
+        lines->queue.push_back(std::move(line));
+        lines->ready.notify_all();
+      }
+    } catch (const std::bad_alloc&) {
+      std::cerr << "tanbo gtp: out of memory while reading the input; it ends here\n";
     }
     std::lock_guard<std::mutex> lock(lines->mu);
     lines->ended = true;
     lines->ready.notify_all();
   });
   std::string line;
-  while (!engine.quit() && lines->next(line)) {
-    StreamRequest request;
-    if (parse_request(line, request)) {
-      stream_analysis(engine, request, *lines, out);
-      continue;
+  try {
+    while (!engine.quit() && lines->next(line)) {
+      StreamRequest request;
+      if (parse_request(line, request)) {
+        stream_analysis(engine, request, *lines, out);
+        continue;
+      }
+      std::string reply;
+      try {
+        reply = engine.handle_line(line);
+      } catch (const std::bad_alloc&) {
+        reply = "? out of memory\n\n";  // before the command ran: nothing changed
+      }
+      if (!reply.empty()) out << reply << std::flush;
     }
-    const std::string reply = engine.handle_line(line);
-    if (!reply.empty()) out << reply << std::flush;
+  } catch (...) {  // an analysis out of memory: the reader is left to end with the process
+    reader.detach();
+    throw;
   }
   // After quit the reader may still wait on the terminal or pipe for input that never comes:
   // it is left to end with the process (it only touches `lines`, which it shares, and cin).

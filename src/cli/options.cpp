@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tanbo/error.hpp"
+#include "tanbo/text.hpp"
 
 namespace tanbo::cli {
 
@@ -23,16 +24,21 @@ void add_board_options(po::options_description& desc, BoardOptions& b, bool with
 
 int player_count(const std::string& players) {
   if (players.empty()) return 0;
+  const std::string shown = "--players " + quote_input(players);
   if (std::all_of(players.begin(), players.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    if (players.size() > 2) throw Error("--players " + players + ": a game has 2 to 8 players");
-    const int n = std::stoi(players);
-    if (n < 2 || n > kMaxPlayers)
-      throw Error("--players " + players + ": a game has 2 to 8 players");
+    const int n = players.size() > 2 ? 0 : std::stoi(players);
+    if (n < 2 || n > kMaxPlayers) throw Error(shown + ": a game has 2 to 8 players");
     return n;
   }
   const int n = static_cast<int>(std::count(players.begin(), players.end(), ',')) + 1;
   if (n < 2 || n > kMaxPlayers) {
-    throw Error("--players " + players + ": give 2 to 8 names separated by commas");
+    throw Error(shown + ": give 2 to 8 names separated by commas");
+  }
+  // A name is written on a line of the game file: a control character would break the line.
+  if (std::any_of(players.begin(), players.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) == 127;
+      })) {
+    throw Error(shown + ": a name cannot hold control characters (tab, line feed, ...)");
   }
   return n;
 }
@@ -54,6 +60,22 @@ Position make_position(const BoardOptions& b) {
   return Position(topo, make_setup(*topo, b.setup, player_count(b.players)));
 }
 
+namespace {
+
+// No option takes more than this: the longest path Linux opens is 4,096 bytes.
+constexpr std::size_t kMaxArgument = 4096;
+
+void check_argument_lengths(const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    if (a.size() > kMaxArgument) {
+      throw Error("argument " + quote_input(a) + " is longer than " + std::to_string(kMaxArgument) +
+                  " bytes, the most any option takes");
+    }
+  }
+}
+
+}  // namespace
+
 bool parse_args(const std::vector<std::string>& args, const po::options_description& desc,
                 const po::positional_options_description* positional, po::variables_map& vm,
                 const std::string& help_text, std::ostream& out, std::ostream& err,
@@ -62,9 +84,10 @@ bool parse_args(const std::vector<std::string>& args, const po::options_descript
   std::string max_memory;
   all.add_options()("help,h", "show this help")(
       "max-memory", po::value(&max_memory),
-      "largest board to build, e.g. 2G or 512M (default: the smallest of physical memory, the "
-      "cgroup's memory.max and ulimit -v; also TANBO_MAX_MEMORY)");
+      "the memory limit boards are checked against, e.g. 2G or 512M (default: the smallest of "
+      "physical memory, the cgroup's memory.max and ulimit -v; also TANBO_MAX_MEMORY)");
   try {
+    check_argument_lengths(args);
     auto parser = po::command_line_parser(args).options(all);
     if (positional) parser.positional(*positional);
     po::store(parser.run(), vm);
@@ -76,7 +99,7 @@ bool parse_args(const std::vector<std::string>& args, const po::options_descript
     po::notify(vm);
     if (!max_memory.empty()) set_max_memory(parse_memory_size(max_memory, "--max-memory"));
   } catch (const po::error& e) {
-    err << "tanbo: " << e.what() << " (see --help)\n";
+    err << "tanbo: " << clip_words(e.what()) << " (see --help)\n";
     exit_code = 2;
     return false;
   } catch (const Error& e) {

@@ -52,6 +52,7 @@ Position::Position(TopologyPtr topology, const Setup& setup, Records records) {
     throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
                 std::to_string(setup.players));
   }
+  check_game_memory(*topology, setup.players);  // the board was checked for two players
   core_ = std::make_unique<PositionCore>(std::move(topology), setup, setup.players, records);
   PositionCore& g = *core_;
   const Topology& t = *g.topology;

@@ -1,6 +1,8 @@
 #include "tanbo/text.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <istream>
 
 namespace tanbo {
 
@@ -18,6 +20,26 @@ std::string trim(std::string_view s, std::string_view blanks) {
 
 void drop_carriage_returns(std::string& line) {
   while (!line.empty() && line.back() == '\r') line.pop_back();
+}
+
+bool read_line(std::istream& in, std::string& line, std::size_t max, std::size_t* length) {
+  line.clear();
+  const std::istream::sentry ok(in, true);  // true: leading blanks are part of the line
+  if (!ok || !in.rdbuf()) return false;
+  std::streambuf& buf = *in.rdbuf();
+  std::size_t bytes = 0;
+  bool ended = false;  // by a line feed
+  for (int c = buf.sbumpc(); c != std::char_traits<char>::eof(); c = buf.sbumpc()) {
+    if (c == '\n') {
+      ended = true;
+      break;
+    }
+    if (line.size() < max) line += static_cast<char>(c);
+    ++bytes;
+  }
+  if (!ended) in.setstate(bytes == 0 ? std::ios::eofbit | std::ios::failbit : std::ios::eofbit);
+  if (length) *length = bytes;
+  return ended || bytes > 0;
 }
 
 namespace {
@@ -82,6 +104,37 @@ std::string quote_input(std::string_view text, std::size_t max) {
   }
   if (at < text.size()) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
   return out + '"';
+}
+
+std::string shown_name(std::string_view text, std::size_t max) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return static_cast<unsigned char>(c) >= 32 && static_cast<unsigned char>(c) < 127;
+  });
+  return plain && text.size() <= max ? std::string(text) : quote_input(text, max);
+}
+
+std::string clip_words(std::string_view message, std::size_t max) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < message.size()) {
+    if (message[at] == ' ') {
+      out += message[at++];
+      continue;
+    }
+    const std::size_t end = std::min(message.find(' ', at), message.size());
+    const std::string_view word = message.substr(at, end - at);
+    const std::string_view kept = word.substr(0, max);
+    for (char c : kept) {
+      if (c == '"' || c == '\\') {
+        out += c;  // quotes and backslashes of the message itself stay as they are
+      } else {
+        append_escaped(out, c);
+      }
+    }
+    if (word.size() > max) out += "... (" + std::to_string(word.size()) + " bytes)";
+    at = end;
+  }
+  return out;
 }
 
 }  // namespace tanbo

@@ -1,13 +1,8 @@
 #include "tanbo/topology.hpp"
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -42,178 +37,34 @@ std::uint64_t parse_size(std::string_view text, std::string_view what) {
   if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c));
       })) {
-    throw Error(std::string(what) + " " + quote_input(std::string(text)) +
-                " is not a whole number");
+    throw Error(std::string(what) + " " + quote_input(text) + " is not a whole number");
   }
   std::uint64_t value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || value > 0xFFFFFFFFull) {
-    throw Error(std::string(what) + " " + std::string(text) + " is too large");
+    throw Error(std::string(what) + " " + shown_name(text, 40) + " is too large");
   }
   if (value == 0) throw Error(std::string(what) + " must be at least 1");
   return value;
 }
 
-std::string human_bytes(std::uint64_t b) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
-  double v = static_cast<double>(b);
-  int u = 0;
-  while (v >= 1024 && u < 6) v /= 1024, ++u;
-  std::ostringstream os;
-  os.precision(v < 10 ? 2 : 3);
-  os << v << " " << units[u];
-  return os.str();
-}
-
-// The first number of a file such as memory.max, nullopt when it cannot be read or says "max".
-std::optional<std::uint64_t> read_number(const std::string& path) {
-  std::ifstream in(path);
-  std::string word;
-  if (!(in >> word) || word.empty() || !std::isdigit(static_cast<unsigned char>(word[0]))) {
-    return std::nullopt;
-  }
-  std::uint64_t value = 0;
-  const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
-  if (ec != std::errc()) return std::nullopt;
-  return value;
-}
-
-// A value "Key:   123 kB" of /proc/self/status or /proc/meminfo, in bytes.
-std::optional<std::uint64_t> proc_kb(const std::string& path, const std::string& key) {
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(key + ":", 0) != 0) continue;
-    std::istringstream fields(line.substr(key.size() + 1));
-    std::uint64_t kb = 0;
-    if (fields >> kb) return kb * 1024;
-  }
-  return std::nullopt;
-}
-
-// The room left in this process's memory cgroup (v2: memory.max of its cgroup and of every
-// parent; v1: memory.limit_in_bytes), less what the cgroup uses; nullopt without a limit.
-std::optional<std::uint64_t> cgroup_room() {
-  std::ifstream in("/proc/self/cgroup");
-  std::optional<std::uint64_t> room;
-  auto consider = [&](std::optional<std::uint64_t> max, std::optional<std::uint64_t> used) {
-    if (!max || *max >= (1ull << 60)) return;  // "max", or v1's huge "no limit"
-    const std::uint64_t left = *max > used.value_or(0) ? *max - used.value_or(0) : 0;
-    room = room ? std::min(*room, left) : left;
-  };
-  for (std::string line; std::getline(in, line);) {
-    const auto c1 = line.find(':'), c2 = line.find(':', c1 + 1);
-    if (c1 == std::string::npos || c2 == std::string::npos) continue;
-    const std::string controllers = line.substr(c1 + 1, c2 - c1 - 1);
-    std::string path = line.substr(c2 + 1);
-    if (controllers.empty()) {  // v2: the cgroup and each of its parents
-      for (;;) {
-        const std::string dir = "/sys/fs/cgroup" + (path == "/" ? "" : path);
-        consider(read_number(dir + "/memory.max"), read_number(dir + "/memory.current"));
-        if (path.empty() || path == "/") break;
-        const auto slash = path.rfind('/');
-        path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
-      }
-    } else if (("," + controllers + ",").find(",memory,") != std::string::npos) {
-      const std::string dir = "/sys/fs/cgroup/memory" + (path == "/" ? "" : path);
-      consider(read_number(dir + "/memory.limit_in_bytes"),
-               read_number(dir + "/memory.usage_in_bytes"));
-    }
-  }
-  return room;
-}
-
-std::uint64_t g_max_memory = 0;  // set_max_memory (--max-memory); 0 = automatic
-
-// Reads SIZE: a whole or decimal number of bytes with an optional K, M, G or T (powers of 1024,
-// any case, an optional trailing B). nullopt when it is none of these.
-std::optional<std::uint64_t> read_size(std::string_view text) {
-  std::string t = to_lower(trim(text));
-  if (!t.empty() && t.back() == 'b') t.pop_back();
-  double unit = 1;
-  if (!t.empty() && std::string_view("kmgt").find(t.back()) != std::string_view::npos) {
-    unit = std::pow(1024.0, 1 + static_cast<double>(std::string_view("kmgt").find(t.back())));
-    t.pop_back();
-  }
-  if (t.empty() || !std::all_of(t.begin(), t.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
-      })) {
-    return std::nullopt;
-  }
-  char* end = nullptr;
-  const double value = std::strtod(t.c_str(), &end) * unit;
-  if (*end != '\0' || !(value >= 1) || value > 1e18) return std::nullopt;
-  return static_cast<std::uint64_t>(value);
-}
-
-}  // namespace
-
-std::uint64_t parse_memory_size(std::string_view text, std::string_view what) {
-  const auto size = read_size(text);
-  if (!size) {
-    throw Error(std::string(what) + " " + quote_input(text) +
-                " is not a size (say 512M, 4G or a number of bytes)");
-  }
-  return *size;
-}
-
-void set_max_memory(std::uint64_t bytes) {
-  g_max_memory = bytes;
-}
-
-MemoryLimit memory_limit() {
-  if (g_max_memory) return {g_max_memory, "--max-memory"};
-  if (const char* env = std::getenv("TANBO_MAX_MEMORY"); env && *env) {
-    return {parse_memory_size(env, "TANBO_MAX_MEMORY"), "TANBO_MAX_MEMORY"};
-  }
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  MemoryLimit limit{pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * page : 1ull << 34,
-                    "the machine's physical memory"};
-  if (const auto room = cgroup_room(); room && *room < limit.bytes) {
-    limit = {*room, "the cgroup's memory.max, less what the cgroup uses"};
-  }
-  rlimit as{};
-  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
-    const std::uint64_t used = proc_kb("/proc/self/status", "VmSize").value_or(0);
-    const std::uint64_t room = as.rlim_cur > used ? as.rlim_cur - used : 0;
-    if (room < limit.bytes) limit = {room, "ulimit -v (RLIMIT_AS), less what the program uses"};
-  }
-  return limit;
-}
-
-namespace {
-
-// `extra`: bytes the board needs beyond estimated_memory's count (a DOT board's text and ids).
+// Refuses a board too big: more points than vertex ids can number, or an estimate (for two
+// players, plus `extra` bytes: a DOT board's text and the reader's tables) over what the limit
+// leaves a board. DOT reading calls it as the graph grows.
 void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e, const TopologyLimits& lim,
                 std::uint64_t extra = 0) {
-  if (n > lim.max_vertices) {
-    throw Error(quote_input(std::string(spec)) + " has " + std::to_string(n) +
-                " points and would need about " + human_bytes(estimated_memory(n, e, 2)) +
-                " of memory; at most " + std::to_string(lim.max_vertices) +
-                " points are supported");
-  }
   const std::uint64_t need = estimated_memory(n, e, 2) + extra;
-  const MemoryLimit limit =
-      lim.memory_bytes ? MemoryLimit{lim.memory_bytes, "the caller's limit"} : memory_limit();
-  // The estimate leaves out what a search or a viewer adds: a fifth of the limit is kept free.
-  if (need > limit.bytes / 10 * 8) {
-    throw Error(quote_input(std::string(spec)) + " has " + std::to_string(n) + " points and " +
-                std::to_string(e) + " edges and would need about " + human_bytes(need) +
-                " of memory, more than 80% of the limit of " + human_bytes(limit.bytes) + " (" +
-                limit.source + "); --max-memory SIZE or TANBO_MAX_MEMORY=SIZE sets another limit");
+  const std::string what = quote_input(spec) + " has " + std::to_string(n) + " points and " +
+                           std::to_string(e) + " edges";
+  if (n > lim.max_vertices) {
+    throw Error(what + " and would need about " + human_bytes(need) + " of memory; at most " +
+                std::to_string(lim.max_vertices) + " points are supported");
   }
+  const MemoryLimit limit = lim.memory ? *lim.memory : *with_memory_limit(lim).memory;
+  if (need > limit.board_room()) throw Error(what + " and " + memory_refusal(need, limit));
 }
 
 }  // namespace
-
-std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players) {
-  const std::uint64_t k = static_cast<std::uint64_t>(std::max(players, 2));
-  // Per vertex: colour, root, next, CSR offset, lattice bookkeeping; per vertex and player:
-  // neighbour slot (8), legal set and position (8). Per edge while building: the edge list and
-  // both arcs of the CSR (about 28 bytes). Measured peaks (tanbo show of a new game,
-  // /usr/bin/time): 1000x1000 77 MB (this estimates 112), 2000x2000 288 (448), 300x300x10 95 (123),
-  // 30x30x30x30 110 (133), hex 300 36 (38): never under, at most 1.6 times over.
-  return n * (24 + 16 * k) + e * 28;
-}
 
 // ---------------------------------------------------------------- lattice helpers
 
@@ -482,7 +333,7 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
   auto topo = std::make_shared<Topology>();
   topo->kind = BoardKind::kFile;
   topo->spec = "file " + std::string(origin);
-  dot::DotGraph dg = read_dot_text(dot_text, where, topo->spec, limits);
+  dot::DotGraph dg = read_dot_text(dot_text, where, topo->spec, with_memory_limit(limits));
   if (dg.ids.empty()) throw Error(where + ": the graph has no nodes");
   check_node_ids(dg.ids, where);
   topo->graph = dot_board_graph(dg, where);
@@ -494,94 +345,138 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
 
 // ---------------------------------------------------------------- spec parser
 
-TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& limits) {
-  const auto words = split_ws(spec_text);
-  std::string trimmed;  // the spec with single spaces, for messages
-  for (const auto& w : words) trimmed += (trimmed.empty() ? "" : " ") + w;
-  if (words.empty())
-    throw Error(
-        "empty topology spec (try \"grid 19x19\", \"line 31\", \"hex 5\" or \"file board.dot\")");
-  const std::string kind = to_lower(words[0]);
-  const char* usage =
-      "topology specs: \"line N\", \"grid AxBx... [wrap]\", \"hex N\", \"file PATH\"";
-  if (kind == "file") {
-    if (words.size() < 2) throw Error("\"file\" needs a path: file PATH");
-    // The path is everything after the keyword (it may contain spaces).
-    std::string_view rest = spec_text;
-    rest.remove_prefix(rest.find_first_not_of(" \t"));
-    rest.remove_prefix(4);
-    rest.remove_prefix(rest.find_first_not_of(" \t"));
-    while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back())))
-      rest.remove_suffix(1);
-    const std::string path(rest);
-    // Only a regular file: a FIFO would block the open forever, a device or /dev/stdin has no size.
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-      throw Error("DOT file " + quote_input(path, 256) + " is not a regular file");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot open DOT file " + quote_input(path, 256));
-    in.seekg(0, std::ios::end);
-    const auto size = static_cast<std::uint64_t>(in.tellg());
-    if (size > (1ull << 30))
-      throw Error("DOT file " + quote_input(path, 256) + " is larger than 1 GB");
-    in.seekg(0);
-    std::string text(size, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    if (!in) throw Error("cannot read DOT file " + quote_input(path, 256));
-    return make_from_dot(text, path, limits);
+namespace {
+
+constexpr const char* kUsage =
+    "topology specs: \"line N\", \"grid AxBx... [wrap]\", \"hex N\", \"file PATH\"";
+
+// The spec with single spaces, quoted short, for messages.
+std::string spec_shown(const std::vector<std::string>& words) {
+  std::string joined;
+  for (const auto& w : words) joined += (joined.empty() ? "" : " ") + w;
+  return quote_input(joined, 30);
+}
+
+// "file PATH": the path is everything after the keyword (it may hold spaces). Only a regular
+// file is read (a FIFO would block the open forever, a device has no size), and only when its
+// text, kept twice (read, and with the board), fits the memory limit.
+TopologyPtr read_dot_file(std::string_view spec_text, const TopologyLimits& limits) {
+  std::string_view rest = spec_text;
+  rest.remove_prefix(rest.find_first_not_of(" \t\r\n"));
+  rest.remove_prefix(4);  // "file", any case
+  const std::string path = trim(rest);
+  if (path.empty()) throw Error("\"file\" needs a path: file PATH");
+  const std::string shown = quote_input(path, 80);
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    throw Error("DOT file " + shown + " is not a regular file");
   }
-  if (kind == "hex") {
-    if (words.size() != 2) throw Error("\"hex\" takes one size: hex N (e.g. hex 5)");
-    return make_hex(static_cast<std::uint32_t>(parse_size(words[1], "hex size")), limits);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open DOT file " + shown);
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  if (size > (1ull << 30)) throw Error("DOT file " + shown + " is larger than 1 GB");
+  const MemoryLimit limit = *limits.memory;  // parse_topology resolved it
+  if (2 * size > limit.board_room()) {
+    throw Error("DOT file " + shown + " has " + std::to_string(size) + " bytes and " +
+                memory_refusal(2 * size, limit));
   }
-  std::size_t at = 0;
-  bool is_line = false;
-  if (kind == "grid" || kind == "lattice") {
-    at = 1;
-  } else if (kind == "line") {
-    at = 1;
-    is_line = true;
-  } else if (!kind.empty() && std::isdigit(static_cast<unsigned char>(kind[0]))) {
-    at = 0;
-  } else {
-    throw Error("unknown topology " + quote_input(trimmed) + "; " + usage);
-  }
-  if (words.size() <= at) throw Error(quote_input(trimmed) + " needs sizes; " + usage);
-  bool wrap = false;
-  for (std::size_t i = at + 1; i < words.size(); ++i) {
-    const std::string w = to_lower(words[i]);
+  in.seekg(0);
+  std::string text(size, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (!in) throw Error("cannot read DOT file " + shown);
+  return make_from_dot(text, path, limits);
+}
+
+// "hex N" and nothing else.
+TopologyPtr read_hex_spec(const std::vector<std::string>& words, const TopologyLimits& limits) {
+  if (words.size() == 1) throw Error("\"hex\" takes one size: hex N (e.g. hex 5)");
+  if (words.size() > 2) {
+    const std::string w = to_lower(words[2]);
     if (w == "wrap" || w == "torus") {
-      if (wrap) {
-        throw Error("topology " + quote_input(trimmed) +
-                    " says \"wrap\" twice (\"torus\" is the "
-                    "same option); give it once");
-      }
-      wrap = true;
-    } else {
-      throw Error("unexpected " + quote_input(words[i]) + " in topology " + quote_input(trimmed) +
-                  "; " + usage);
+      throw Error(spec_shown(words) + ": a hex board does not wrap (only lattices do)");
     }
+    throw Error(spec_shown(words) + ": unexpected " + quote_input(words[2]) +
+                " (\"hex\" takes one size: hex N)");
+  }
+  return make_hex(static_cast<std::uint32_t>(parse_size(words[1], "hex size")), limits);
+}
+
+// "AxBx...": the sizes of the axes.
+std::vector<std::uint32_t> read_sizes(const std::string& text,
+                                      const std::vector<std::string>& words) {
+  const std::string sizes = to_lower(text);
+  if (sizes == "wrap" || sizes == "torus") {
+    throw Error(spec_shown(words) + ": the sizes come first, then \"wrap\" (grid 9x9 wrap)");
   }
   std::vector<std::uint32_t> dims;
-  std::string sizes = to_lower(words[at]);
   std::size_t start = 0;
-  while (true) {
+  for (;;) {
     const std::size_t x = sizes.find('x', start);
     if (x == start || start == sizes.size()) {
-      throw Error("topology " + quote_input(trimmed) +
+      throw Error("topology " + spec_shown(words) +
                   " has an empty size (sizes are joined by x: 9x9, 5x5x5)");
     }
+    const std::size_t end = x == std::string::npos ? sizes.size() : x;
     dims.push_back(static_cast<std::uint32_t>(
-        parse_size(std::string_view(sizes).substr(
-                       start, x == std::string::npos ? std::string::npos : x - start),
-                   "board size")));
-    if (x == std::string::npos) break;
+        parse_size(std::string_view(sizes).substr(start, end - start), "board size")));
+    if (dims.size() > 64) throw Error(spec_shown(words) + ": at most 64 axes are supported");
+    if (x == std::string::npos) return dims;
     start = x + 1;
   }
-  if (is_line && dims.size() != 1) throw Error("\"line\" takes one size: line N");
-  if (dims.size() > 64) throw Error("at most 64 axes are supported");
+}
+
+// What may follow the sizes: "wrap" (or "torus"), once.
+bool read_wrap(const std::vector<std::string>& words, std::size_t from) {
+  bool wrap = false;
+  for (std::size_t i = from; i < words.size(); ++i) {
+    const std::string w = to_lower(words[i]);
+    if (w != "wrap" && w != "torus") {
+      throw Error(spec_shown(words) + ": unexpected " + quote_input(words[i]) +
+                  " after the sizes (only \"wrap\" may follow them)");
+    }
+    if (wrap) {
+      throw Error(spec_shown(words) +
+                  " says \"wrap\" twice (\"torus\" is the same option); give it once");
+    }
+    wrap = true;
+  }
+  return wrap;
+}
+
+}  // namespace
+
+TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& limits_in) {
+  const TopologyLimits limits = with_memory_limit(limits_in);
+  const auto words = split_ws(spec_text);
+  if (words.empty()) {
+    throw Error(
+        "empty topology spec (try \"grid 19x19\", \"line 31\", \"hex 5\" or \"file board.dot\")");
+  }
+  const std::string kind = to_lower(words[0]);
+  if (kind == "file") return read_dot_file(spec_text, limits);
+  if (kind == "hex") return read_hex_spec(words, limits);
+  // Lattices: "line N", "grid AxB...", "lattice AxB..." or just "AxB...", then "wrap".
+  const bool is_line = kind == "line";
+  const bool named = is_line || kind == "grid" || kind == "lattice";
+  if (!named && !std::isdigit(static_cast<unsigned char>(kind[0]))) {
+    throw Error("unknown topology " + spec_shown(words) + "; " + kUsage);
+  }
+  const std::size_t at = named ? 1 : 0;
+  if (words.size() <= at) {
+    throw Error(spec_shown(words) + " needs sizes: " +
+                (is_line ? "line N (e.g. line 31)" : "grid AxBx... (e.g. grid 9x9)"));
+  }
+  const std::vector<std::uint32_t> dims = read_sizes(words[at], words);
+  const bool wrap = read_wrap(words, at + 1);
+  if (is_line && dims.size() != 1) {
+    throw Error("\"line\" takes one size: line N");
+  }
+  if (wrap && std::none_of(dims.begin(), dims.end(), [](std::uint32_t d) { return d > 2; })) {
+    throw Error(spec_shown(words) +
+                ": \"wrap\" changes nothing when no side has more than 2 points");
+  }
   return make_lattice(dims, wrap, limits);
 }
 
