@@ -191,16 +191,19 @@ StudyFile read_study_file(const std::string& text, const std::string& name) {
   const ShardId& s = *f.shard;
   const std::string which = "shard " + std::to_string(s.index) + "/" + std::to_string(s.count);
   if (f.tallies.size() != s.run.boards) {
-    throw Error(name + ": " + std::to_string(f.tallies.size()) + " boards, but its header says " +
-                std::to_string(s.run.boards) + " (a cut or edited file?)");
+    const std::size_t rows = f.tallies.size();
+    throw Error(name + ": " + std::to_string(rows) + (rows == 1 ? " board" : " boards") +
+                ", but its header says " + std::to_string(s.run.boards) +
+                " (a cut or edited file?)");
   }
   for (std::size_t b = 0; b < f.tallies.size(); ++b) {
     const std::uint64_t want = shard_games(b, s.run.games, s.index, s.count);
     if (f.tallies[b].games != want) {
+      const std::uint64_t have = f.tallies[b].games;
       throw Error(name + ": " + quote_input(f.tallies[b].topology) + " has " +
-                  std::to_string(f.tallies[b].games) + " games, but " + which + " of " +
-                  std::to_string(s.run.games) + " games per board plays " + std::to_string(want) +
-                  " (a cut or edited file?)");
+                  std::to_string(have) + (have == 1 ? " game" : " games") + ", but " + which +
+                  " of " + std::to_string(s.run.games) + " games per board plays " +
+                  std::to_string(want) + " (a cut or edited file?)");
     }
   }
   return f;

@@ -1,0 +1,82 @@
+#!/bin/bash
+# scripts/parallel-study.sh with the real GNU parallel: a study in a folder with spaces whose
+# merged CSV equals the unsharded run's, the same through -S (parallel's remote path, with an
+# "ssh" that runs the command here), a failed shard (no file, no merge, the printed one-liner
+# mends it) and its argument checks.
+# usage: bash parallel_study.sh TANBO TESTDIR
+set -euo pipefail
+real_tanbo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tests=$(cd "$2" && pwd)
+script=$tests/../scripts/parallel-study.sh
+if ! command -v parallel > /dev/null; then
+  echo "parallel_study: GNU parallel is not installed (apt-get install parallel)" >&2
+  exit 1
+fi
+# (No space in this one: parallel splits $PARALLEL_SSH into words; the study's folders have.)
+work=$(mktemp -d "${TMPDIR:-/tmp}/parallel_study.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export TANBO=$real_tanbo
+fail() {
+  echo "parallel_study: $*" >&2
+  exit 1
+}
+
+mkdir "my boards"
+printf 'line 7\ngrid 3x3\nhex 3\n' > "my boards/list.txt"
+study=(--topologies "my boards/list.txt" --players greedy,random --games 5 --seed 3)
+"$TANBO" study "${study[@]}" --csv > whole.csv 2> /dev/null
+"$TANBO" study "${study[@]}" > whole.txt 2> /dev/null
+
+# Argument checks.
+status=0
+bash "$script" --out x --shards 2 --jobs 0 -- "${study[@]}" 2> err.txt || status=$?
+[[ $status -eq 2 ]] && grep -q -- "--jobs 0: expected a whole number" err.txt || fail "--jobs 0"
+status=0
+bash "$script" --shards 2 -- "${study[@]}" 2> err.txt || status=$?
+[[ $status -eq 2 ]] && grep -q -- "--out DIR is required" err.txt || fail "no --out"
+
+# On the local cores.
+bash "$script" --out "run 1" --shards 3 --jobs 2 -- "${study[@]}" > run1.out 2> run1.err
+cmp "run 1/study.csv" whole.csv
+cmp "run 1/study.txt" whole.txt
+cmp run1.out whole.txt # the table on stdout
+grep -q "^tanbo study shard 2/3: " run1.err || fail "no progress lines"
+[[ $(grep -c . "run 1/logs/parallel.joblog") -eq 4 ]] || fail "joblog"
+
+# Through -S: parallel quotes the script's path for the remote shell; the "ssh" runs it here.
+cat > fakessh << 'EOF'
+#!/bin/bash
+while [[ $1 == -* ]]; do shift; done
+shift                            # the host
+[[ ${1-} == -- ]] && shift
+echo "ssh" >> "$FAKESSH_LOG"
+exec bash -c "$*"
+EOF
+chmod +x fakessh
+export FAKESSH_LOG=$work/ssh.log
+PARALLEL_SSH=$work/fakessh bash "$script" --out "run 2" --shards 2 -S 1/nodeA -- "${study[@]}" \
+  > /dev/null 2>&1
+cmp "run 2/study.csv" whole.csv
+[[ $(grep -c ssh ssh.log) -ge 2 ]] || fail "the shards did not go through ssh"
+
+# A failed shard.
+cat > flaky << EOF
+#!/bin/bash
+if [[ -e "$work/break" && " \$* " == *" --shard 2/"* ]]; then echo "flaky: broken" >&2; exit 7; fi
+exec "$real_tanbo" "\$@"
+EOF
+chmod +x flaky
+touch break
+status=0
+TANBO=$work/flaky bash "$script" --out "run 3" --shards 3 -- "${study[@]}" > run3.out 2> run3.err ||
+  status=$?
+[[ $status -eq 1 ]] || fail "a failed shard: exit $status, not 1"
+grep -q "missing shards: 2 (parallel: exit 1); nothing merged" run3.err || fail "not named"
+[[ ! -e "run 3/shards/shard-2.csv" && ! -e "run 3/study.csv" ]] || fail "files of a failed shard"
+[[ -z $(find "run 3" -name '*.part*') ]] || fail "temporary files left"
+rm break
+rerun=$(grep "^  bash " run3.err)
+eval "$rerun" > /dev/null 2>&1
+cmp "run 3/study.csv" whole.csv
+echo "parallel_study: shards run and merged"
