@@ -10,11 +10,12 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "play_review.hpp"
 #include "tanbo/agent.hpp"
 #include "tanbo/error.hpp"
 #include "tanbo/gamefile.hpp"
 #include "tanbo/render.hpp"
-#include "tanbo/sgf.hpp"
+#include "tanbo/setup.hpp"
 #include "tanbo/text.hpp"
 
 namespace tanbo::cli {
@@ -31,8 +32,10 @@ const char* const kPlayHelp =
     "Plays a game in the terminal. WHO is \"human\" (the default), \"engine\" (the strongest\n"
     "engine player available, or --engine SPEC) or an engine spec such as \"random\",\n"
     "\"greedy\" or \"mcts:time=2\". Moves are typed in the board's own notation (D4 on 2D\n"
-    "boards, 235 on 5x5x5, node ids on DOT boards). At the prompt: undo, hint, roots, board,\n"
-    "moves, save FILE, load FILE, resign, help, quit.\n"
+    "boards, 235 on 5x5x5, node ids on DOT boards). At the prompt: undo [N], hint, roots,\n"
+    "board, moves, save FILE, load FILE, resign, help, quit. When the game is over: review,\n"
+    "back, forward, goto N, first, last, moves, undo [N] (and play on), save FILE, new, quit;\n"
+    "--load of a finished game opens it there. Move N is the N-th turn, as in tanbo show.\n"
     "examples:\n"
     "  tanbo play --topology \"grid 5x5x5\" --white engine\n"
     "  tanbo play --topology \"grid 9x9\" --players alice,bob\n"
@@ -41,7 +44,8 @@ const char* const kPlayHelp =
 const char* const kPrompts =
     "commands:\n"
     "  POINT          play there (D4, 235, 1,2,3,4, a node id; \"play POINT\" also works)\n"
-    "  undo           take back the last turn (and the engines' replies)\n"
+    "  undo [N]       take back the last turn and the engines' turns before it, back to a\n"
+    "                 person's turn; undo N takes back exactly N turns\n"
     "  hint           show every legal move of the side to move ('*')\n"
     "  moves          list those legal moves\n"
     "  roots          list every root with its size and root space\n"
@@ -50,7 +54,8 @@ const char* const kPrompts =
     "  load FILE      load a game file or SGF and go on playing it\n"
     "  resign         the side to move resigns\n"
     "  help           this list\n"
-    "  quit           leave the game\n";
+    "  quit           leave the game\n"
+    "When the game is over: review, back, forward, goto N, undo [N], save FILE, new, quit.\n";
 
 struct Seat {
   std::string spec = "human";    // as given
@@ -82,16 +87,32 @@ std::unique_ptr<Agent> resolve(const std::string& who, const std::string& engine
   return make_agent(who, seed);
 }
 
+// A game at the console: the players' turns until the game is over, then the menu of the
+// finished game (play_review.hpp), which may take turns back or start a new game.
 class Session {
  public:
-  Session(Game game, std::istream& in, std::ostream& out, bool colour)
-      : game_(std::move(game)), in_(in), out_(out), colour_(colour) {}
+  Session(Game game, PlayConsole& console) : game_(std::move(game)), console_(console) {}
 
   std::vector<Seat> seats;  // index p-1
-  bool echo = false;        // repeat input lines (when they do not come from a terminal)
 
   int run() {
     draw();
+    for (;;) {
+      if (!play_until_over()) return 0;  // quit, or the input ended
+      out() << "Game over: " << result_text(game_) << ".\n";
+      if (game_over_menu(game_, is_person_, console_) == AfterGame::kLeave) return 0;
+    }
+  }
+
+ private:
+  Position& pos() { return game_.position; }
+  std::ostream& out() { return console_.out(); }
+  void draw(const std::vector<Vertex>* highlight = nullptr) {
+    console_.draw(pos(), game_.names, highlight);
+  }
+
+  // Turns until the game is over (true) or the players leave it (false).
+  bool play_until_over() {
     while (!pos().is_over()) {
       const Player p = pos().to_move();
       Seat& seat = seats[p - 1];
@@ -99,32 +120,20 @@ class Session {
         engine_turn(p, seat);
         continue;
       }
-      out_ << player_label(p, game_.names) << "> " << std::flush;
       std::string line;
-      if (!std::getline(in_, line)) {
-        out_ << "\ninput ended; the game is not finished (next time: save FILE)\n";
-        return 0;
+      const auto read = console_.read(player_label(p, game_.names) + "> ", line);
+      if (read == PlayConsole::Read::kEnd) {
+        out() << "input ended; the game is not finished (next time: save FILE)\n";
+        return false;
       }
-      if (echo) out_ << line << "\n";      // piped input: keep the transcript readable
-      if (!command(trim(line))) return 0;  // quit
+      if (read == PlayConsole::Read::kTooLong) {
+        out() << "the line is longer than " << kMaxInputLine << " bytes; " << player_title(p)
+              << " to play again\n";
+        continue;
+      }
+      if (!command(trim(line))) return false;  // quit
     }
-    out_ << "Game over: " << result_text(game_) << ".\n";
-    return 0;
-  }
-
- private:
-  Position& pos() { return game_.position; }
-
-  RenderOptions options() const {
-    RenderOptions o;
-    o.colour = colour_;
-    return o;
-  }
-
-  void draw(const std::vector<Vertex>* highlight = nullptr) {
-    RenderOptions o = options();
-    o.highlight = highlight;
-    out_ << render_board(pos(), o) << render_status(pos(), game_.names) << "\n";
+    return true;
   }
 
   void engine_turn(Player p, Seat& seat) {
@@ -135,8 +144,8 @@ class Session {
                   pos().topology().name(v) + ": " + why);
     }
     const MoveRecord& rec = pos().play(v);
-    out_ << player_label(p, game_.names) << " [" << seat.agent->spec()
-         << "]: " << describe_move(pos(), rec) << "\n";
+    out() << "move " << pos().ply() << " [" << seat.agent->spec()
+          << "]: " << describe_move(pos(), rec) << "\n";
     draw();
   }
 
@@ -152,109 +161,94 @@ class Session {
     const std::string cmd = to_lower(word);
     const Player p = pos().to_move();
     if (cmd == "quit" || cmd == "exit") {
-      out_ << "Leaving the game unfinished.\n";
+      out() << "Leaving the game unfinished.\n";
       return false;
     }
     if (cmd == "help" || cmd == "?") {
-      out_ << kPrompts;
+      out() << kPrompts;
     } else if (cmd == "board" || cmd == "show") {
       draw();
     } else if (cmd == "hint" || cmd == "hints") {
-      const auto moves = pos().legal_moves(p);
-      draw(&moves);
-      out_ << moves.size() << " legal move" << (moves.size() == 1 ? "" : "s") << " for "
-           << player_title(p)
-           << (pos().topology().kind == BoardKind::kFile ? " (listed as marked points)"
-                                                         : " (shown as *)")
-           << "\n";
+      hint(p);
     } else if (cmd == "moves") {
       const auto moves = pos().legal_moves(p);
-      out_ << moves.size() << " legal move" << (moves.size() == 1 ? "" : "s") << " for "
-           << player_title(p) << ":";
-      for (Vertex v : moves) out_ << ' ' << pos().topology().name(v);
-      out_ << "\n";
+      out() << moves.size() << " legal move" << (moves.size() == 1 ? "" : "s") << " for "
+            << player_title(p) << ":";
+      for (Vertex v : moves) out() << ' ' << pos().topology().name(v);
+      out() << "\n";
     } else if (cmd == "roots") {
-      out_ << render_roots(pos());
+      out() << render_roots(pos());
     } else if (cmd == "undo") {
-      undo();
+      if (undo_command(pos(), rest, is_person_, out()) > 0) draw();
     } else if (cmd == "resign") {
       const MoveRecord& rec = pos().resign(p);
-      out_ << describe_move(pos(), rec) << "\n";
+      out() << "move " << pos().ply() << ": " << describe_move(pos(), rec) << "\n";
       if (!pos().is_over()) draw();
     } else if (cmd == "save") {
-      if (rest.empty()) {
-        out_ << "save needs a file name: save game.tanbo\n";
-      } else {
-        try {
-          write_file_atomic(rest, is_sgf_file_name(rest) ? write_sgf(game_) : write_game(game_));
-          out_ << "saved to " << rest << "\n";
-        } catch (const Error& e) {
-          out_ << "not saved: " << e.what() << "\n";
-        }
-      }
+      save_command(game_, rest, out());
     } else if (cmd == "load") {
-      if (rest.empty()) {
-        out_ << "load needs a file name: load game.tanbo\n";
-      } else {
-        try {
-          Game g = load_game(rest);
-          const int before = game_.position.num_players();
-          game_ = std::move(g);
-          seats.resize(static_cast<std::size_t>(game_.position.num_players()));
-          if (game_.position.num_players() != before) {
-            out_ << "(the loaded game has " << game_.position.num_players()
-                 << " players; new seats are human)\n";
-          }
-          out_ << "loaded " << rest << ": " << game_.position.topology().spec << ", "
-               << game_.position.ply() << " turns\n";
-          draw();
-        } catch (const Error& e) {
-          out_ << "not loaded: " << e.what() << "\n";
-        }
-      }
+      load(rest);
     } else {
-      const std::string point = cmd == "play" ? rest : line;
-      play(p, point);
+      play(p, cmd == "play" ? rest : line);
     }
     return true;
+  }
+
+  void hint(Player p) {
+    const auto moves = pos().legal_moves(p);
+    draw(&moves);
+    out() << moves.size() << " legal move" << (moves.size() == 1 ? "" : "s") << " for "
+          << player_title(p)
+          << (pos().topology().kind == BoardKind::kFile ? " (listed as marked points)"
+                                                        : " (shown as *)")
+          << "\n";
+  }
+
+  void load(const std::string& file) {
+    if (file.empty()) {
+      out() << "load needs a file name: load game.tanbo\n";
+      return;
+    }
+    try {
+      Game g = load_game(file);
+      const int before = game_.position.num_players();
+      game_ = std::move(g);
+      seats.resize(static_cast<std::size_t>(game_.position.num_players()));
+      if (game_.position.num_players() != before) {
+        out() << "(the loaded game has " << game_.position.num_players()
+              << " players; new seats are human)\n";
+      }
+      out() << "loaded " << file << ": " << game_.position.topology().spec << ", "
+            << game_.position.ply() << " turns\n";
+      draw();
+    } catch (const Error& e) {
+      out() << "not loaded: " << e.what() << "\n";
+    }
   }
 
   void play(Player p, const std::string& text) {
     const Topology& t = pos().topology();
     const auto v = t.parse_vertex(text);
     if (!v) {
-      out_ << t.not_a_point(text) << "; type help for the commands\n";
+      out() << t.not_a_point(text) << "; type help for the commands\n";
       return;
     }
     const std::string why = pos().explain(p, *v);
     if (!why.empty()) {
-      out_ << "Illegal move " << t.name(*v) << ": " << why << ". " << player_title(p)
-           << " to play again.\n";
+      out() << "Illegal move " << t.name(*v) << ": " << why << ". " << player_title(p)
+            << " to play again.\n";
       return;
     }
     const MoveRecord& rec = pos().play(*v);
-    out_ << describe_move(pos(), rec) << "\n";
-    draw();
-  }
-
-  void undo() {
-    if (pos().ply() == 0) {
-      out_ << "nothing to undo\n";
-      return;
-    }
-    int undone = 0;
-    do {
-      pos().undo();
-      ++undone;
-    } while (pos().ply() > 0 && seats[pos().to_move() - 1].agent);
-    out_ << "took back " << undone << " turn" << (undone == 1 ? "" : "s") << "\n";
+    out() << "move " << pos().ply() << ": " << describe_move(pos(), rec) << "\n";
     draw();
   }
 
   Game game_;
-  std::istream& in_;
-  std::ostream& out_;
-  bool colour_;
+  PlayConsole& console_;
+  const IsPerson is_person_ = [this](Player p) {
+    return p > seats.size() || seats[p - 1].agent == nullptr;
+  };
 };
 
 }  // namespace
@@ -326,10 +320,16 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
     const bool use_colour =
         colour == "always" || (colour == "auto" && &out == &std::cout && ::isatty(STDOUT_FILENO) &&
                                !std::getenv("NO_COLOR"));
-    const std::string spec = game->position.topology().spec;
-    Session session(std::move(*game), in, out, use_colour);
+    // The board, and its setup when it is not the board's own (e.g. dense for 3 players on
+    // 19x19, whose own setup seats 2).
+    const Topology& topo = game->position.topology();
+    const std::string setup = game->position.setup().name;
+    const std::string spec =
+        topo.spec + (setup == default_setup(topo) ? "" : " (setup " + setup + ")");
+    // Input that does not come from a terminal is repeated after the prompts.
+    PlayConsole console(in, out, &in != &std::cin || !::isatty(STDIN_FILENO), use_colour);
+    Session session(std::move(*game), console);
     session.seats.resize(static_cast<std::size_t>(players));
-    session.echo = &in != &std::cin || !::isatty(STDIN_FILENO);
     for (int i = 0; i < players; ++i) {
       std::string resolved;
       try {

@@ -50,7 +50,7 @@ grep -q "2D boards only" err || fail "export refusal: $(cat err)"
   || fail "engine game"
 "$TANBO" new g.tanbo --topology "grid 9x9" > /dev/null
 # Replay that game's moves through `tanbo move` one by one.
-grep -E "^(Black|White) \[random\]: " out | sed -E 's/.*(plays|move at) ([A-J][0-9]+).*/\2/' > moves
+grep -E "^move [0-9]+ \[random\]: " out | sed -E 's/.*(plays|move at) ([A-J][0-9]+).*/\2/' > moves
 [ -s moves ] || fail "no moves found"
 while read -r m; do "$TANBO" move g.tanbo "$m" > /dev/null || fail "move $m"; done < moves
 grep -q "^result " g.tanbo || fail "replayed game has no result"
