@@ -215,8 +215,9 @@ class Session {
       game_ = std::move(g);
       seats.resize(static_cast<std::size_t>(game_.position.num_players()));
       if (game_.position.num_players() != before) {
-        out() << "(the loaded game has " << game_.position.num_players()
-              << " players; new seats are human)\n";
+        out() << "(the loaded game has " << game_.position.num_players() << " players"
+              << (game_.position.num_players() > before ? "; the new seats are human" : "")
+              << ")\n";
       }
       out() << "loaded " << file << ": " << game_.position.topology().spec << ", "
             << game_.position.ply() << " turns\n";
