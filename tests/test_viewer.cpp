@@ -1,69 +1,15 @@
-// The VTK viewer (viz/, tanbo view): layouts, off-screen pictures checked pixel by pixel, the
-// game logic behind the window, and the window itself driven by synthetic mouse clicks.
+// The VTK viewer (viz/, tanbo view): layouts, refusals of the command line, the game logic
+// behind the window, and the window itself driven by synthetic mouse clicks and keys.
+// Picking, text layout and pictures are tested in test_viewer_scene.cpp.
 //
-// Pictures need an X display: the tests run `xvfb-run -a tanbo view ... --png` (skipped when
-// xvfb-run is missing), and the window tests re-run this program under xvfb-run. Without the
+// The window tests re-run this program under xvfb-run when there is no display. Without the
 // viewer in the build, `tanbo view` must say so.
-#include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <string>
 #include <thread>
 
-#include "test_support.hpp"
+#include "viewer_test.hpp"
 
-namespace fs = std::filesystem;
-
-namespace {
-
-std::string tanbo_bin() {
-  return TANBO_BINARY;
-}
-
-[[maybe_unused]] bool have_xvfb() {
-  return std::system("command -v xvfb-run >/dev/null 2>&1") == 0;
-}
-
-[[maybe_unused]] fs::path temp_dir() {
-  static const fs::path dir = [] {
-    auto d = fs::temp_directory_path() / ("tanbo_viewer_test_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
-// `xvfb-run -a` picks a free display number, but two started at once (ctest -j) can pick the
-// same one; starting the search at a number from the process id makes that unlikely, and
-// run_under_xvfb tries again once when the server did not start.
-//
-// Under AddressSanitizer the programs that open an X display run without LeakSanitizer: the
-// OpenGL driver (Mesa, loaded and unloaded at run time) leaks a few bytes that cannot be told
-// apart from ours. Memory errors are still caught, and the viewer's own logic is checked for
-// leaks in-process (layouts, session).
-[[maybe_unused]] std::string xvfb_run() {
-  static int next = 0;
-  const int n = 100 + (::getpid() * 7 + next++ * 37) % 800;
-  std::string env;
-#if defined(__SANITIZE_ADDRESS__)
-  const char* asan = std::getenv("ASAN_OPTIONS");
-  env = "ASAN_OPTIONS='" + std::string(asan ? asan : "") + ":detect_leaks=0' ";
-#endif
-  return env + "xvfb-run -a -n " + std::to_string(n) + " -s '-screen 0 1280x1024x24' ";
-}
-
-[[maybe_unused]] std::string quote(const std::string& s) {
-  std::string r = "'";
-  for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return r + "'";
-}
-
-}  // namespace
+using namespace tanbo::viewer_test;
 
 #ifndef TANBO_HAVE_VIEWER
 
@@ -77,220 +23,15 @@ TEST(ViewerNotBuilt, ViewSaysSo) {
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCommand.h>
-#include <vtkImageData.h>
-#include <vtkPNGReader.h>
 #include <vtkRenderWindowInteractor.h>
-#include <vtkRenderer.h>
-#include <vtkSmartPointer.h>
-
-#include <cmath>
-#include <set>
 
 #include "layout.hpp"
-#include "scene.hpp"
-#include "session.hpp"
 #include "tanbo/error.hpp"
 #include "tanbo/gamefile.hpp"
-#include "tanbo/random.hpp"
 #include "viewer.hpp"
 
 using namespace tanbo;
 using tanbo::test::expect_refused;
-using tanbo::test::make;
-using tanbo::test::run_command;
-
-namespace {
-
-constexpr int kW = 640;
-constexpr int kH = 480;
-
-struct Image {
-  int w = 0, h = 0, comps = 0;
-  std::vector<unsigned char> data;
-  std::array<int, 3> at(int x, int y) const {
-    const std::size_t i = (static_cast<std::size_t>(y) * w + x) * comps;
-    return {data[i], data[i + 1], data[i + 2]};
-  }
-};
-
-// Reads a PNG with VTK's reader (origin at the lower left, as display coordinates).
-Image read_png(const fs::path& path) {
-  Image img;
-  auto reader = vtkSmartPointer<vtkPNGReader>::New();
-  if (!reader->CanReadFile(path.string().c_str())) {
-    ADD_FAILURE() << "not a PNG: " << path;
-    return img;
-  }
-  reader->SetFileName(path.string().c_str());
-  reader->Update();
-  vtkImageData* data = reader->GetOutput();
-  int dims[3];
-  data->GetDimensions(dims);
-  img.w = dims[0];
-  img.h = dims[1];
-  img.comps = data->GetNumberOfScalarComponents();
-  const auto* p = static_cast<const unsigned char*>(data->GetScalarPointer());
-  img.data.assign(p, p + static_cast<std::size_t>(img.w) * img.h * img.comps);
-  return img;
-}
-
-// Plays `count` random moves (seeded) and returns them in the board's notation.
-std::string random_moves(Position& pos, int count, std::uint64_t seed) {
-  Rng rng(seed);
-  std::string names;
-  for (int i = 0; i < count && !pos.is_over(); ++i) {
-    const Vertex v = random_move(pos, rng);
-    names += (names.empty() ? "" : " ") + pos.topology().name(v);
-    pos.play(v);
-  }
-  return names;
-}
-
-// Renders with the real program under Xvfb; returns the PNG's path.
-fs::path render(const std::string& name, const std::string& args) {
-  const fs::path out = temp_dir() / (name + ".png");
-  const std::string cmd = xvfb_run() + quote(tanbo_bin()) + " view " + args + " --png " +
-                          quote(out.string()) + " --size " + std::to_string(kW) + "x" +
-                          std::to_string(kH);
-  auto r = run_command(cmd);
-  if (r.status != 0 && r.err.find("Xvfb") != std::string::npos) r = run_command(cmd);
-  EXPECT_EQ(r.status, 0) << cmd << "\n" << r.out << r.err;
-  EXPECT_NE(r.out.find("wrote " + out.string()), std::string::npos) << r.out;
-  return out;
-}
-
-// Share of pixels that differ from the background, and the number of distinct colours.
-void expect_not_blank(const Image& img) {
-  ASSERT_EQ(img.w, kW);
-  ASSERT_EQ(img.h, kH);
-  const auto bg = viz::background_colour();
-  std::size_t differ = 0;
-  std::set<int> colours;
-  for (int y = 0; y < img.h; ++y) {
-    for (int x = 0; x < img.w; ++x) {
-      const auto c = img.at(x, y);
-      int d = 0;
-      for (int k = 0; k < 3; ++k) d = std::max(d, std::abs(c[k] - int(std::lround(bg[k] * 255))));
-      if (d > 30) ++differ;
-      colours.insert(c[0] << 16 | c[1] << 8 | c[2]);
-    }
-  }
-  EXPECT_GT(differ, static_cast<std::size_t>(img.w) * img.h / 40) << "image nearly blank";
-  EXPECT_GT(colours.size(), 50u);
-}
-
-std::size_t pixels_differing(const Image& a, const Image& b) {
-  std::size_t n = 0;
-  for (int y = 0; y < a.h; ++y)
-    for (int x = 0; x < a.w; ++x)
-      if (a.at(x, y) != b.at(x, y)) ++n;
-  return n;
-}
-
-// Distance from point p to segment ab (2D).
-double seg_dist(const std::array<double, 3>& p, const std::array<double, 3>& a,
-                const std::array<double, 3>& b) {
-  const double dx = b[0] - a[0], dy = b[1] - a[1];
-  const double len2 = dx * dx + dy * dy;
-  double t = len2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2 : 0;
-  t = std::clamp(t, 0.0, 1.0);
-  return std::hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
-}
-
-// A stone of player p whose centre nothing else covers in the picture (no nearer stone, dot
-// or root tube over it), the nearest such to the viewer; kNoVertex if none.
-Vertex visible_stone(const Position& pos, const std::vector<std::array<double, 3> >& dp, Player p,
-                     bool empty_dots) {
-  const Graph& g = pos.graph();
-  const Vertex last = pos.ply() > 0 ? pos.last_move().vertex : kNoVertex;
-  auto unit_px = [&](Vertex v) {  // pixels per world unit near v
-    for (Vertex w : g.neighbours(v)) {
-      if (dp[w][0] >= 0) return std::hypot(dp[w][0] - dp[v][0], dp[w][1] - dp[v][1]);
-    }
-    return 0.0;
-  };
-  Vertex best = kNoVertex;
-  for (Vertex v = 0; v < pos.num_vertices(); ++v) {
-    if (pos.at(v) != p || v == last || dp[v][0] < 0) continue;
-    const double u = unit_px(v);
-    if (u < 8) continue;
-    const auto& c = dp[v];
-    if (c[0] < 4 || c[1] < 4 || c[0] > kW - 5 || c[1] > kH - 5) continue;
-    bool covered = false;
-    for (Vertex w = 0; w < pos.num_vertices() && !covered; ++w) {
-      if (w == v || dp[w][0] < 0 || dp[w][2] >= c[2]) continue;
-      const double r = pos.at(w) != kEmpty ? 0.32 : (empty_dots ? 0.06 : 0.0);
-      if (r > 0 && std::hypot(dp[w][0] - c[0], dp[w][1] - c[1]) < r * u + 4) covered = true;
-      if (pos.at(w) == kEmpty) continue;
-      for (Vertex x : g.neighbours(w)) {  // root tubes from nearer stones
-        if (x == v || dp[x][0] < 0 || pos.root_of(x) != pos.root_of(w)) continue;
-        if (seg_dist(c, dp[w], dp[x]) < 0.085 * u + 4) covered = true;
-      }
-    }
-    if (!covered && (best == kNoVertex || c[2] < dp[best][2])) best = v;
-  }
-  return best;
-}
-
-// The picture shows player p's colour at the centre of one of p's uncovered stones.
-void expect_stone_colour(const Image& img, const Position& pos, const viz::SceneOptions& opts,
-                         Player p) {
-  const auto dp = viz::display_positions(pos, opts, kW, kH);
-  const Vertex v = visible_stone(pos, dp, p, opts.show_empty);
-  ASSERT_NE(v, kNoVertex) << "no uncovered stone of player " << int(p);
-  const auto want = viz::player_colour(p);
-  const int cx = static_cast<int>(std::lround(dp[v][0]));
-  const int cy = static_cast<int>(std::lround(dp[v][1]));
-  int good = 0;
-  std::string seen;
-  for (int dy = -1; dy <= 1; ++dy) {
-    for (int dx = -1; dx <= 1; ++dx) {
-      const auto c = img.at(cx + dx, cy + dy);
-      bool ok = true;
-      for (int k = 0; k < 3; ++k) ok = ok && std::abs(c[k] - want[k] * 255) <= 45;
-      good += ok;
-      seen += " (" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," +
-              std::to_string(c[2]) + ")";
-    }
-  }
-  EXPECT_GE(good, 7) << player_title(p) << " stone " << pos.topology().name(v) << " at pixel " << cx
-                     << "," << cy << " shows" << seen;
-}
-
-const char* kDotGrid =
-    "graph g {\n  players=2\n"
-    "  a1 [pos=\"0,0\" stone=1]; a2 [pos=\"0,72\"]; a3 [pos=\"0,144\"]; a4 [pos=\"0,216\" "
-    "stone=2];\n"
-    "  b1 [pos=\"72,0\"]; b2 [pos=\"72,72\"]; b3 [pos=\"72,144\"]; b4 [pos=\"72,216\"];\n"
-    "  c1 [pos=\"144,0\"]; c2 [pos=\"144,72\"]; c3 [pos=\"144,144\"]; c4 [pos=\"144,216\"];\n"
-    "  d1 [pos=\"216,0\" stone=2]; d2 [pos=\"216,72\"]; d3 [pos=\"216,144\"]; d4 [pos=\"216,216\" "
-    "stone=1];\n"
-    "  a1--a2--a3--a4; b1--b2--b3--b4; c1--c2--c3--c4; d1--d2--d3--d4;\n"
-    "  a1--b1--c1--d1; a2--b2--c2--d2; a3--b3--c3--d3; a4--b4--c4--d4;\n"
-    "}\n";
-
-// The same board without positions, plus diagonals so that its layout is not a plain grid.
-std::string dot_without_pos() {
-  std::string s = kDotGrid;
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.compare(i, 5, "pos=\"") == 0) {
-      i = s.find('"', i + 5);  // skip pos="..."
-      continue;
-    }
-    out += s[i];
-  }
-  out.insert(out.rfind('}'), "  a1--b2; c3--d4;\n");
-  return out;
-}
-
-fs::path write_temp(const std::string& name, const std::string& text) {
-  const fs::path p = temp_dir() / name;
-  std::ofstream(p) << text;
-  return p;
-}
-
-}  // namespace
 
 // ------------------------------------------------------------------ layouts (no display)
 
@@ -387,112 +128,6 @@ TEST(ViewerLayout, DotPositionsScaledAndComputedLayoutIsSeeded) {
   EXPECT_LT(near / nn, 0.75 * far / nf);
 }
 
-// ------------------------------------------------------------------ pictures (Xvfb)
-
-class ViewerPng : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb)";
-  }
-};
-
-TEST_F(ViewerPng, Cube5x5x5StonesInTheirColours) {
-  Position pos = make("grid 5x5x5");
-  const std::string moves = random_moves(pos, 24, 7);
-  const auto png = render("cube", "--topology 'grid 5x5x5' --moves '" + moves + "'");
-  const Image img = read_png(png);
-  expect_not_blank(img);
-  viz::SceneOptions opts;
-  expect_stone_colour(img, pos, opts, kBlack);
-  expect_stone_colour(img, pos, opts, kWhite);
-
-  // --move shows an earlier position: a different picture, its own stones in place.
-  const auto early =
-      render("cube_move4", "--topology 'grid 5x5x5' --moves '" + moves + "' --move 4");
-  const Image img4 = read_png(early);
-  EXPECT_GT(pixels_differing(img, img4), 2000u);
-  expect_stone_colour(img4, viz::position_at(pos, 4), opts, kBlack);
-}
-
-TEST_F(ViewerPng, FourDCrossSectionsDifferBySlice) {
-  Position pos = make("grid 5x5x5x5");
-  const std::string moves = random_moves(pos, 160, 11);
-  const std::string base = "--topology 'grid 5x5x5x5' --moves '" + moves + "'";
-  const Image w1 = read_png(render("4d_w1", base + " --slice w=1"));
-  const Image w3 = read_png(render("4d_w3", base + " --slice w=3"));
-  expect_not_blank(w1);
-  expect_not_blank(w3);
-  EXPECT_GT(pixels_differing(w1, w3), static_cast<std::size_t>(kW * kH / 100));
-  for (std::uint32_t w : {0u, 2u}) {
-    viz::SceneOptions opts;
-    viz::parse_slices("w=" + std::to_string(w + 1), pos.topology(), opts.view);
-    for (Player p : {kBlack, kWhite}) expect_stone_colour(w == 0 ? w1 : w3, pos, opts, p);
-  }
-  // Another choice of drawn axes.
-  const Image xyw = read_png(render("4d_xyw", base + " --axes x,y,w --slice z=2"));
-  expect_not_blank(xyw);
-  viz::SceneOptions opts;
-  viz::parse_axes("x,y,w", pos.topology(), opts.view);
-  viz::parse_slices("z=2", pos.topology(), opts.view);
-  expect_stone_colour(xyw, pos, opts, kBlack);
-  expect_stone_colour(xyw, pos, opts, kWhite);
-  // Small multiples: every slice of w side by side.
-  const Image mult = read_png(render("4d_multiples", base + " --multiples w"));
-  expect_not_blank(mult);
-  viz::SceneOptions mo;
-  mo.view.multiples_axis = 3;
-  expect_stone_colour(mult, pos, mo, kBlack);
-  expect_stone_colour(mult, pos, mo, kWhite);
-}
-
-TEST_F(ViewerPng, HexBoardFlat) {
-  Position pos = make("hex 5");
-  const std::string moves = random_moves(pos, 16, 3);
-  const std::string args = "--topology 'hex 5' --moves '" + moves + "'";
-  // Point names (on by default here) may lie over other stones: colours are checked without.
-  const Image img = read_png(render("hex", args + " --names 0"));
-  expect_not_blank(img);
-  viz::SceneOptions opts;
-  opts.show_names = 0;
-  expect_stone_colour(img, pos, opts, kBlack);
-  expect_stone_colour(img, pos, opts, kWhite);
-  const Image named = read_png(render("hex_names", args));
-  EXPECT_GT(pixels_differing(img, named), 1000u);  // the names are drawn
-}
-
-TEST_F(ViewerPng, DotBoardsWithAndWithoutPositions) {
-  for (const auto& [name, text] : {std::pair<std::string, std::string>{"grid.dot", kDotGrid},
-                                   {"free.dot", dot_without_pos()}}) {
-    const fs::path file = write_temp(name, text);
-    auto topo = parse_topology("file " + file.string());
-    Position pos(topo, make_setup(*topo));
-    const std::string moves = random_moves(pos, 4, 5);
-    const std::string args =
-        "--topology " + quote("file " + file.string()) + " --moves '" + moves + "'";
-    const Image img = read_png(render(name, args + " --names 0"));
-    expect_not_blank(img);
-    viz::SceneOptions opts;
-    opts.show_names = 0;
-    expect_stone_colour(img, pos, opts, kBlack);
-    expect_stone_colour(img, pos, opts, kWhite);
-    const Image named = read_png(render(name + "_names", args));
-    EXPECT_GT(pixels_differing(img, named), 500u);
-  }
-}
-
-TEST_F(ViewerPng, GameFileShownAtAnyMove) {
-  Game game = new_game("grid 5x5x5", "default", 2, {"ann", "bob"});
-  random_moves(game.position, 12, 9);
-  const fs::path file = temp_dir() / "g.tanbo";
-  save_game(game, file.string());
-  const Image all = read_png(render("game_all", quote(file.string())));
-  const Image m6 = read_png(render("game_6", quote(file.string()) + " --move 6"));
-  viz::SceneOptions opts;
-  expect_stone_colour(all, game.position, opts, kBlack);
-  expect_stone_colour(m6, viz::position_at(game.position, 6), opts, kWhite);
-  EXPECT_GT(pixels_differing(all, m6), 1000u);
-}
-
 TEST(ViewerCli, RefusesBadOptionsClearly) {
   struct Case {
     std::string args, says;
@@ -507,6 +142,9 @@ TEST(ViewerCli, RefusesBadOptionsClearly) {
            {"--topology 'grid 5x5x5' --moves 999", "not a point"},
            {"--topology 'grid 5x5x5' --moves 333", "no Black stone touches 333"},
            {"--topology 'grid 5x5x5' --move 3", "the game has 0 moves"},
+           {"--topology 'grid 9x9' --fade-front", "--fade-front applies to boards drawn in 3D"},
+           {"--topology 'hex 4' --fade-front 2", "is flat"},
+           {"--topology 'grid 5x5x5' --fade-front=-1", "0 to 1000"},
            {"/nonexistent/game.tanbo", "no such game file"},
            {"--topology 'grid 5x5x5' --bogus", "bogus"},
        }) {

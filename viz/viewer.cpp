@@ -23,6 +23,7 @@
 namespace tanbo::viz {
 
 Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, double y) {
+  // A point's reach on screen: what 0.45 units beside it project to (at least 5 pixels).
   vtkCamera* cam = renderer->GetActiveCamera();
   double dop[3], up[3], right[3];
   cam->GetDirectionOfProjection(dop);
@@ -33,8 +34,7 @@ Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, doubl
   double len = std::sqrt(right[0] * right[0] + right[1] * right[1] + right[2] * right[2]);
   if (len <= 0) len = 1;
   Vertex best = kNoVertex;
-  double best_depth = 1e300;
-  bool best_empty = false;
+  double best_dist = 1e300, best_depth = 1e300;
   const auto& L = info.layout;
   for (Vertex v = 0; v < L.point.size(); ++v) {
     if (!L.visible[v]) continue;
@@ -42,15 +42,14 @@ Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, doubl
     auto edge = L.point[v];
     for (int k = 0; k < 3; ++k) edge[k] += 0.45 * right[k] / len;
     const auto e = world_to_display(renderer, edge);
-    const double r = std::max(5.0, std::hypot(e[0] - d[0], e[1] - d[1]));
-    if (std::hypot(d[0] - x, d[1] - y) > r) continue;
-    // Empty points win over stones (a point to play may sit behind a stone), then the
-    // nearest to the viewer.
-    const bool empty = info.stone.empty() || !info.stone[v];
-    if ((empty && !best_empty) || (empty == best_empty && d[2] < best_depth)) {
-      best_depth = d[2];
+    const double reach = std::max(5.0, std::hypot(e[0] - d[0], e[1] - d[1]));
+    const double dist = std::hypot(d[0] - x, d[1] - y);
+    if (dist > reach) continue;
+    // The nearest centre on screen; of centres equally near, the one nearest the viewer.
+    if (dist < best_dist - 1e-9 || (dist <= best_dist + 1e-9 && d[2] < best_depth)) {
       best = v;
-      best_empty = empty;
+      best_dist = dist;
+      best_depth = d[2];
     }
   }
   return best;
@@ -92,6 +91,7 @@ struct ViewerWindow::Impl {
   vtkNew<ViewerStyle> style;
   std::vector<vtkSmartPointer<vtkSliderWidget>> sliders;
   std::vector<int> slider_axes;
+  vtkMTimeType camera_time = 0;  // the camera's modification time when the scene was laid out
 
   Impl(Session& s, const SceneOptions& o, int w, int h, int ms)
       : session(s), opts(o), width(w), height(h), multisamples(ms) {
@@ -119,6 +119,10 @@ struct ViewerWindow::Impl {
     timer->SetCallback(&Impl::on_timer);
     timer->SetClientData(this);
     interactor->AddObserver(vtkCommand::TimerEvent, timer);
+    vtkNew<vtkCallbackCommand> moved;
+    moved->SetCallback(&Impl::on_camera_moved);
+    moved->SetClientData(this);
+    style->AddObserver(vtkCommand::EndInteractionEvent, moved);
     opened = true;
     rebuild(true);
     make_sliders();
@@ -167,9 +171,10 @@ struct ViewerWindow::Impl {
       opts.message = session.take_back();
       rebuild(false);
       schedule_engine();
+    } else if (sym == "f") {
+      next_fade();
     } else if (sym == "c") {
-      frame_camera(renderer, info);
-      window->Render();
+      rebuild(true);
     } else if (sym == "h") {
       opts.help = opts.help.empty() ? kViewerKeys : "";
       rebuild(false);
@@ -198,6 +203,36 @@ struct ViewerWindow::Impl {
         v->poll_later();
       }
     }
+  }
+
+  // After a turn or zoom: depth (paler far marks, see-through front layers) and labels laid
+  // out again for the camera as it is now.
+  static void on_camera_moved(vtkObject*, unsigned long, void* self, void*) {
+    auto* v = static_cast<Impl*>(self);
+    if (v->renderer->GetActiveCamera()->GetMTime() == v->camera_time) return;  // a click
+    if (!v->info.flat) return v->rebuild(false);
+    place_labels(v->renderer, v->info);
+    v->camera_time = v->renderer->GetActiveCamera()->GetMTime();
+    v->window->Render();
+  }
+
+  // Cycles the number of see-through front layers: none, 1, 2, ... up to all but the last.
+  void next_fade() {
+    if (info.flat) {
+      opts.message = "See-through layers need a board drawn in 3D.";
+      return rebuild(false);
+    }
+    int most = 3;
+    if (topo().kind == BoardKind::kLattice && topo().dimensions() >= 3) {
+      most = 1;
+      for (int a : opts.view.axes) most = std::max(most, int(topo().dims[a]) - 1);
+    }
+    opts.fade_front = opts.fade_front >= most ? 0 : opts.fade_front + 1;
+    opts.message =
+        opts.fade_front == 0
+            ? "No layer see-through."
+            : "Front layers see-through: " + std::to_string(opts.fade_front) + " (f for more)";
+    rebuild(false);
   }
 
   static void on_slider(vtkObject* caller, unsigned long, void* self, void*) {
@@ -231,9 +266,10 @@ struct ViewerWindow::Impl {
                                    : "viewing move " + std::to_string(session.shown_ply()) +
                                          " of " + std::to_string(session.last_ply());
     if (!opened) return;
-    info = build_scene(renderer, session.shown(), opts);
-    if (reframe) frame_camera(renderer, info);
+    info = reframe ? prepare_scene(renderer, session.shown(), opts)
+                   : build_scene(renderer, session.shown(), opts);
     renderer->ResetCameraClippingRange();
+    camera_time = renderer->GetActiveCamera()->GetMTime();
     for (auto& s : sliders) {  // build_scene removed every prop: put the sliders back
       s->Off();
       s->On();

@@ -18,13 +18,13 @@ namespace tanbo::viz {
 // Keys of the window (also shown in it, and in docs/viewer.md).
 inline constexpr const char* kViewerKeys =
     "Left/Right: previous/next move   Home/End: first/last move\n"
-    "e: empty points   r: root space   n: names   m: small multiples   a: next axes\n"
-    "u: take back   c: reset camera   h: hide this help   q: quit";
+    "e: empty points   r: root space   n: names   f: see-through front layers\n"
+    "m: small multiples   a: next axes   u: take back   c: reset camera   h: hide help   q: quit";
 
-// The vertex a click at display point (x, y) lands on: a drawn point under the click (within
-// about a stone's radius); when several are, an empty one before a stone (so that a point
-// hidden behind a stone can still be played), then the one nearest the viewer; kNoVertex if
-// none.
+// The vertex a click at display point (x, y) lands on: of the drawn points whose centre is
+// on screen within about a stone's radius of the click, the one whose centre is nearest
+// (so a click at a point's centre picks that point, even one behind a stone); of centres
+// equally near, the one nearest the viewer; kNoVertex if none.
 // `renderer` holds the scene built as `info` describes.
 Vertex pick_vertex(vtkRenderer* renderer, const SceneInfo& info, double x, double y);
 
