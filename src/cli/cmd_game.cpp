@@ -352,8 +352,8 @@ int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream
   try {
     const std::string text = read_text_file(g.file);
     std::size_t left_out = 0;
-    const Game game = is_sgf_text(text) ? read_sgf(text, g.file, &left_out)
-                                        : game_from_text(text, g.file);
+    const Game game =
+        is_sgf_text(text) ? read_sgf(text, g.file, &left_out) : game_from_text(text, g.file);
     write_output(output, write_game(game), out, err);
     if (left_out > 0) {
       err << "tanbo import: left out " << left_out << " variation" << (left_out == 1 ? "" : "s")
