@@ -17,11 +17,11 @@
 # Exits with the merge's status, or 1 when a shard failed. See docs/studies.md.
 set -euo pipefail
 study_me=parallel-study.sh
-# shellcheck source=study-common.sh
+# shellcheck source-path=SCRIPTDIR source=study-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/study-common.sh"
 
 usage() {
-  sed -n '6,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 out="" shards="" jobs="" hosts=""
@@ -64,7 +64,7 @@ run=(parallel --will-cite --line-buffer --joblog "$study_dir/logs/parallel.joblo
 echo "shards: $study_count, by GNU parallel (logs: $study_dir/logs/parallel.joblog)" >&2
 # parallel quotes what replaces {1} and {2} for the shell, here and on other hosts.
 status=0
-"${run[@]}" bash {1} {2} ::: "$study_dir/shard.sh" ::: $(seq 1 "$study_count") || status=$?
+"${run[@]}" bash '{1}' '{2}' ::: "$study_dir/shard.sh" ::: $(seq 1 "$study_count") || status=$?
 missing=$(study_missing)
 if [[ -n $missing ]]; then
   rerun=""

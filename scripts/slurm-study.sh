@@ -16,11 +16,11 @@
 # See docs/studies.md.
 set -euo pipefail
 study_me=slurm-study.sh
-# shellcheck source=study-common.sh
+# shellcheck source-path=SCRIPTDIR source=study-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/study-common.sh"
 
 usage() {
-  sed -n '4,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 out="" shards="" wait=0 partition="" time=""

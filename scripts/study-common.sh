@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by scripts/slurm-study.sh and scripts/parallel-study.sh (sourced, not run): the
 # checks of their arguments and the two scripts they write into the study's folder,
 #   DIR/shard.sh I   plays shard I of N into DIR/shards/shard-I.csv (through a temporary file
@@ -169,10 +170,10 @@ MERGE
 
 # The shard numbers from 1 to N whose file is missing, separated by commas.
 study_missing() {
-  local i missing=()
+  local i absent=()
   for ((i = 1; i <= study_count; i++)); do
-    [[ -e $study_dir/shards/shard-$i.csv ]] || missing+=("$i")
+    [[ -e $study_dir/shards/shard-$i.csv ]] || absent+=("$i")
   done
   local IFS=,
-  printf '%s' "${missing[*]}"
+  printf '%s' "${absent[*]}"
 }

@@ -327,7 +327,7 @@ void check_combinations(const po::variables_map& vm, const StudyOptions& o) {
 const char* const kUsage =
     "usage: tanbo study --topologies FILE [--players LIST] [--games N] [--seed S]\n"
     "                   [--csv] [--png FILE] [--title TEXT] [--shard i/n]\n"
-    "                   [--progress SECONDS] [--dry-run]\n"
+    "                   [--progress SECONDS] [--dry-run] [--exact S]\n"
     "       tanbo study --merge CSV... [--allow-partial] [--csv] [--png FILE] [--title TEXT]\n"
     "Plays N games on every topology of the list (the players' seats rotating)\n"
     "and reports per topology the first player's win rate with a 95% Wilson\n"
