@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "../src/cli/gtp.hpp"
+#include "gtp_state.hpp"
 #include "tanbo/gamefile.hpp"
 #include "test_support.hpp"
 
@@ -21,18 +22,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // The observable state, to check that a refused command changed nothing.
-struct State {
-  std::string spec;
-  std::string setup;
-  int players;
-  std::uint32_t ply;
-  std::uint64_t hash;
-  Player to_move;
-  bool operator==(const State&) const = default;
-};
+using State = test::GtpState;
 State state(const GtpEngine& e) {
-  const Position& p = e.position();
-  return {p.topology().spec, p.setup().name, p.num_players(), p.ply(), p.hash(), p.to_move()};
+  return test::gtp_state(e);
 }
 
 // The text of a success answer ("= text\n\n" -> "text"); fails the test on a refusal.
