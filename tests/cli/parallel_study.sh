@@ -12,7 +12,6 @@ if ! command -v parallel > /dev/null; then
   echo "parallel_study: GNU parallel is not installed (apt-get install parallel)" >&2
   exit 1
 fi
-# (No space in this one: parallel splits $PARALLEL_SSH into words; the study's folders have.)
 work=$(mktemp -d "${TMPDIR:-/tmp}/parallel_study.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -21,6 +20,15 @@ fail() {
   echo "parallel_study: $*" >&2
   exit 1
 }
+# A command that fails without a word (its output went to a file) names its line and shows
+# what the scripts printed.
+on_error() {
+  echo "parallel_study: line $1 failed (exit $2); the scripts' output:" >&2
+  for f in "$work"/*.err "$work"/*.out; do
+    [[ -e $f ]] && { echo "--- $(basename "$f")"; tail -n 20 "$f"; } >&2
+  done
+}
+trap 'on_error $LINENO $?' ERR
 
 mkdir "my boards"
 printf 'line 7\ngrid 3x3\nhex 3\n' > "my boards/list.txt"
@@ -45,7 +53,10 @@ grep -q "^tanbo study shard 2/3: " run1.err || fail "no progress lines"
 [[ $(grep -c . "run 1/logs/parallel.joblog") -eq 4 ]] || fail "joblog"
 
 # Through -S: parallel quotes the script's path for the remote shell; the "ssh" runs it here.
-cat > fakessh << 'EOF'
+# The "ssh" is found on PATH by name: parallel splits $PARALLEL_SSH into words, and $TMPDIR may
+# hold a space.
+mkdir bin
+cat > bin/tanbo-test-ssh << 'EOF'
 #!/bin/bash
 while [[ $1 == -* ]]; do shift; done
 shift                            # the host
@@ -53,10 +64,10 @@ shift                            # the host
 echo "ssh" >> "$FAKESSH_LOG"
 exec bash -c "$*"
 EOF
-chmod +x fakessh
+chmod +x bin/tanbo-test-ssh
 export FAKESSH_LOG=$work/ssh.log
-PARALLEL_SSH=$work/fakessh bash "$script" --out "run 2" --shards 2 -S 1/nodeA -- "${study[@]}" \
-  > /dev/null 2>&1
+PATH=$work/bin:$PATH PARALLEL_SSH=tanbo-test-ssh bash "$script" --out "run 2" --shards 2 \
+  -S 1/nodeA -- "${study[@]}" > run2.out 2> run2.err
 cmp "run 2/study.csv" whole.csv
 [[ $(grep -c ssh ssh.log) -ge 2 ]] || fail "the shards did not go through ssh"
 
@@ -77,6 +88,6 @@ grep -q "missing shards: 2 (parallel: exit 1); nothing merged" run3.err || fail 
 [[ -z $(find "run 3" -name '*.part*') ]] || fail "temporary files left"
 rm break
 rerun=$(grep "^  bash " run3.err)
-eval "$rerun" > /dev/null 2>&1
+eval "$rerun" > rerun.out 2> rerun.err
 cmp "run 3/study.csv" whole.csv
 echo "parallel_study: shards run and merged"
