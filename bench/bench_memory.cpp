@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "tanbo/platform.hpp"
+#include "../src/lib/platform.hpp"
 
 namespace {
 

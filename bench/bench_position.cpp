@@ -4,8 +4,9 @@
 
 #include <vector>
 
-#include "tanbo/position.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/ai/playout.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/random.hpp"
 
 using namespace tanbo;
 

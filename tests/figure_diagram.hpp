@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 #include "test_support.hpp"
 
 namespace tanbo::test {

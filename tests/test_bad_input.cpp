@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "gtp.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/position.hpp"
-#include "tanbo/setup.hpp"
-#include "tanbo/sgf.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/setup.hpp"
+#include "tanbo/core/topology.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/sgf.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

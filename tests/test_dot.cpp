@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/error.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace tanbo {
 namespace {

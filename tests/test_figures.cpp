@@ -11,8 +11,8 @@
 #include <tuple>
 
 #include "figure_diagram.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

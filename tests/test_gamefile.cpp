@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/random.hpp"
-#include "tanbo/sgf.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/sgf.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

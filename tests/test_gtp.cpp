@@ -12,8 +12,8 @@
 
 #include "../src/cli/gtp.hpp"
 #include "gtp_state.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/render.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/render.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -12,7 +12,7 @@
 
 #include "../src/cli/gtp.hpp"
 #include "gtp_state.hpp"
-#include "tanbo/gamefile.hpp"
+#include "tanbo/io/gamefile.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "../src/lib/legal_set.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/core/random.hpp"
 
 namespace tanbo {
 namespace {

@@ -16,11 +16,11 @@
 
 #include "../src/cli/gtp.hpp"
 #include "../src/cli/options.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/setup.hpp"
-#include "tanbo/text.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/setup.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/core/topology.hpp"
+#include "tanbo/io/gamefile.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/match.hpp"
+#include "tanbo/ai/match.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/gamefile.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -6,22 +6,25 @@
 #include <cmath>
 #include <thread>
 
-#include "tanbo/agent.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/match.hpp"
-#include "tanbo/mcts.hpp"
-#include "tanbo/random.hpp"
-#include "tanbo/solver.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/ai/match.hpp"
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/solver.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;
 
 TEST(Mcts, SameSeedSameGame) {
+  // On 7x7 without the exact solver, which would spend 100,000 positions a move there (its
+  // reproducibility is checked on hex 3, 19 points).
   for (const std::string board : {"grid 7x7", "hex 3"}) {
+    const std::string spec = board == "hex 3" ? "mcts:playouts=150" : "mcts:playouts=150,solver=0";
     std::vector<Vertex> games[2];
     for (int run = 0; run < 2; ++run) {
-      auto a = make_agent("mcts:playouts=150", 42);
-      auto b = make_agent("mcts:playouts=150", 43);
+      auto a = make_agent(spec, 42);
+      auto b = make_agent(spec, 43);
       Position pos = test::make(board);
       while (!pos.is_over()) {
         const Vertex v = (pos.to_move() == kBlack ? a : b)->choose(pos);
@@ -147,9 +150,10 @@ TEST(Mcts, TakesAnImmediateWin) {
 }
 
 TEST(Mcts, BeatsRandomInAShortMatch) {
-  // A real match with fixed seeds: 20 games on 7x7, seats alternating.
-  const auto score =
-      test::first_agent_score(test::make("grid 7x7"), {"mcts:playouts=200", "random"}, 9, 20);
+  // A real match with fixed seeds: 20 games on 7x7, seats alternating; the search alone,
+  // without the exact solver.
+  const auto score = test::first_agent_score(test::make("grid 7x7"),
+                                             {"mcts:playouts=200,solver=0", "random"}, 9, 20);
   ASSERT_EQ(score.unfinished, 0);
   EXPECT_GE(score.wins, 18);
 }
@@ -347,11 +351,15 @@ TEST(Mcts, StartsANewTreeWhenThePositionDoesNotFollow) {
 TEST(Mcts, GamesWithReuseAreLegalAndReproducible) {
   for (const std::string board : {"grid 7x7", "hex 3", "grid 3x3x3"}) {
     std::vector<Vertex> games[3];
+    // The exact solver (100,000 positions a move) only where it is cheap: hex 3.
+    const std::string solver = board == "hex 3" ? "" : ",solver=0";
     for (int run = 0; run < 3; ++run) {
-      Mcts a(parse_mcts_options(run < 2 ? "playouts=120" : "playouts=120,threads=2"), 42);
-      Mcts b(parse_mcts_options(run < 2 ? "playouts=120,prior=0"
-                                        : "playouts=120,threads=2,parallel=root"),
-             43);
+      Mcts a(parse_mcts_options((run < 2 ? "playouts=120" : "playouts=120,threads=2") + solver),
+             42);
+      Mcts b(
+          parse_mcts_options(
+              (run < 2 ? "playouts=120,prior=0" : "playouts=120,threads=2,parallel=root") + solver),
+          43);
       Position pos = test::make(board);
       while (!pos.is_over()) {
         Mcts& m = pos.to_move() == kBlack ? a : b;

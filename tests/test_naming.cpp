@@ -6,7 +6,7 @@
 #include <cctype>
 #include <set>
 
-#include "tanbo/topology.hpp"
+#include "tanbo/core/topology.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/take_back.hpp"
+#include "tanbo/core/take_back.hpp"
+#include "tanbo/io/gamefile.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <png.h>
 
-#include "tanbo/error.hpp"
-#include "tanbo/png.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/png.hpp"
 
 namespace tanbo {
 namespace {

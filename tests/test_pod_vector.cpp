@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "tanbo/pod_vector.hpp"
-#include "tanbo/position.hpp"
-#include "tanbo/random.hpp"
+#include "../src/lib/pod_vector.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/random.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

@@ -8,8 +8,9 @@
 #include <set>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/ai/playout.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

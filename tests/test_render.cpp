@@ -6,8 +6,8 @@
 #include <cctype>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/render.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/render.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

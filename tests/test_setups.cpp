@@ -7,7 +7,7 @@
 #include <set>
 
 #include "figure_diagram.hpp"
-#include "tanbo/error.hpp"
+#include "tanbo/core/error.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

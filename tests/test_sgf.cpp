@@ -11,9 +11,9 @@
 #include <regex>
 #include <set>
 
-#include "tanbo/error.hpp"
-#include "tanbo/random.hpp"
-#include "tanbo/sgf.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
+#include "tanbo/io/sgf.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

@@ -4,7 +4,8 @@
 #include <regex>
 #include <sstream>
 
-#include "tanbo/random.hpp"
+#include "tanbo/ai/playout.hpp"
+#include "tanbo/core/random.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

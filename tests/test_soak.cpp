@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "gtp.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/core/random.hpp"
 #include "test_support.hpp"
 
 #if TANBO_ASAN

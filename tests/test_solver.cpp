@@ -10,9 +10,9 @@
 
 #include "../src/cli/gtp.hpp"
 
-#include "tanbo/error.hpp"
-#include "tanbo/random.hpp"
-#include "tanbo/solver.hpp"
+#include "tanbo/ai/solver.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

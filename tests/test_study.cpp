@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "study_report.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/setup.hpp"
-#include "tanbo/study.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/ai/study.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/setup.hpp"
+#include "tanbo/core/topology.hpp"
 
 using namespace tanbo;
 using tanbo::cli::estimate_seconds_left;

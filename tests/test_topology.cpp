@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "tanbo/error.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/topology.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -26,8 +26,8 @@ TEST(ViewerNotBuilt, ViewSaysSo) {
 #include <vtkRenderWindowInteractor.h>
 
 #include "layout.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/gamefile.hpp"
 #include "viewer.hpp"
 
 using namespace tanbo;
@@ -157,6 +157,17 @@ TEST(ViewerCli, RefusesBadOptionsClearly) {
                      quote(out.string()),
                  "xvfb-run");
   EXPECT_FALSE(fs::exists(out));
+  // A display that cannot be reached (VTK itself would abort): the same, for the picture and
+  // for the window.
+  expect_refused("DISPLAY=:4321 " + quote(tanbo_bin()) + " view --topology 'grid 5x5x5' --png " +
+                     quote(out.string()),
+                 "the X display \":4321\" cannot be opened");
+  const fs::path game = out.parent_path() / "new.tanbo";
+  expect_refused("DISPLAY=:4321 " + quote(tanbo_bin()) + " view " + quote(game.string()) +
+                     " --topology 'grid 5x5x5'",
+                 "the X display \":4321\" cannot be opened");
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(game)) << "the window did not open: no game file is created";
 }
 
 // ------------------------------------------------------------------ game logic of the window

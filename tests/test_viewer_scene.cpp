@@ -11,7 +11,7 @@
 
 #include <map>
 
-#include "tanbo/gamefile.hpp"
+#include "tanbo/io/gamefile.hpp"
 #include "viewer.hpp"
 
 using namespace tanbo;

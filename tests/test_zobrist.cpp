@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "tanbo/position.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/random.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

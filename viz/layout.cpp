@@ -21,8 +21,8 @@
 #include <cmath>
 #include <limits>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::viz {
 

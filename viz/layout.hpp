@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tanbo/topology.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace tanbo::viz {
 

@@ -16,7 +16,7 @@
 #include <map>
 
 #include "scene_parts.hpp"
-#include "tanbo/error.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo::viz {
 
@@ -42,11 +42,6 @@ std::array<double, 3> background_colour() {
 
 std::array<double, 3> label_colour() {
   return {0.05, 0.07, 0.15};
-}
-
-bool have_display() {
-  const char* d = std::getenv("DISPLAY");
-  return d != nullptr && *d != '\0';
 }
 
 namespace {
@@ -375,10 +370,9 @@ struct OffScreen {
 
 void render_png(const Position& pos, const SceneOptions& options, int width, int height,
                 const std::string& path) {
-  if (!have_display()) {
-    throw Error(
-        "rendering needs an X display and DISPLAY is not set; on a machine without "
-        "one run it under Xvfb: xvfb-run -a tanbo view ...");
+  if (const std::string problem = display_problem(); !problem.empty()) {
+    throw Error("rendering needs an X display and " + problem +
+                "; on a machine without one run it under Xvfb: xvfb-run -a tanbo view ...");
   }
   if (width < 16 || height < 16 || width > 8192 || height > 8192) {
     throw Error("--size must be between 16x16 and 8192x8192");

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "layout.hpp"
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 
 class vtkRenderer;
 class vtkTextActor;
@@ -140,7 +140,12 @@ std::vector<std::array<double, 3>> display_positions(const Position& pos,
 std::vector<TextBox> text_layout(const Position& pos, const SceneOptions& options, int width,
                                  int height);
 
-// True when an X display is available for rendering (DISPLAY is set).
+// Empty when an X display is there for rendering; otherwise why not (DISPLAY unset, or the
+// server it names cannot be opened), as a sentence for the user. VTK aborts the program when
+// its window cannot reach the display, so every window is opened only after this check.
+std::string display_problem();
+
+// True when display_problem() is empty.
 bool have_display();
 
 }  // namespace tanbo::viz

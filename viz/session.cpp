@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "tanbo/error.hpp"
-#include "tanbo/take_back.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/take_back.hpp"
 
 namespace tanbo::viz {
 

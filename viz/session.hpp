@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/agent.hpp"
-#include "tanbo/gamefile.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/io/gamefile.hpp"
 
 namespace tanbo::viz {
 
@@ -64,7 +64,7 @@ class Session {
   bool engine_ready();
   std::string finish_engine();
   // Takes back the last turn, and further engine turns, until a person is to move
-  // (take_back_to_person in tanbo/take_back.hpp, the rule `tanbo play`'s undo follows too).
+  // (take_back_to_person in tanbo/core/take_back.hpp, the rule `tanbo play`'s undo follows too).
   std::string take_back();
   // The last save error, "" when the file is up to date (or there is none).
   const std::string& save_error() const { return save_error_; }

@@ -18,7 +18,7 @@
 #include <cmath>
 #include <iostream>
 
-#include "tanbo/error.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo::viz {
 
@@ -102,10 +102,9 @@ struct ViewerWindow::Impl {
   const Topology& topo() const { return session.game().position.topology(); }
 
   void open() {
-    if (!have_display()) {
-      throw Error(
-          "the window needs an X display and DISPLAY is not set (for pictures "
-          "without a display: xvfb-run -a tanbo view ... --png FILE)");
+    if (const std::string problem = display_problem(); !problem.empty()) {
+      throw Error("the window needs an X display and " + problem +
+                  " (for pictures without a display: xvfb-run -a tanbo view ... --png FILE)");
     }
     window->SetSize(width, height);
     window->SetMultiSamples(multisamples);

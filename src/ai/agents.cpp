@@ -1,10 +1,10 @@
 #include <cmath>
 
-#include "tanbo/agent.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/mcts.hpp"
-#include "tanbo/random.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 

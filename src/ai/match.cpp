@@ -1,11 +1,11 @@
-#include "tanbo/match.hpp"
+#include "tanbo/ai/match.hpp"
 
 #include <cmath>
 #include <limits>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 

@@ -1,4 +1,4 @@
-#include "tanbo/mcts.hpp"
+#include "tanbo/ai/mcts.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "tanbo/error.hpp"
-#include "tanbo/solver.hpp"
+#include "tanbo/ai/solver.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo {
 

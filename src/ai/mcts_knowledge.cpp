@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/error.hpp"
-#include "tanbo/mcts.hpp"
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo {
 

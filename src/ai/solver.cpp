@@ -1,5 +1,5 @@
 // The exact solver (see solver.hpp and docs/solved.md).
-#include "tanbo/solver.hpp"
+#include "tanbo/ai/solver.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "solver_internal.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/mcts.hpp"
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo {
 

@@ -10,8 +10,8 @@
 #include <mutex>
 #include <vector>
 
-#include "tanbo/mcts.hpp"
-#include "tanbo/solver.hpp"
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/solver.hpp"
 
 namespace tanbo::solver_detail {
 

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <utility>
 
-#include "tanbo/solver.hpp"
+#include "tanbo/ai/solver.hpp"
 
 namespace tanbo {
 

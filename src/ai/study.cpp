@@ -1,12 +1,12 @@
-#include "tanbo/study.hpp"
+#include "tanbo/ai/study.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 

@@ -7,11 +7,11 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/mcts.hpp"
-#include "tanbo/png.hpp"
-#include "tanbo/safe_file.hpp"
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/png.hpp"
+#include "tanbo/io/safe_file.hpp"
 
 namespace tanbo::cli {
 

@@ -4,8 +4,9 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/ai/playout.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
 
 namespace tanbo::cli {
 

@@ -9,11 +9,11 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/render.hpp"
-#include "tanbo/sgf.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/render.hpp"
+#include "tanbo/io/sgf.hpp"
 
 namespace tanbo::cli {
 

@@ -3,8 +3,8 @@
 #include "commands.hpp"
 #include "gtp.hpp"
 #include "options.hpp"
-#include "tanbo/agent.hpp"
-#include "tanbo/error.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo::cli {
 

@@ -14,10 +14,10 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "seats.hpp"
-#include "tanbo/agent.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/match.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/ai/match.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/gamefile.hpp"
 
 namespace tanbo::cli {
 

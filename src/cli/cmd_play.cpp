@@ -11,12 +11,12 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "play_review.hpp"
-#include "tanbo/agent.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/render.hpp"
-#include "tanbo/setup.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/setup.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/render.hpp"
 
 namespace tanbo::cli {
 

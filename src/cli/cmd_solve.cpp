@@ -6,9 +6,9 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/solver.hpp"
+#include "tanbo/ai/solver.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/gamefile.hpp"
 
 namespace tanbo::cli {
 

@@ -13,14 +13,14 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "study_report.hpp"
-#include "tanbo/agent.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/match.hpp"
-#include "tanbo/png.hpp"
-#include "tanbo/safe_file.hpp"
-#include "tanbo/solver.hpp"
-#include "tanbo/study.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/ai/match.hpp"
+#include "tanbo/ai/solver.hpp"
+#include "tanbo/ai/study.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/png.hpp"
+#include "tanbo/io/safe_file.hpp"
 
 namespace tanbo::cli {
 

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <string_view>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::cli {
 

@@ -6,9 +6,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/render.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/render.hpp"
 
 namespace tanbo::cli {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/position.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/random.hpp"
 
 namespace tanbo::cli {
 

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "gtp.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/safe_file.hpp"
-#include "tanbo/sgf.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/safe_file.hpp"
+#include "tanbo/io/sgf.hpp"
 
 namespace tanbo::cli {
 

@@ -17,10 +17,10 @@
 #include <thread>
 
 #include "gtp.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/mcts.hpp"
-#include "tanbo/solver.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/solver.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::cli {
 

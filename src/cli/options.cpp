@@ -4,8 +4,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::cli {
 

@@ -4,12 +4,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/render.hpp"
-#include "tanbo/safe_file.hpp"
-#include "tanbo/sgf.hpp"
-#include "tanbo/take_back.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/take_back.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/render.hpp"
+#include "tanbo/io/safe_file.hpp"
+#include "tanbo/io/sgf.hpp"
 
 namespace tanbo::cli {
 

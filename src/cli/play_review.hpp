@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/gamefile.hpp"
+#include "tanbo/io/gamefile.hpp"
 
 namespace tanbo::cli {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::cli {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "tanbo/setup.hpp"
+#include "tanbo/core/setup.hpp"
 
 namespace tanbo::cli {
 

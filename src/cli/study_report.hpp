@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "tanbo/match.hpp"
-#include "tanbo/png.hpp"
+#include "tanbo/ai/match.hpp"
+#include "tanbo/io/png.hpp"
 
 namespace tanbo::cli {
 

@@ -1,4 +1,4 @@
-#include "tanbo/gamefile.hpp"
+#include "tanbo/io/gamefile.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,9 +8,9 @@
 #include <optional>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/sgf.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/sgf.hpp"
 
 namespace tanbo {
 

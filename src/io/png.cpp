@@ -1,11 +1,11 @@
-#include "tanbo/png.hpp"
+#include "tanbo/io/png.hpp"
 
 #include <png.h>
 #include <algorithm>
 #include <array>
 #include <cctype>
 
-#include "tanbo/error.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo {
 

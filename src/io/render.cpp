@@ -1,4 +1,4 @@
-#include "tanbo/render.hpp"
+#include "tanbo/io/render.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "tanbo/safe_file.hpp"
+#include "tanbo/io/safe_file.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "tanbo/error.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo {
 

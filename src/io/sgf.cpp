@@ -1,11 +1,11 @@
-#include "tanbo/sgf.hpp"
+#include "tanbo/io/sgf.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <sstream>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 

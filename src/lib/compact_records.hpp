@@ -33,10 +33,10 @@
 #include <utility>
 #include <vector>
 
+#include "platform.hpp"
+#include "pod_vector.hpp"
 #include "records.hpp"
-#include "tanbo/platform.hpp"
-#include "tanbo/pod_vector.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace tanbo::detail {
 

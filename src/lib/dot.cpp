@@ -8,8 +8,8 @@
 #include <span>
 
 #include "dot_lexer.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::dot {
 

@@ -5,8 +5,8 @@
 #include <cctype>
 #include <utility>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::dot {
 

@@ -37,9 +37,9 @@
 #include <utility>
 #include <vector>
 
+#include "platform.hpp"
 #include "records.hpp"
-#include "tanbo/platform.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace tanbo::detail {
 

@@ -1,10 +1,10 @@
-#include "tanbo/graph.hpp"
+#include "tanbo/core/graph.hpp"
 
 #include <algorithm>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <string>
 
-#include "tanbo/error.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo {
 

@@ -2,7 +2,7 @@
 
 #include <bit>
 
-#include "tanbo/platform.hpp"
+#include "platform.hpp"
 
 namespace tanbo {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/graph.hpp"
-#include "tanbo/players.hpp"
+#include "tanbo/core/graph.hpp"
+#include "tanbo/core/players.hpp"
 
 namespace tanbo {
 

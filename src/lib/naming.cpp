@@ -3,9 +3,9 @@
 #include <cctype>
 #include <charconv>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace tanbo {
 

@@ -1,4 +1,4 @@
-#include "tanbo/platform.hpp"
+#include "platform.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>

@@ -1,6 +1,6 @@
-#include "tanbo/players.hpp"
+#include "tanbo/core/players.hpp"
 
-#include "tanbo/text.hpp"
+#include "tanbo/core/text.hpp"
 
 #include <array>
 #include <cctype>

@@ -1,12 +1,12 @@
 // Position: the facade. Queries read the state (position_core.hpp); changes go to the rules
 // (rules.hpp), through the entry points of the instance chosen for its records when it is made.
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 
 #include <algorithm>
 
 #include "position_core.hpp"
 #include "rules.hpp"
-#include "tanbo/error.hpp"
+#include "tanbo/core/error.hpp"
 #include "zobrist.hpp"
 
 namespace tanbo {

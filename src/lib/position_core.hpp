@@ -10,9 +10,9 @@
 #include "compact_records.hpp"
 #include "general_records.hpp"
 #include "legal_set.hpp"
+#include "pod_vector.hpp"
 #include "roots.hpp"
-#include "tanbo/pod_vector.hpp"
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 
 namespace tanbo::detail {
 

@@ -8,7 +8,7 @@
 
 #include "position_core.hpp"
 #include "rules.hpp"
-#include "tanbo/error.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo {
 

@@ -18,9 +18,9 @@
 #include <span>
 #include <string>
 
-#include "tanbo/graph.hpp"
-#include "tanbo/players.hpp"
-#include "tanbo/position.hpp"
+#include "tanbo/core/graph.hpp"
+#include "tanbo/core/players.hpp"
+#include "tanbo/core/position.hpp"
 
 namespace tanbo::detail {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 
 namespace tanbo::detail {
 

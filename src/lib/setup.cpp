@@ -1,13 +1,13 @@
 // Starting setups (documented with diagrams in docs/rules.md).
-#include "tanbo/setup.hpp"
+#include "tanbo/core/setup.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 

@@ -1,4 +1,4 @@
-#include "tanbo/take_back.hpp"
+#include "tanbo/core/take_back.hpp"
 
 namespace tanbo {
 

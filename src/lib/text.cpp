@@ -1,4 +1,4 @@
-#include "tanbo/text.hpp"
+#include "tanbo/core/text.hpp"
 
 #include <algorithm>
 #include <cctype>

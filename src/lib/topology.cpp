@@ -1,4 +1,4 @@
-#include "tanbo/topology.hpp"
+#include "tanbo/core/topology.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "dot.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 

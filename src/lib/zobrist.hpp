@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "tanbo/graph.hpp"
-#include "tanbo/players.hpp"
+#include "tanbo/core/graph.hpp"
+#include "tanbo/core/players.hpp"
 
 namespace tanbo::zobrist {
 

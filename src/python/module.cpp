@@ -11,12 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/mcts.hpp"
-#include "tanbo/random.hpp"
-#include "tanbo/sgf.hpp"
-#include "tanbo/solver.hpp"
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/playout.hpp"
+#include "tanbo/ai/solver.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/sgf.hpp"
 
 namespace py = pybind11;
 

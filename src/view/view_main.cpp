@@ -6,11 +6,11 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "tanbo/agent.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
-#include "tanbo/random.hpp"
-#include "tanbo/sgf.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/random.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/sgf.hpp"
 #include "viewer.hpp"
 
 namespace tanbo::cli {
@@ -239,6 +239,11 @@ int open_window(Game& game, const std::string& save_path, const ViewArgs& a,
       throw Error("--" + std::string(player_name(p)) + ": this game has only " +
                   std::to_string(pos.num_players()) + " players");
     }
+  }
+  // Before anything is saved: a window that cannot open leaves no new game file behind.
+  if (const std::string problem = viz::display_problem(); !problem.empty()) {
+    throw Error("the window needs an X display and " + problem +
+                " (for pictures without a display: xvfb-run -a tanbo view ... --png FILE)");
   }
   std::vector<std::unique_ptr<Agent> > engines;
   for (Player p = 1; p <= pos.num_players(); ++p) {

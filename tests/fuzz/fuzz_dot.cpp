@@ -12,11 +12,11 @@
 #include <string>
 #include <string_view>
 
-#include "tanbo/error.hpp"
-#include "tanbo/position.hpp"
-#include "tanbo/random.hpp"
-#include "tanbo/setup.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/random.hpp"
+#include "tanbo/core/setup.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace {
 

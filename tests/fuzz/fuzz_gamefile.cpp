@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "fuzz_scope.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/gamefile.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/gamefile.hpp"
 
 namespace {
 

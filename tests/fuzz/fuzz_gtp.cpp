@@ -21,8 +21,8 @@
 
 #include "fuzz_scope.hpp"
 #include "gtp.hpp"
-#include "tanbo/error.hpp"
-#include "tanbo/text.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace {
 

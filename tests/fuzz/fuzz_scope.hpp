@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "tanbo/text.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::fuzz {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "tanbo/error.hpp"
-#include "tanbo/sgf.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/io/sgf.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tanbo/match.hpp"
+#include "tanbo/ai/match.hpp"
 
 namespace tanbo::test {
 

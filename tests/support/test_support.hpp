@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define TANBO_ASAN 1

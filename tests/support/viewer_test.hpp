@@ -79,7 +79,7 @@ inline std::string quote(const std::string& s) {
 #include "scene.hpp"
 #include "scene_parts.hpp"
 #include "session.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/core/random.hpp"
 
 namespace tanbo::viewer_test {
 

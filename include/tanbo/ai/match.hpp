@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/agent.hpp"
-#include "tanbo/position.hpp"
+#include "tanbo/ai/agent.hpp"
+#include "tanbo/core/position.hpp"
 
 namespace tanbo {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "tanbo/gamefile.hpp"
+#include "tanbo/io/gamefile.hpp"
 
 namespace tanbo {
 

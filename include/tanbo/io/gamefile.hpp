@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "tanbo/position.hpp"
-#include "tanbo/safe_file.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/io/safe_file.hpp"
 
 namespace tanbo {
 

@@ -19,7 +19,7 @@
 #include <memory>
 #include <vector>
 
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 
 namespace tanbo {
 

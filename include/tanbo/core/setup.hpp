@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "tanbo/players.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/players.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace tanbo {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "tanbo/position.hpp"
-#include "tanbo/random.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/random.hpp"
 
 namespace tanbo {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 
 namespace tanbo {
 

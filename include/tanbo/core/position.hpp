@@ -22,10 +22,10 @@
 #include <utility>
 #include <vector>
 
-#include "tanbo/graph.hpp"
-#include "tanbo/players.hpp"
-#include "tanbo/setup.hpp"
-#include "tanbo/topology.hpp"
+#include "tanbo/core/graph.hpp"
+#include "tanbo/core/players.hpp"
+#include "tanbo/core/setup.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace tanbo {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "tanbo/position.hpp"
+#include "tanbo/core/position.hpp"
 
 namespace tanbo {
 

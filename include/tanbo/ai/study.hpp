@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "tanbo/match.hpp"
-#include "tanbo/position.hpp"
+#include "tanbo/ai/match.hpp"
+#include "tanbo/core/position.hpp"
 
 namespace tanbo {
 
