@@ -25,7 +25,7 @@ Outcome play(const std::vector<std::string>& args, const std::string& input) {
   std::istringstream in(input);
   std::ostringstream out, err;
   Outcome o;
-  o.code = cli::cmd_play(args, in, out, err);
+  o.code = cli::run_subcommand(*cli::find_command("play"), args, in, out, err);
   o.out = out.str();
   o.err = err.str();
   return o;

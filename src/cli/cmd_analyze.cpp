@@ -180,25 +180,20 @@ int cmd_analyze(const std::vector<std::string>& args, std::istream&, std::ostrea
                   out, err, code)) {
     return code;
   }
-  try {
-    if (file.empty()) throw Error("give the game file to review (tanbo analyze GAME)");
-    if (playouts < 1 || playouts > 1000000000) throw Error("--playouts must be 1 to 10^9");
-    if (!(margin >= 0 && margin <= 1)) throw Error("--margin must be from 0 to 1");
-    const Game game = load_game(file);
-    if (game.position.num_players() != 2) {
-      throw Error("analyze reviews two-player games; this game has " +
-                  std::to_string(game.position.num_players()) + " players");
-    }
-    if (game.position.ply() == 0) throw Error("the game has no moves to review");
-    const std::vector<Review> reviews = review_game(game, playouts, margin, seed, err);
-    print_reviews(game, reviews, margin, out);
-    if (!png.empty()) {
-      write_file_atomic(png, encode_png(chart(reviews, game.position.topology().spec)));
-      out << "chart: " << png << "\n";
-    }
-  } catch (const Error& e) {
-    err << "tanbo analyze: " << e.what() << "\n";
-    return 2;
+  if (file.empty()) throw Error("give the game file to review (tanbo analyze GAME)");
+  if (playouts < 1 || playouts > 1000000000) throw Error("--playouts must be 1 to 10^9");
+  if (!(margin >= 0 && margin <= 1)) throw Error("--margin must be from 0 to 1");
+  const Game game = load_game(file);
+  if (game.position.num_players() != 2) {
+    throw Error("analyze reviews two-player games; this game has " +
+                std::to_string(game.position.num_players()) + " players");
+  }
+  if (game.position.ply() == 0) throw Error("the game has no moves to review");
+  const std::vector<Review> reviews = review_game(game, playouts, margin, seed, err);
+  print_reviews(game, reviews, margin, out);
+  if (!png.empty()) {
+    write_file_atomic(png, encode_png(chart(reviews, game.position.topology().spec)));
+    out << "chart: " << png << "\n";
   }
   return 0;
 }

@@ -92,28 +92,23 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
     return code;
   }
   if (!check_colour(colour, "new", err)) return 2;
-  try {
-    if (std::any_of(event.begin(), event.end(),
-                    [](char c) { return static_cast<unsigned char>(c) < 32 || c == 127; })) {
-      throw Error("--event " + quote_input(event) +
-                  ": the text is one line of the file and cannot hold control characters");
-    }
-    const int count = player_count(board.players);
-    Game game = new_game(board.topology, board.setup, count, player_names(board.players, count));
-    game.event = event;
-    try {
-      create_game_file(game, file, force);
-    } catch (const Error& e) {
-      if (force || ::access(file.c_str(), F_OK) != 0) throw;
-      throw Error(shown_name(file) + " exists already (use --force to overwrite it)");
-    }
-    out << "created " << file << ": " << game.position.topology().spec << ", setup "
-        << game.position.setup().name << ", " << game.position.num_players() << " players\n";
-    print_game(game, out, colour_wanted(colour, out));
-  } catch (const Error& e) {
-    err << "tanbo new: " << e.what() << "\n";
-    return 2;
+  if (std::any_of(event.begin(), event.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 32 || c == 127; })) {
+    throw Error("--event " + quote_input(event) +
+                ": the text is one line of the file and cannot hold control characters");
   }
+  const int count = player_count(board.players);
+  Game game = new_game(board.topology, board.setup, count, player_names(board.players, count));
+  game.event = event;
+  try {
+    create_game_file(game, file, force);
+  } catch (const Error& e) {
+    if (force || ::access(file.c_str(), F_OK) != 0) throw;
+    throw Error(shown_name(file) + " exists already (use --force to overwrite it)");
+  }
+  out << "created " << file << ": " << game.position.topology().spec << ", setup "
+      << game.position.setup().name << ", " << game.position.num_players() << " players\n";
+  print_game(game, out, colour_wanted(colour, out));
   return 0;
 }
 
@@ -137,37 +132,32 @@ int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& 
     return code;
   }
   if (!check_colour(colour, "move", err)) return 2;
-  try {
-    const Game game = update_game_file(g.file, [&](Game& game) {
-      Position& pos = game.position;
-      if (pos.is_over()) throw Error("the game is over: " + result_text(game));
-      const Player p = pos.to_move();
-      if (!as.empty()) {
-        const auto who = game_player(game, as);
-        if (!who)
-          throw Error("--as " + quote_input(as) + ": not a player of this game (" +
-                      players_of(game) + ")");
-        if (*who != p) {
-          throw Error("it is " + player_label(p, game.names) + "'s turn, not " +
-                      player_title(*who) + "'s");
-        }
+  const Game game = update_game_file(g.file, [&](Game& game) {
+    Position& pos = game.position;
+    if (pos.is_over()) throw Error("the game is over: " + result_text(game));
+    const Player p = pos.to_move();
+    if (!as.empty()) {
+      const auto who = game_player(game, as);
+      if (!who)
+        throw Error("--as " + quote_input(as) + ": not a player of this game (" + players_of(game) +
+                    ")");
+      if (*who != p) {
+        throw Error("it is " + player_label(p, game.names) + "'s turn, not " + player_title(*who) +
+                    "'s");
       }
-      const Vertex v = pos.topology().need_vertex(point);
-      const std::string why = pos.explain(p, v);
-      if (!why.empty()) {
-        throw Error("illegal move " + pos.topology().name(v) + " for " + player_title(p) + ": " +
-                    why);
-      }
-      pos.play(v);
-    });
-    const Position& pos = game.position;
-    out << describe_move(pos, pos.last_move()) << "\n";
-    print_game(game, out, colour_wanted(colour, out));
-    if (pos.is_over()) out << "Game over: " << result_text(game) << ".\n";
-  } catch (const Error& e) {
-    err << "tanbo move: " << e.what() << "\n";
-    return 1;
-  }
+    }
+    const Vertex v = pos.topology().need_vertex(point);
+    const std::string why = pos.explain(p, v);
+    if (!why.empty()) {
+      throw Error("illegal move " + pos.topology().name(v) + " for " + player_title(p) + ": " +
+                  why);
+    }
+    pos.play(v);
+  });
+  const Position& pos = game.position;
+  out << describe_move(pos, pos.last_move()) << "\n";
+  print_game(game, out, colour_wanted(colour, out));
+  if (pos.is_over()) out << "Game over: " << result_text(game) << ".\n";
   return 0;
 }
 
@@ -192,44 +182,39 @@ int cmd_show(const std::vector<std::string>& args, std::istream&, std::ostream& 
     return code;
   }
   if (!check_colour(colour, "show", err)) return 2;
-  try {
-    Game game = load_game(g.file);
-    Position& pos = game.position;
-    const auto total = static_cast<long long>(pos.ply());
-    if (vm.count("move") && (move < 0 || move > total)) {
-      throw Error("--move " + std::to_string(move) + ": the game has moves 0 to " +
-                  std::to_string(total));
+  Game game = load_game(g.file);
+  Position& pos = game.position;
+  const auto total = static_cast<long long>(pos.ply());
+  if (vm.count("move") && (move < 0 || move > total)) {
+    throw Error("--move " + std::to_string(move) + ": the game has moves 0 to " +
+                std::to_string(total));
+  }
+  std::vector<std::string> played;
+  for (const auto& rec : pos.history()) {
+    played.push_back(player_title(rec.player) + " " +
+                     (rec.kind == MoveRecord::Kind::kResign ? std::string("resigns")
+                                                            : pos.topology().name(rec.vertex)));
+  }
+  if (move >= 0) {
+    while (static_cast<long long>(pos.ply()) > move) pos.undo();
+  }
+  RenderOptions o;
+  o.colour = colour_wanted(colour, out);
+  o.full = full;
+  out << g.file << ": " << pos.topology().spec << ", setup " << pos.setup().name;
+  for (Player p = 1; p <= pos.num_players(); ++p) {
+    if (p <= game.names.size() && !game.names[p - 1].empty()) {
+      out << ", " << player_title(p) << " " << game.names[p - 1];
     }
-    std::vector<std::string> played;
-    for (const auto& rec : pos.history()) {
-      played.push_back(player_title(rec.player) + " " +
-                       (rec.kind == MoveRecord::Kind::kResign ? std::string("resigns")
-                                                              : pos.topology().name(rec.vertex)));
-    }
-    if (move >= 0) {
-      while (static_cast<long long>(pos.ply()) > move) pos.undo();
-    }
-    RenderOptions o;
-    o.colour = colour_wanted(colour, out);
-    o.full = full;
-    out << g.file << ": " << pos.topology().spec << ", setup " << pos.setup().name;
-    for (Player p = 1; p <= pos.num_players(); ++p) {
-      if (p <= game.names.size() && !game.names[p - 1].empty()) {
-        out << ", " << player_title(p) << " " << game.names[p - 1];
-      }
-    }
-    if (!game.date.empty()) out << ", " << game.date;
-    out << "\n";
-    if (pos.ply() > 0)
-      out << "move " << pos.ply() << ": " << describe_move(pos, pos.last_move()) << "\n";
-    out << render_board(pos, o) << render_status(pos, game.names) << "\n";
-    if (roots) out << render_roots(pos);
-    if (moves) {
-      for (std::size_t i = 0; i < played.size(); ++i) out << i + 1 << ". " << played[i] << "\n";
-    }
-  } catch (const Error& e) {
-    err << "tanbo show: " << e.what() << "\n";
-    return 1;
+  }
+  if (!game.date.empty()) out << ", " << game.date;
+  out << "\n";
+  if (pos.ply() > 0)
+    out << "move " << pos.ply() << ": " << describe_move(pos, pos.last_move()) << "\n";
+  out << render_board(pos, o) << render_status(pos, game.names) << "\n";
+  if (roots) out << render_roots(pos);
+  if (moves) {
+    for (std::size_t i = 0; i < played.size(); ++i) out << i + 1 << ". " << played[i] << "\n";
   }
   return 0;
 }
@@ -249,19 +234,14 @@ int cmd_undo(const std::vector<std::string>& args, std::istream&, std::ostream& 
     return code;
   }
   if (!check_colour(colour, "undo", err)) return 2;
-  try {
-    std::string what;
-    const Game game = update_game_file(g.file, [&](Game& game) {
-      if (game.position.ply() == 0) throw Error("no move to take back: the game is at its start");
-      what = describe_move(game.position, game.position.last_move());
-      game.position.undo();
-    });
-    out << "took back: " << what << "\n";
-    print_game(game, out, colour_wanted(colour, out));
-  } catch (const Error& e) {
-    err << "tanbo undo: " << e.what() << "\n";
-    return 1;
-  }
+  std::string what;
+  const Game game = update_game_file(g.file, [&](Game& game) {
+    if (game.position.ply() == 0) throw Error("no move to take back: the game is at its start");
+    what = describe_move(game.position, game.position.last_move());
+    game.position.undo();
+  });
+  out << "took back: " << what << "\n";
+  print_game(game, out, colour_wanted(colour, out));
   return 0;
 }
 
@@ -282,24 +262,19 @@ int cmd_resign(const std::vector<std::string>& args, std::istream&, std::ostream
                   out, err, code)) {
     return code;
   }
-  try {
-    const Game game = update_game_file(g.file, [&](Game& game) {
-      Position& pos = game.position;
-      const auto p = game_player(game, player);
-      if (!p) {
-        throw Error(quote_input(player) + " is not a player of this " +
-                    std::to_string(pos.num_players()) + "-player game (" + players_of(game) + ")");
-      }
-      pos.resign(*p);
-    });
-    const Position& pos = game.position;
-    out << describe_move(pos, pos.last_move()) << "\n";
-    out << render_status(pos, game.names) << "\n";
-    if (pos.is_over()) out << "Game over: " << result_text(game) << ".\n";
-  } catch (const Error& e) {
-    err << "tanbo resign: " << e.what() << "\n";
-    return 1;
-  }
+  const Game game = update_game_file(g.file, [&](Game& game) {
+    Position& pos = game.position;
+    const auto p = game_player(game, player);
+    if (!p) {
+      throw Error(quote_input(player) + " is not a player of this " +
+                  std::to_string(pos.num_players()) + "-player game (" + players_of(game) + ")");
+    }
+    pos.resign(*p);
+  });
+  const Position& pos = game.position;
+  out << describe_move(pos, pos.last_move()) << "\n";
+  out << render_status(pos, game.names) << "\n";
+  if (pos.is_over()) out << "Game over: " << result_text(game) << ".\n";
   return 0;
 }
 
@@ -324,12 +299,7 @@ int cmd_export(const std::vector<std::string>& args, std::istream&, std::ostream
     err << "tanbo export: say which format: --sgf (the only one so far)\n";
     return 2;
   }
-  try {
-    write_output(output, write_sgf(load_game(g.file)), out, err);
-  } catch (const Error& e) {
-    err << "tanbo export: " << e.what() << "\n";
-    return 1;
-  }
+  write_output(output, write_sgf(load_game(g.file)), out, err);
   return 0;
 }
 
@@ -349,19 +319,14 @@ int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream
                   out, err, code)) {
     return code;
   }
-  try {
-    const std::string text = read_text_file(g.file);
-    std::size_t left_out = 0;
-    const Game game =
-        is_sgf_text(text) ? read_sgf(text, g.file, &left_out) : game_from_text(text, g.file);
-    write_output(output, write_game(game), out, err);
-    if (left_out > 0) {
-      err << "tanbo import: left out " << left_out << " variation" << (left_out == 1 ? "" : "s")
-          << " (only the main line is imported)\n";
-    }
-  } catch (const Error& e) {
-    err << "tanbo import: " << e.what() << "\n";
-    return 1;
+  const std::string text = read_text_file(g.file);
+  std::size_t left_out = 0;
+  const Game game =
+      is_sgf_text(text) ? read_sgf(text, g.file, &left_out) : game_from_text(text, g.file);
+  write_output(output, write_game(game), out, err);
+  if (left_out > 0) {
+    err << "tanbo import: left out " << left_out << " variation" << (left_out == 1 ? "" : "s")
+        << " (only the main line is imported)\n";
   }
   return 0;
 }

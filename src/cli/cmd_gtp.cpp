@@ -32,21 +32,16 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
                   out, err, code)) {
     return code;
   }
-  try {
-    if (vm.count("threads") && (threads < 1 || threads > 256)) {
-      throw Error("--threads " + std::to_string(threads) + ": expected 1 to 256");
-    }
-    if (threads > 0) engine_spec = with_threads(engine_spec, threads);
-    std::shared_ptr<Agent> agent = make_agent(engine_spec, board.seed);
-    GtpEngine engine(make_position(board), board.seed);
-    engine.set_move_generator([agent](const Position& pos) { return agent->choose(pos); });
-    engine.on_new_game([agent] { agent->new_game(); });
-    engine.on_clock([agent](double seconds, int moves) { agent->set_clock(seconds, moves); });
-    run_gtp(engine, in, out);  // engine.run, with streaming analysis (gtp_solver.cpp)
-  } catch (const Error& e) {
-    err << "tanbo gtp: " << e.what() << "\n";
-    return 2;
+  if (vm.count("threads") && (threads < 1 || threads > 256)) {
+    throw Error("--threads " + std::to_string(threads) + ": expected 1 to 256");
   }
+  if (threads > 0) engine_spec = with_threads(engine_spec, threads);
+  std::shared_ptr<Agent> agent = make_agent(engine_spec, board.seed);
+  GtpEngine engine(make_position(board), board.seed);
+  engine.set_move_generator([agent](const Position& pos) { return agent->choose(pos); });
+  engine.on_new_game([agent] { agent->new_game(); });
+  engine.on_clock([agent](double seconds, int moves) { agent->set_clock(seconds, moves); });
+  run_gtp(engine, in, out);  // engine.run, with streaming analysis (gtp_solver.cpp)
   return 0;
 }
 

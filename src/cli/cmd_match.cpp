@@ -249,17 +249,12 @@ int cmd_match(const std::vector<std::string>& args, std::istream&, std::ostream&
   po::variables_map vm;
   int code = 0;
   if (!parse_args(args, desc, nullptr, vm, kMatchHelp, out, err, code)) return code;
-  try {
-    const Match match = prepare(o);
-    const Tally tally = play_games(match, err);
-    if (o.csv) {
-      print_csv(match, tally, out);
-    } else {
-      print_table(match, tally, out);
-    }
-  } catch (const Error& e) {
-    err << "tanbo match: " << e.what() << "\n";
-    return 2;
+  const Match match = prepare(o);
+  const Tally tally = play_games(match, err);
+  if (o.csv) {
+    print_csv(match, tally, out);
+  } else {
+    print_table(match, tally, out);
   }
   return 0;
 }

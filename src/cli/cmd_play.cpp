@@ -283,77 +283,69 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
     err << "tanbo play: --colour must be auto, always or never, not \"" << colour << "\"\n";
     return 2;
   }
-  try {
-    std::optional<Game> game;
-    if (!load.empty()) {
-      if (!vm["topology"].defaulted() || !vm["setup"].defaulted() || vm.count("players")) {
-        throw Error(
-            "--load takes the board and players from the file; drop --topology, "
-            "--setup and --players");
-      }
-      game.emplace(load_game(load));
-    } else {
-      const int count = player_count(board.players);
-      game.emplace(
-          new_game(board.topology, board.setup, count, player_names(board.players, count)));
+  std::optional<Game> game;
+  if (!load.empty()) {
+    if (!vm["topology"].defaulted() || !vm["setup"].defaulted() || vm.count("players")) {
+      throw Error(
+          "--load takes the board and players from the file; drop --topology, "
+          "--setup and --players");
     }
-    const int players = game->position.num_players();
-    std::vector<std::string> who(static_cast<std::size_t>(players), "human");
-    for (Player p = 1; p <= kMaxPlayers; ++p) {
-      if (by_colour[p - 1].empty()) continue;
-      if (p > players) {
-        throw Error("--" + std::string(player_name(p)) + ": this game has only " +
-                    std::to_string(players) + " players");
-      }
-      who[p - 1] = by_colour[p - 1];
-    }
-    for (const auto& s : seat_args) {
-      const auto eq = s.find('=');
-      if (eq == std::string::npos)
-        throw Error("--seat " + s + ": write N=WHO, e.g. --seat 2=engine");
-      const auto p = parse_player(s.substr(0, eq), players);
-      if (!p) {
-        throw Error("--seat " + s + ": " + quote_input(s.substr(0, eq)) +
-                    " is not a player of this " + std::to_string(players) + "-player game");
-      }
-      who[*p - 1] = s.substr(eq + 1);
-    }
-    const bool use_colour =
-        colour == "always" || (colour == "auto" && &out == &std::cout && ::isatty(STDOUT_FILENO) &&
-                               !std::getenv("NO_COLOR"));
-    // The board, and its setup when it is not the board's own (e.g. dense for 3 players on
-    // 19x19, whose own setup seats 2).
-    const Topology& topo = game->position.topology();
-    const std::string setup = game->position.setup().name;
-    const std::string spec =
-        topo.spec + (setup == default_setup(topo) ? "" : " (setup " + setup + ")");
-    // Input that does not come from a terminal is repeated after the prompts.
-    PlayConsole console(in, out, &in != &std::cin || !::isatty(STDIN_FILENO), use_colour);
-    Session session(std::move(*game), console);
-    session.seats.resize(static_cast<std::size_t>(players));
-    for (int i = 0; i < players; ++i) {
-      std::string resolved;
-      try {
-        session.seats[i].agent =
-            resolve(to_lower(trim(who[i])) == "human" ? "human" : who[i], engine,
-                    board.seed + static_cast<std::uint64_t>(i), resolved);
-      } catch (const Error& e) {
-        throw Error("--" + std::string(player_name(static_cast<Player>(i + 1))) + " " + who[i] +
-                    ": " + e.what());
-      }
-      session.seats[i].spec = session.seats[i].agent ? resolved : "human";
-    }
-    out << "Tanbo on " << spec << ":";
-    for (int i = 0; i < players; ++i) {
-      out << (i ? ", " : " ") << player_title(static_cast<Player>(i + 1)) << " "
-          << session.seats[i].spec;
-    }
-    out << ". Type help for the commands.\n";
-    return session.run();
-  } catch (const Error& e) {
-    err << "tanbo play: " << e.what() << "\n";
-    return 2;
+    game.emplace(load_game(load));
+  } else {
+    const int count = player_count(board.players);
+    game.emplace(new_game(board.topology, board.setup, count, player_names(board.players, count)));
   }
+  const int players = game->position.num_players();
+  std::vector<std::string> who(static_cast<std::size_t>(players), "human");
+  for (Player p = 1; p <= kMaxPlayers; ++p) {
+    if (by_colour[p - 1].empty()) continue;
+    if (p > players) {
+      throw Error("--" + std::string(player_name(p)) + ": this game has only " +
+                  std::to_string(players) + " players");
+    }
+    who[p - 1] = by_colour[p - 1];
+  }
+  for (const auto& s : seat_args) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) throw Error("--seat " + s + ": write N=WHO, e.g. --seat 2=engine");
+    const auto p = parse_player(s.substr(0, eq), players);
+    if (!p) {
+      throw Error("--seat " + s + ": " + quote_input(s.substr(0, eq)) +
+                  " is not a player of this " + std::to_string(players) + "-player game");
+    }
+    who[*p - 1] = s.substr(eq + 1);
+  }
+  const bool use_colour =
+      colour == "always" || (colour == "auto" && &out == &std::cout && ::isatty(STDOUT_FILENO) &&
+                             !std::getenv("NO_COLOR"));
+  // The board, and its setup when it is not the board's own (e.g. dense for 3 players on
+  // 19x19, whose own setup seats 2).
+  const Topology& topo = game->position.topology();
+  const std::string setup = game->position.setup().name;
+  const std::string spec =
+      topo.spec + (setup == default_setup(topo) ? "" : " (setup " + setup + ")");
+  // Input that does not come from a terminal is repeated after the prompts.
+  PlayConsole console(in, out, &in != &std::cin || !::isatty(STDIN_FILENO), use_colour);
+  Session session(std::move(*game), console);
+  session.seats.resize(static_cast<std::size_t>(players));
+  for (int i = 0; i < players; ++i) {
+    std::string resolved;
+    try {
+      session.seats[i].agent = resolve(to_lower(trim(who[i])) == "human" ? "human" : who[i], engine,
+                                       board.seed + static_cast<std::uint64_t>(i), resolved);
+    } catch (const Error& e) {
+      throw Error("--" + std::string(player_name(static_cast<Player>(i + 1))) + " " + who[i] +
+                  ": " + e.what());
+    }
+    session.seats[i].spec = session.seats[i].agent ? resolved : "human";
+  }
+  out << "Tanbo on " << spec << ":";
+  for (int i = 0; i < players; ++i) {
+    out << (i ? ", " : " ") << player_title(static_cast<Player>(i + 1)) << " "
+        << session.seats[i].spec;
+  }
+  out << ". Type help for the commands.\n";
+  return session.run();
 }
 
 }  // namespace tanbo::cli

@@ -103,43 +103,38 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
                   out, err, code)) {
     return code;
   }
-  try {
-    if (!(a.seconds >= 0 && a.seconds <= 1e7)) throw Error("--time must be 0 to 10^7 seconds");
-    if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
-    if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
-      throw Error("--table must be 1 to 1048576 MB");
-    if (!(a.progress >= 0)) throw Error("--progress must be a number of seconds");
-    auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
-    if (!a.game.empty() && (given("topology") || given("setup") || given("players")))
-      throw Error("give a game file or --topology/--setup/--players, not both");
-    const Position pos = a.game.empty() ? make_position(a.board) : load_game(a.game).position;
-    if (pos.num_players() != 2) {
-      throw Error("solving needs two players; this game has " + std::to_string(pos.num_players()));
-    }
-    if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
-    if (a.method != "pn" && a.method != "ab") throw Error("--method must be pn or ab");
-    SolverOptions options;
-    options.method = a.method == "pn" ? SolveMethod::kProofNumber : SolveMethod::kAlphaBeta;
-    options.threads = a.threads;
-    options.table_bytes = a.table_mb << 20;
-    options.symmetry = !a.no_symmetry;
-    options.all_moves = !a.first;
-    options.progress_every = a.progress;
-    options.progress = [&err](const SolveProgress& p) {
-      err << "solve: " << std::fixed << std::setprecision(0) << p.seconds << " s, " << p.nodes
-          << " nodes (" << rate(p.nodes, p.seconds) << "), " << p.moves_done << " of "
-          << p.moves_total << " moves proven\n"
-          << std::flush;
-    };
-    Solver solver(options);
-    SolveLimits limits;
-    limits.seconds = a.seconds;
-    const SolveResult r = solver.solve(pos, limits);
-    print_result(pos, r, a, out);
-  } catch (const Error& e) {
-    err << "tanbo solve: " << e.what() << "\n";
-    return 2;
+  if (!(a.seconds >= 0 && a.seconds <= 1e7)) throw Error("--time must be 0 to 10^7 seconds");
+  if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
+  if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
+    throw Error("--table must be 1 to 1048576 MB");
+  if (!(a.progress >= 0)) throw Error("--progress must be a number of seconds");
+  auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
+  if (!a.game.empty() && (given("topology") || given("setup") || given("players")))
+    throw Error("give a game file or --topology/--setup/--players, not both");
+  const Position pos = a.game.empty() ? make_position(a.board) : load_game(a.game).position;
+  if (pos.num_players() != 2) {
+    throw Error("solving needs two players; this game has " + std::to_string(pos.num_players()));
   }
+  if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
+  if (a.method != "pn" && a.method != "ab") throw Error("--method must be pn or ab");
+  SolverOptions options;
+  options.method = a.method == "pn" ? SolveMethod::kProofNumber : SolveMethod::kAlphaBeta;
+  options.threads = a.threads;
+  options.table_bytes = a.table_mb << 20;
+  options.symmetry = !a.no_symmetry;
+  options.all_moves = !a.first;
+  options.progress_every = a.progress;
+  options.progress = [&err](const SolveProgress& p) {
+    err << "solve: " << std::fixed << std::setprecision(0) << p.seconds << " s, " << p.nodes
+        << " nodes (" << rate(p.nodes, p.seconds) << "), " << p.moves_done << " of "
+        << p.moves_total << " moves proven\n"
+        << std::flush;
+  };
+  Solver solver(options);
+  SolveLimits limits;
+  limits.seconds = a.seconds;
+  const SolveResult r = solver.solve(pos, limits);
+  print_result(pos, r, a, out);
   return 0;
 }
 

@@ -376,28 +376,23 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
   o.dry_run = vm.count("dry-run") > 0;
   o.allow_partial = vm.count("allow-partial") > 0;
   o.shard_given = given(vm, "shard");
-  try {
-    check_combinations(vm, o);
-    if (!(o.exact >= 0 && o.exact <= 1e7)) throw Error("--exact must be 0 to 10^7 seconds");
-    StudyReport report;
-    if (!o.merge.empty()) {
-      report = merge(o, err);
-    } else {
-      const Study study = prepare(o);
-      if (o.dry_run) {
-        print_plan(study, out);
-        return 0;
-      }
-      report = play(study, o, err);
-      write_report(report, o, out);
-      if (o.exact > 0 && !o.csv) print_exact(study, o.exact, out);
+  check_combinations(vm, o);
+  if (!(o.exact >= 0 && o.exact <= 1e7)) throw Error("--exact must be 0 to 10^7 seconds");
+  StudyReport report;
+  if (!o.merge.empty()) {
+    report = merge(o, err);
+  } else {
+    const Study study = prepare(o);
+    if (o.dry_run) {
+      print_plan(study, out);
       return 0;
     }
+    report = play(study, o, err);
     write_report(report, o, out);
-  } catch (const Error& e) {
-    err << "tanbo study: " << e.what() << "\n";
-    return 2;
+    if (o.exact > 0 && !o.csv) print_exact(study, o.exact, out);
+    return 0;
   }
+  write_report(report, o, out);
   return 0;
 }
 

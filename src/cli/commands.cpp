@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <iostream>
+#include <new>
 #include <string_view>
 
 #include "tanbo/core/error.hpp"
@@ -10,44 +11,53 @@ namespace tanbo::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
-      {"play", "play a game in the terminal: humans and engine players, any board", cmd_play},
-      {"new", "start a game file for play by file or mail", cmd_new},
-      {"move", "play a move in a game file", cmd_move},
-      {"show", "draw a game file or SGF (at any move)", cmd_show},
-      {"undo", "take back the last turn of a game file", cmd_undo},
-      {"resign", "a player resigns in a game file", cmd_resign},
-      {"export", "write a game file as SGF (2D boards)", cmd_export},
-      {"import", "turn an SGF record into a game file", cmd_import},
-      {"gtp", "speak the engine protocol (GTP 2 framing) on stdin/stdout", cmd_gtp},
-      {"bench", "play uniformly random games and report playouts per second", cmd_bench},
-      {"match", "play engine players against each other and score them", cmd_match},
-      {"study", "measure fairness and game length of many topologies", cmd_study},
-      {"solve", "find the winner with perfect play and the winning moves (two players)", cmd_solve},
+      {"play", "play a game in the terminal: humans and engine players, any board", cmd_play, 2},
+      {"new", "start a game file for play by file or mail", cmd_new, 2},
+      {"move", "play a move in a game file", cmd_move, 1},
+      {"show", "draw a game file or SGF (at any move)", cmd_show, 1},
+      {"undo", "take back the last turn of a game file", cmd_undo, 1},
+      {"resign", "a player resigns in a game file", cmd_resign, 1},
+      {"export", "write a game file as SGF (2D boards)", cmd_export, 1},
+      {"import", "turn an SGF record into a game file", cmd_import, 1},
+      {"gtp", "speak the engine protocol (GTP 2 framing) on stdin/stdout", cmd_gtp, 2},
+      {"bench", "play uniformly random games and report playouts per second", cmd_bench, 2},
+      {"match", "play engine players against each other and score them", cmd_match, 2},
+      {"study", "measure fairness and game length of many topologies", cmd_study, 2},
+      {"solve", "find the winner with perfect play and the winning moves (two players)", cmd_solve,
+       2},
       {"analyze", "review a game: win rate before and after each move, mistakes, chart",
-       cmd_analyze},
-      {"view", "show a game or position in 3D (VTK), play it with the mouse, render PNGs",
-       cmd_view},
+       cmd_analyze, 2},
+      {"view", "show a game or position in 3D (VTK), play it with the mouse, render PNGs", cmd_view,
+       2},
   };
   return table;
 }
 
-namespace {
+const Command* find_command(std::string_view name) {
+  for (const auto& c : commands()) {
+    if (name == c.name) return &c;
+  }
+  return nullptr;
+}
 
-// Runs a subcommand; what escapes it becomes a message and an exit code, never an abort.
-int run_guarded(const Command& c, const std::vector<std::string>& args) {
+int run_subcommand(const Command& c, const std::vector<std::string>& args, std::istream& in,
+                   std::ostream& out, std::ostream& err) {
   try {
-    return c.fn(args, std::cin, std::cout, std::cerr);
-  } catch (const std::bad_alloc&) {
-    std::cerr << "tanbo " << c.name
-              << ": out of memory (the board or the search needs more memory than this process "
-                 "may have; see --max-memory)\n";
+    return c.fn(args, in, out, err);
   } catch (const Error& e) {
-    std::cerr << "tanbo " << c.name << ": " << e.what() << "\n";
+    err << "tanbo " << c.name << ": " << e.what() << "\n";
+    return c.refused;
+  } catch (const std::bad_alloc&) {
+    err << "tanbo " << c.name
+        << ": out of memory (the board or the search needs more memory than this process may "
+           "have; see --max-memory)\n";
   } catch (const std::exception& e) {
-    std::cerr << "tanbo " << c.name << ": internal error: " << e.what() << "\n";
+    err << "tanbo " << c.name << ": internal error: " << e.what() << "\n";
   }
   return 1;
 }
+
+namespace {
 
 void usage(std::ostream& os) {
   os << "tanbo " TANBO_VERSION
@@ -78,8 +88,8 @@ int run(int argc, char** argv) {
     return 0;
   }
   std::vector<std::string> args(argv + 2, argv + argc);
-  for (const auto& c : commands()) {
-    if (sub == c.name) return run_guarded(c, args);
+  if (const Command* c = find_command(sub)) {
+    return run_subcommand(*c, args, std::cin, std::cout, std::cerr);
   }
   std::cerr << "tanbo: unknown subcommand " << quote_input(sub) << " (tanbo --help lists them)\n";
   return 2;

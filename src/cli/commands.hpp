@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tanbo::cli {
@@ -12,7 +13,8 @@ namespace tanbo::cli {
 int run(int argc, char** argv);
 
 // A subcommand receives its own arguments (after the subcommand name) and the streams.
-// It returns the process exit code.
+// It returns the process exit code, or throws tanbo::Error to refuse: run_subcommand turns that
+// into one line on `err` and the command's `refused` status.
 using CommandFn = int (*)(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
                           std::ostream& err);
 
@@ -20,10 +22,23 @@ struct Command {
   const char* name;     // e.g. "gtp"
   const char* summary;  // one line for `tanbo --help`
   CommandFn fn;
+  // The exit status of a refusal (a tanbo::Error): 1 for a refused move or game file (move,
+  // show, undo, resign, export, import), 2 where what is refused is the options, the board or
+  // the setup (docs/cli.md).
+  int refused;
 };
 
 // Every subcommand, in the order `tanbo --help` lists them.
 const std::vector<Command>& commands();
+
+// The subcommand called `name`, or nullptr.
+const Command* find_command(std::string_view name);
+
+// The one place where errors become messages and exit codes: runs `c`; a tanbo::Error is
+// "tanbo NAME: MESSAGE" on `err` and c.refused, running out of memory and any other exception
+// are a line on `err` and 1. Nothing escapes.
+int run_subcommand(const Command& c, const std::vector<std::string>& args, std::istream& in,
+                   std::ostream& out, std::ostream& err);
 
 int cmd_gtp(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
 int cmd_bench(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);

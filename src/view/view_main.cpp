@@ -258,7 +258,8 @@ int open_window(Game& game, const std::string& save_path, const ViewArgs& a,
 
 }  // namespace
 
-int view_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int view_command(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+                 std::ostream& err) {
   ViewArgs a;
   const po::options_description desc = view_options(a);
   po::positional_options_description positional;
@@ -269,35 +270,23 @@ int view_command(const std::vector<std::string>& args, std::ostream& out, std::o
     err << "tanbo view: --size must be WIDTHxHEIGHT in pixels, 16 to 8192 each, e.g. 800x600\n";
     return 2;
   }
-  try {
-    std::string save_path;
-    const std::unique_ptr<Game> game = open_game(a, save_path, err);
-    play_given_moves(game->position, a);
-    const viz::SceneOptions opts = scene_options(a, *game);
-    if (a.move > static_cast<long>(game->position.ply()) || a.move < -1) {
-      throw Error("--move " + std::to_string(a.move) + ": the game has " +
-                  std::to_string(game->position.ply()) + " moves");
-    }
-    if (!a.png.empty()) return write_png(game->position, a, opts, out);
-    return open_window(*game, save_path, a, opts, err);
-  } catch (const Error& e) {
-    err << "tanbo view: " << e.what() << "\n";
-    return 2;
+  std::string save_path;
+  const std::unique_ptr<Game> game = open_game(a, save_path, err);
+  play_given_moves(game->position, a);
+  const viz::SceneOptions opts = scene_options(a, *game);
+  if (a.move > static_cast<long>(game->position.ply()) || a.move < -1) {
+    throw Error("--move " + std::to_string(a.move) + ": the game has " +
+                std::to_string(game->position.ply()) + " moves");
   }
+  if (!a.png.empty()) return write_png(game->position, a, opts, out);
+  return open_window(*game, save_path, a, opts, err);
 }
 
 }  // namespace tanbo::cli
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  // What escapes becomes a message and an exit code, never an abort (as in tanbo's run()).
-  try {
-    return tanbo::cli::view_command(args, std::cout, std::cerr);
-  } catch (const std::bad_alloc&) {
-    std::cerr << "tanbo view: out of memory (the board needs more memory than this process may "
-                 "have; see --max-memory)\n";
-  } catch (const std::exception& e) {
-    std::cerr << "tanbo view: internal error: " << e.what() << "\n";
-  }
-  return 1;
+  // Errors become messages and exit codes in the same place as for tanbo's subcommands.
+  static const tanbo::cli::Command view{"view", "", tanbo::cli::view_command, 2};
+  return tanbo::cli::run_subcommand(view, args, std::cin, std::cout, std::cerr);
 }
