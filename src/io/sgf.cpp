@@ -240,7 +240,7 @@ class Parser {
   std::size_t left_out_ = 0;
 };
 
-const std::vector<std::string>* find(const Props& p, const std::string& id) {
+const std::vector<std::string>* property(const Props& p, const std::string& id) {
   for (const auto& [k, v] : p) {
     if (k == id) return &v;
   }
@@ -248,7 +248,7 @@ const std::vector<std::string>* find(const Props& p, const std::string& id) {
 }
 
 bool has_setup(const Props& n) {
-  return find(n, "AB") || find(n, "AW") || find(n, "AE");
+  return property(n, "AB") || property(n, "AW") || property(n, "AE");
 }
 
 // The game of a record's main line, read node by node through the rules.
@@ -286,12 +286,12 @@ class Reader {
   // SZ[n] or SZ[w:h] (default 19).
   void read_board() {
     const Props& root = nodes_.front();
-    if (auto gm = find(root, "GM"); gm && gm->front() != "1") {
+    if (auto gm = property(root, "GM"); gm && gm->front() != "1") {
       throw fail(0, "GM[" + gm->front() +
                         "]: this program reads the Go-board records it writes "
                         "(GM[1])");
     }
-    if (auto sz = find(root, "SZ")) {
+    if (auto sz = property(root, "SZ")) {
       const std::string& v = sz->front();
       try {
         std::size_t used = 0;
@@ -347,10 +347,10 @@ class Reader {
     Setup setup;
     setup.name = "custom";
     setup.players = 2;
-    if (auto ab = find(root, "AB")) {
+    if (auto ab = property(root, "AB")) {
       for (Vertex v : points(0, *ab)) setup.stones.emplace_back(v, kBlack);
     }
-    if (auto aw = find(root, "AW")) {
+    if (auto aw = property(root, "AW")) {
       for (Vertex v : points(0, *aw)) setup.stones.emplace_back(v, kWhite);
     }
     if (setup.stones.empty()) return make_setup(*topo_);
@@ -368,10 +368,10 @@ class Reader {
   void read_header(Game& game) const {
     const Props& root = nodes_.front();
     game.names.assign(2, "");
-    if (auto pb = find(root, "PB")) game.names[0] = pb->front();
-    if (auto pw = find(root, "PW")) game.names[1] = pw->front();
-    if (auto dt = find(root, "DT")) game.date = dt->front();
-    if (auto ev = find(root, "EV")) game.event = ev->front();
+    if (auto pb = property(root, "PB")) game.names[0] = pb->front();
+    if (auto pw = property(root, "PW")) game.names[1] = pw->front();
+    if (auto dt = property(root, "DT")) game.date = dt->front();
+    if (auto ev = property(root, "EV")) game.event = ev->front();
   }
 
   // Every B/W node through the rules. The stones a move removed may be given on the move's
@@ -381,14 +381,15 @@ class Reader {
     std::optional<Removal> last;
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
       const Props& n = nodes_[i];
-      if (find(n, "B") || find(n, "W")) {
+      if (property(n, "B") || property(n, "W")) {
         last = play_move(pos, i);
         check_removal(pos, i, *last);
         continue;
       }
       if (i > 0 && has_setup(n)) {
         if (!last) {
-          if (find(n, "AE") && !find(n, "AB") && !find(n, "AW")) throw fail(i, "AE without a move");
+          if (property(n, "AE") && !property(n, "AB") && !property(n, "AW"))
+            throw fail(i, "AE without a move");
           throw fail(i, "stones added in the middle of the game (AB/AW) are not Tanbo moves");
         }
         check_removal(pos, i, *last);
@@ -399,8 +400,8 @@ class Reader {
 
   Removal play_move(Position& pos, std::size_t i) const {
     const Props& n = nodes_[i];
-    const auto* b = find(n, "B");
-    const auto* wv = find(n, "W");
+    const auto* b = property(n, "B");
+    const auto* wv = property(n, "W");
     if (b && wv) throw fail(i, "a node with both B and W");
     const Player p = b ? kBlack : kWhite;
     const std::string& value = (b ? b : wv)->front();
@@ -426,7 +427,7 @@ class Reader {
   void check_removal(const Position& pos, std::size_t i, const Removal& last) const {
     const Props& n = nodes_[i];
     for (const char* id : {"AB", "AW"}) {
-      const auto* put = find(n, id);
+      const auto* put = property(n, id);
       if (!put) continue;
       const Player owner = id[1] == 'B' ? kBlack : kWhite;
       for (Vertex u : points(i, *put)) {
@@ -437,7 +438,7 @@ class Reader {
                                                : "a " + player_title(pos.at(u)) + " stone"));
       }
     }
-    if (const auto* ae = find(n, "AE")) {
+    if (const auto* ae = property(n, "AE")) {
       auto listed = points(i, *ae);
       std::sort(listed.begin(), listed.end());
       if (listed != last.stones) {
@@ -449,7 +450,7 @@ class Reader {
 
   // RE[B+R]/RE[W+R] adds the resignation; any other B+/W+ must agree with the moves.
   void read_result(Position& pos) const {
-    const auto* re = find(nodes_.front(), "RE");
+    const auto* re = property(nodes_.front(), "RE");
     if (!re) return;
     const std::string& r = re->front();
     if (r.size() < 2 || (r[0] != 'B' && r[0] != 'W') || r[1] != '+') return;
