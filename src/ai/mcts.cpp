@@ -491,28 +491,159 @@ std::vector<MoveAnalysis> Mcts::analyze(const Position& pos, double budget_secon
   return analysis_;
 }
 
-Vertex Mcts::search(const Position& pos, double budget_seconds) {
-  const auto t0 = Clock::now();
-  stats_ = SearchStats{};
+namespace {
+
+// What the search knows about each move at the root: visits and wins gathered from one tree or
+// from several, and proofs for the side to move (+1 wins, -1 loses) from the solver or from any
+// tree (a proof is exact, whichever tree found it).
+struct RootTally {
+  std::vector<Vertex> moves;  // the legal moves, in the order of legal_moves()
+  std::vector<double> visits, wins;
+  std::vector<int> proof;
+
+  RootTally(const Position& pos, bool solver_lost, Vertex proven_win)
+      : moves(pos.legal_moves(pos.to_move())),
+        visits(moves.size(), 0.0),
+        wins(moves.size(), 0.0),
+        proof(moves.size(), solver_lost ? -1 : 0) {
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (moves[i] == proven_win) proof[i] = 1;
+    }
+  }
+
+  // Adds what a tree's root children hold (created in the order of legal_moves(), as `moves`).
+  void gather(const Tree& tree) {
+    const Node& root = tree.nodes[0];
+    if (!root.expanded) return;
+    for (std::uint32_t i = 0; i < root.count; ++i) {
+      const Node& child = tree.nodes[root.first + i];
+      visits[i] += child.n;
+      wins[i] += child.w;
+      if (child.proof != 0) proof[i] = child.proof;
+    }
+  }
+
+  // Indices of the moves, best first: proven wins, then unproven moves, proven losses last;
+  // then by visits and wins.
+  std::vector<std::size_t> best_first() const {
+    auto rank = [&](std::size_t i) { return proof[i] > 0 ? 2 : proof[i] == 0 ? 1 : 0; };
+    auto better = [&](std::size_t i, std::size_t j) {
+      if (rank(i) != rank(j)) return rank(i) > rank(j);
+      if (visits[i] != visits[j]) return visits[i] > visits[j];
+      return wins[i] > wins[j];
+    };
+    std::vector<std::size_t> order(moves.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), better);
+    return order;
+  }
+
+  // The win rate of move i for the side to move: 1 or 0 when proven.
+  double value(std::size_t i) const {
+    if (proof[i] != 0) return proof[i] > 0 ? 1.0 : 0.0;
+    return visits[i] > 0 ? wins[i] / visits[i] : 0.0;
+  }
+};
+
+// The limits of one search: the configured playouts and time, the time budget given for this
+// move, and 1000 playouts when there is no limit at all.
+void set_limits(Limits& limits, const MctsConfig& config, double budget_seconds,
+                Clock::time_point t0, const std::atomic<bool>* stop) {
+  limits.stop = stop;
+  limits.playouts = config.playouts;
+  double seconds = config.time;
+  if (budget_seconds > 0) {
+    seconds = seconds > 0 ? std::min(seconds, budget_seconds) : budget_seconds;
+  }
+  if (seconds > 0) {
+    limits.has_deadline = true;
+    limits.deadline =
+        t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+  if (limits.playouts == 0 && !limits.has_deadline) limits.playouts = 1000;
+}
+
+// Runs one worker per seed: on trees[0] together (one shared tree), or each on its own tree
+// (root parallelism). Adds their playouts to `stats` and their root children to `tally`;
+// returns the number of tree nodes.
+std::uint64_t run_workers(const MctsConfig& config, const Position& pos, const Limits& limits,
+                          const std::vector<std::uint64_t>& seeds, bool one_tree,
+                          std::vector<std::unique_ptr<Tree>>& trees, SearchStats& stats,
+                          RootTally& tally) {
+  const std::size_t threads = seeds.size();
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (std::size_t t = 0; t < threads; ++t) {
+    workers.push_back(std::make_unique<Worker>(config, pos, seeds[t]));
+  }
+  Limits& shared = const_cast<Limits&>(limits);  // the workers claim playouts from it
+  if (threads == 1) {
+    workers[0]->run(*trees[0], shared, false);
+  } else {
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < threads; ++t) {
+      Tree& tree = one_tree ? *trees[0] : *trees[t];
+      pool.emplace_back([&, t] { workers[t]->run(tree, shared, one_tree); });
+    }
+    for (auto& th : pool) th.join();
+  }
+  std::uint64_t nodes = 0;
+  for (std::size_t t = 0; t < threads; ++t) {
+    stats.playouts += workers[t]->playouts;
+    stats.playout_moves += workers[t]->playout_moves;
+    if (one_tree && t > 0) continue;
+    tally.gather(*trees[t]);
+    nodes += trees[t]->nodes.size();
+  }
+  return nodes;
+}
+
+// The analysis lines of a search: every move searched or proven, best first.
+std::vector<MoveAnalysis> analysis_of(const RootTally& tally, const std::vector<std::size_t>& order,
+                                      const Tree& tree) {
+  std::vector<MoveAnalysis> lines;
+  for (std::size_t i : order) {
+    if (tally.visits[i] == 0 && tally.proof[i] == 0) continue;
+    MoveAnalysis a;
+    a.move = tally.moves[i];
+    a.visits = static_cast<std::uint32_t>(tally.visits[i]);
+    a.proven = tally.proof[i];
+    a.winrate = tally.value(i);
+    a.pv = principal_variation(tree, tally.moves[i]);
+    lines.push_back(std::move(a));
+  }
+  return lines;
+}
+
+}  // namespace
+
+// A move that needs no search: the only legal move, or one that wins at once.
+Vertex Mcts::obvious_move(const Position& pos) {
   const Player me = pos.to_move();
-  if (pos.legal_count(me) == 1 && !analyzing_) {
-    // One legal move: nothing to think about.
+  if (analyzing_) return kNoVertex;
+  if (pos.legal_count(me) == 1) {
     stats_.best_visits = 0;
     return pos.legal_move(me, 0);
   }
-  for (std::uint32_t i = 0; i < pos.legal_count(me) && !analyzing_; ++i) {
-    // A move that ends the game at once: no search needed.
+  for (std::uint32_t i = 0; i < pos.legal_count(me); ++i) {
     if (move_wins_at_once(pos, me, pos.legal_move(me, i))) {
       stats_.best_value = 1.0;
       stats_.proven = 1;
       return pos.legal_move(me, i);
     }
   }
+  return kNoVertex;
+}
+
+Vertex Mcts::search(const Position& pos, double budget_seconds) {
+  const auto t0 = Clock::now();
+  stats_ = SearchStats{};
+  if (const Vertex v = obvious_move(pos); v != kNoVertex) return v;
   control_->begin();
   struct End {
     Control& control;
     ~End() { control.end(); }
   } end{*control_};
+
   // The exact solver first: a proven win is played at once.
   bool lost = false;
   const Vertex proven_win = solve_root(pos, std::max(config_.time, budget_seconds), lost);
@@ -522,130 +653,39 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
     stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return proven_win;
   }
+
+  // The trees: kept from the last search where it led here, one or one per thread.
   Limits limits;
-  limits.stop = &control_->stop;
-  limits.playouts = config_.playouts;
-  double seconds = config_.time;
-  if (budget_seconds > 0)
-    seconds = seconds > 0 ? std::min(seconds, budget_seconds) : budget_seconds;
-  if (seconds > 0) {
-    limits.has_deadline = true;
-    limits.deadline =
-        t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  }
-  if (limits.playouts == 0 && !limits.has_deadline) limits.playouts = 1000;
-
+  set_limits(limits, config_, budget_seconds, t0, &control_->stop);
   const int threads = std::max(1, config_.threads);
-  // Seeds for the workers come from the engine's own generator: reproducible per seed.
   std::vector<std::uint64_t> seeds(static_cast<std::size_t>(threads));
-  for (auto& s : seeds) s = rng_.next();
-
-  // Visit counts and wins per root move, gathered from one tree or from several.
-  std::vector<Vertex> moves = pos.legal_moves(me);
-  std::vector<double> visits(moves.size(), 0.0), wins(moves.size(), 0.0);
-  // Proofs per move for the side to move (+1 wins, -1 loses): from the solver, or from any
-  // tree (a proof is exact, whichever tree found it).
-  std::vector<int> proof(moves.size(), lost ? -1 : 0);
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    if (moves[i] == proven_win) proof[i] = 1;
-  }
-  auto gather = [&](const Tree& tree) {
-    const Node& root = tree.nodes[0];
-    if (!root.expanded) return;
-    for (std::uint32_t i = 0; i < root.count; ++i) {
-      // Children are created in the order of legal_moves(): the same as `moves`.
-      visits[i] += tree.nodes[root.first + i].n;
-      wins[i] += tree.nodes[root.first + i].w;
-      if (tree.nodes[root.first + i].proof != 0) proof[i] = tree.nodes[root.first + i].proof;
-    }
-  };
-
-  std::uint64_t total_nodes = 0;
+  for (auto& s : seeds) s = rng_.next();  // from the engine's generator: reproducible per seed
   const bool one_tree = threads == 1 || config_.tree_parallel;
   stats_.reused_visits =
       memory_->adopt(pos, one_tree ? 1 : static_cast<std::size_t>(threads), config_.reuse);
-  if (one_tree) {
-    Tree& tree = *memory_->trees[0];
-    std::vector<std::unique_ptr<Worker>> workers;
-    for (int t = 0; t < threads; ++t) {
-      workers.push_back(std::make_unique<Worker>(config_, pos, seeds[t]));
-    }
-    if (threads == 1) {
-      workers[0]->run(tree, limits, false);
-    } else {
-      std::vector<std::thread> pool;
-      for (int t = 0; t < threads; ++t) {
-        pool.emplace_back([&, t] { workers[t]->run(tree, limits, true); });
-      }
-      for (auto& th : pool) th.join();
-    }
-    for (auto& w : workers) {
-      stats_.playouts += w->playouts;
-      stats_.playout_moves += w->playout_moves;
-    }
-    gather(tree);
-    total_nodes = tree.nodes.size();
-  } else {
-    // Root parallelism: independent trees, merged at the root.
-    auto& trees = memory_->trees;
-    std::vector<std::unique_ptr<Worker>> workers;
-    for (int t = 0; t < threads; ++t) {
-      workers.push_back(std::make_unique<Worker>(config_, pos, seeds[t]));
-    }
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] { workers[t]->run(*trees[t], limits, false); });
-    }
-    for (auto& th : pool) th.join();
-    for (int t = 0; t < threads; ++t) {
-      stats_.playouts += workers[t]->playouts;
-      stats_.playout_moves += workers[t]->playout_moves;
-      gather(*trees[t]);
-      total_nodes += trees[t]->nodes.size();
-    }
-  }
-  // Best first: proven wins, then unproven moves, proven losses last; then by visits and wins.
-  auto rank = [&](std::size_t i) { return proof[i] > 0 ? 2 : proof[i] == 0 ? 1 : 0; };
-  auto better = [&](std::size_t i, std::size_t j) {
-    if (rank(i) != rank(j)) return rank(i) > rank(j);
-    if (visits[i] != visits[j]) return visits[i] > visits[j];
-    return wins[i] > wins[j];
-  };
-  std::vector<std::size_t> order(moves.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), better);
-  if (analyzing_) {
-    analysis_.clear();
-    for (std::size_t i : order) {
-      if (visits[i] == 0 && proof[i] == 0) continue;
-      MoveAnalysis a;
-      a.move = moves[i];
-      a.visits = static_cast<std::uint32_t>(visits[i]);
-      a.proven = proof[i];
-      a.winrate = proof[i] > 0 ? 1.0 : proof[i] < 0 ? 0.0 : wins[i] / visits[i];
-      a.pv = principal_variation(*memory_->trees[0], moves[i]);
-      analysis_.push_back(std::move(a));
-    }
-  }
+
+  // The search, and what it says of each move.
+  RootTally tally(pos, lost, proven_win);
+  stats_.nodes = run_workers(config_, pos, limits, seeds, one_tree, memory_->trees, stats_, tally);
+  const std::vector<std::size_t> order = tally.best_first();
+  if (analyzing_) analysis_ = analysis_of(tally, order, *memory_->trees[0]);
   if (config_.reuse) {
     memory_->remember(pos);
   } else {
     memory_->trees.clear();  // frees the tree's memory between moves
   }
 
+  // The best move, and the figures of this search.
   const std::size_t best = order[0];
-  stats_.proven = proof[best] > 0 ? 1 : proof[best] < 0 ? -1 : 0;
-  stats_.nodes = total_nodes;
-  stats_.best_visits = static_cast<std::uint32_t>(visits[best]);
-  stats_.best_value = proof[best] != 0   ? (proof[best] > 0 ? 1.0 : 0.0)
-                      : visits[best] > 0 ? wins[best] / visits[best]
-                                         : 0.0;
+  stats_.proven = tally.proof[best];
+  stats_.best_visits = static_cast<std::uint32_t>(tally.visits[best]);
+  stats_.best_value = tally.value(best);
   stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   total_.playouts += stats_.playouts;
   total_.playout_moves += stats_.playout_moves;
   total_.nodes += stats_.nodes;
   total_.seconds += stats_.seconds;
-  return moves[best];
+  return tally.moves[best];
 }
 
 }  // namespace tanbo

@@ -132,6 +132,9 @@ class Mcts {
   // The exact solver's verdict on pos within config_.solver nodes: the winning move when the
   // side to move is proven to win, kNoVertex otherwise (lost sets `lost`).
   Vertex solve_root(const Position& pos, double seconds, bool& lost);
+  // A move that needs no search: the only legal move, or one that wins at once (kNoVertex when
+  // there is none, and always when analysing).
+  Vertex obvious_move(const Position& pos);
   MctsConfig config_;
   Rng rng_;
   SearchStats stats_;
