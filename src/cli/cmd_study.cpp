@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "seats.hpp"
 #include "study_report.hpp"
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/ai/match.hpp"
@@ -120,6 +121,17 @@ struct Study {
   ShardId shard;
 };
 
+// Says, for games of other than two players, how many play each game and on which setups: the
+// board's own setup seats two, so that the list of players chose them.
+void say_seats(const Study& s, std::ostream& err) {
+  err << "tanbo study: " << s.specs.size() << "-player games (" << s.specs.size()
+      << " players listed, seats rotating); setups:";
+  for (std::size_t t = 0; t < s.starts.size(); ++t) {
+    err << (t ? ", " : " ") << s.entries[t].spec << " " << s.starts[t].setup().name;
+  }
+  err << "\n";
+}
+
 // Checks the options and builds every board: a bad line is refused before any game is played.
 Study prepare(const StudyOptions& o) {
   if (o.list_path.empty()) throw Error("--topologies FILE is required (or --merge CSV...)");
@@ -135,7 +147,7 @@ Study prepare(const StudyOptions& o) {
   for (const auto& e : s.entries) {
     try {
       auto topo = parse_topology(e.resolved);
-      s.starts.emplace_back(topo, make_setup(*topo, e.setup, k));
+      s.starts.emplace_back(topo, setup_for_players(*topo, e.setup, k));
     } catch (const Error& ex) {
       throw Error(o.list_path + ": " + quote_input(e.spec) + ": " + ex.what());
     }
@@ -383,6 +395,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
     report = merge(o, err);
   } else {
     const Study study = prepare(o);
+    if (study.specs.size() != 2) say_seats(study, err);
     if (o.dry_run) {
       print_plan(study, out);
       return 0;
