@@ -5,7 +5,9 @@
 // writes and page-faults about twice the final size. With glibc, a block of more than a few
 // megabytes is a memory mapping of its own, and realloc moves such a mapping's pages to a
 // bigger one instead of copying them: each page of the record is faulted in once and never
-// copied. Elsewhere realloc copies, as a vector would.
+// copied. Elsewhere realloc copies, as a vector would. Measured: a recorded random game on
+// 1000x1000 is 14% faster with it than with std::vector (docs/performance.md, "What made it
+// fast"); it holds only what grows with the game record (the turns, the removed stones).
 #pragma once
 
 #include <cstddef>
