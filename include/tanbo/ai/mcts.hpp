@@ -34,8 +34,9 @@ struct MctsConfig {
   std::uint32_t expand = 2;    // a leaf gets children once it has this many visits
   bool reuse = true;           // keep the tree between searches (see Mcts::search)
   // Two players, at most 64 empty points: positions the exact solver searches before each
-  // search (0 = none), at most 10 a playout of the playout limit and within a quarter of the
-  // move's time. A proven win is played at once; the solver's table is kept between moves.
+  // search (0 = none), above 25 empty points at most 10 a playout of the playout limit, and
+  // within a quarter of the move's time. A proven win is played at once; the solver's table is kept
+  // between moves.
   std::uint64_t solver = 100000;
 };
 
