@@ -460,43 +460,6 @@ std::vector<Vertex> principal_variation(const Tree& tree, Vertex move) {
 
 }  // namespace
 
-namespace {
-// The exact solver's positions per playout of the search's playout limit, above
-// kSolverSmallEmpty empty points (see solve_root).
-constexpr std::uint64_t kSolverNodesPerPlayout = 10;
-// At most this many empty points the solver has its whole budget, whatever the playouts: there
-// it proves most positions within 100,000 positions, in a fraction of a second.
-constexpr std::uint32_t kSolverSmallEmpty = 25;
-}  // namespace
-
-Vertex Mcts::solve_root(const Position& pos, double seconds, bool& lost) {
-  lost = false;
-  // Only where a proof may be within reach: two players, at most 64 empty points.
-  const std::uint32_t empty = pos.num_vertices() - pos.stones(kBlack) - pos.stones(kWhite);
-  if (config_.solver == 0 || pos.num_players() != 2 || empty > 64) return kNoVertex;
-  if (!solver_) {
-    SolverOptions options;
-    options.table_bytes = std::size_t{16} << 20;
-    solver_ = std::make_unique<Solver>(options);
-  }
-  SolveLimits limits;
-  // Above 25 empty points, proportionate to the search: a solver position costs about a quarter
-  // of a 9x9 playout, and 100,000 of them before each 1000-playout search made the engine 30
-  // times slower on 9x9, mostly on positions it could not prove. At 25 empty points or fewer
-  // the whole budget: with 10 positions a playout there, a 100-playout engine kept the win in
-  // 4 of 12 won 5x5 middle games, against 12 of 12 with 100,000 positions.
-  limits.nodes = config_.solver;
-  if (config_.playouts > 0 && empty > kSolverSmallEmpty)
-    limits.nodes = std::min(limits.nodes, kSolverNodesPerPlayout * config_.playouts);
-  limits.seconds = seconds > 0 ? seconds / 4 : 0;  // a quarter of the move's time at most
-  limits.stop = &control_->stop;
-  const SolveResult r = solver_->solve(pos, limits);
-  stats_.solver_nodes = r.nodes;
-  if (!r.solved) return kNoVertex;
-  lost = r.winner != pos.to_move();
-  return lost ? kNoVertex : r.best;
-}
-
 std::vector<MoveAnalysis> Mcts::analyze(const Position& pos, double budget_seconds) {
   analyzing_ = true;
   struct Reset {
@@ -662,7 +625,8 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
 
   // The exact solver first: a proven win is played at once.
   bool lost = false;
-  const Vertex proven_win = solve_root(pos, std::max(config_.time, budget_seconds), lost);
+  const Vertex proven_win =
+      solve_root(pos, std::max(config_.time, budget_seconds), &control_->stop, lost);
   if (proven_win != kNoVertex && !analyzing_) {
     stats_.best_value = 1.0;
     stats_.proven = 1;

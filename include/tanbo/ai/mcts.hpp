@@ -130,9 +130,10 @@ class Mcts {
  private:
   struct Memory;   // the trees kept between searches and the position they start from
   struct Control;  // whether a search runs and whether it is asked to stop
-  // The exact solver's verdict on pos within config_.solver nodes: the winning move when the
+  // The exact solver's verdict on pos within its budget (config_.solver positions, fewer above
+  // 25 empty points; src/ai/mcts_solver.cpp), ended early by `stop`: the winning move when the
   // side to move is proven to win, kNoVertex otherwise (lost sets `lost`).
-  Vertex solve_root(const Position& pos, double seconds, bool& lost);
+  Vertex solve_root(const Position& pos, double seconds, const std::atomic<bool>* stop, bool& lost);
   // A move that needs no search: the only legal move, or one that wins at once (kNoVertex when
   // there is none, and always when analysing).
   Vertex obvious_move(const Position& pos);
