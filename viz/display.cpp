@@ -7,6 +7,7 @@
 #include <string>
 
 #include "scene.hpp"
+#include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo::viz {
@@ -24,6 +25,13 @@ std::string display_problem() {
 
 bool have_display() {
   return display_problem().empty();
+}
+
+void require_window_display() {
+  if (const std::string problem = display_problem(); !problem.empty()) {
+    throw Error("the window needs an X display and " + problem +
+                " (for pictures without a display: xvfb-run -a tanbo view ... --png FILE)");
+  }
 }
 
 }  // namespace tanbo::viz

@@ -148,4 +148,8 @@ std::string display_problem();
 // True when display_problem() is empty.
 bool have_display();
 
+// Throws tanbo::Error saying what is missing and what to do instead when the viewer's window
+// cannot open (no reachable X display).
+void require_window_display();
+
 }  // namespace tanbo::viz

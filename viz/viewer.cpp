@@ -102,10 +102,7 @@ struct ViewerWindow::Impl {
   const Topology& topo() const { return session.game().position.topology(); }
 
   void open() {
-    if (const std::string problem = display_problem(); !problem.empty()) {
-      throw Error("the window needs an X display and " + problem +
-                  " (for pictures without a display: xvfb-run -a tanbo view ... --png FILE)");
-    }
+    require_window_display();
     window->SetSize(width, height);
     window->SetMultiSamples(multisamples);
     window->SetWindowName(("tanbo view - " + topo().spec).c_str());

@@ -545,7 +545,7 @@ void set_limits(Limits& limits, const MctsConfig& config, double budget_seconds,
 // Runs one worker per seed: on trees[0] together (one shared tree), or each on its own tree
 // (root parallelism). Adds their playouts to `stats` and their root children to `tally`;
 // returns the number of tree nodes.
-std::uint64_t run_workers(const MctsConfig& config, const Position& pos, const Limits& limits,
+std::uint64_t run_workers(const MctsConfig& config, const Position& pos, Limits& limits,
                           const std::vector<std::uint64_t>& seeds, bool one_tree,
                           std::vector<std::unique_ptr<Tree>>& trees, SearchStats& stats,
                           RootTally& tally) {
@@ -554,14 +554,13 @@ std::uint64_t run_workers(const MctsConfig& config, const Position& pos, const L
   for (std::size_t t = 0; t < threads; ++t) {
     workers.push_back(std::make_unique<Worker>(config, pos, seeds[t]));
   }
-  Limits& shared = const_cast<Limits&>(limits);  // the workers claim playouts from it
   if (threads == 1) {
-    workers[0]->run(*trees[0], shared, false);
+    workers[0]->run(*trees[0], limits, false);
   } else {
     std::vector<std::thread> pool;
     for (std::size_t t = 0; t < threads; ++t) {
       Tree& tree = one_tree ? *trees[0] : *trees[t];
-      pool.emplace_back([&, t] { workers[t]->run(tree, shared, one_tree); });
+      pool.emplace_back([&, t] { workers[t]->run(tree, limits, one_tree); });
     }
     for (auto& th : pool) th.join();
   }

@@ -241,10 +241,7 @@ int open_window(Game& game, const std::string& save_path, const ViewArgs& a,
     }
   }
   // Before anything is saved: a window that cannot open leaves no new game file behind.
-  if (const std::string problem = viz::display_problem(); !problem.empty()) {
-    throw Error("the window needs an X display and " + problem +
-                " (for pictures without a display: xvfb-run -a tanbo view ... --png FILE)");
-  }
+  viz::require_window_display();
   std::vector<std::unique_ptr<Agent> > engines;
   for (Player p = 1; p <= pos.num_players(); ++p) {
     const std::string& k = a.kinds[p - 1];
