@@ -198,6 +198,58 @@ TEST(Mcts, KnowledgeChecksAgreeWithTheRules) {
   }
 }
 
+TEST(Mcts, TacticalMovesTakeAndSaveRootsAsTheRulesSay) {
+  // On random games: root_space_point gives the root's space as root_space_points lists it,
+  // and tactical_move finds a move exactly when brute force over the legal moves finds one
+  // that takes a one-point root of another player or grows a one-point root of the mover's
+  // own, preferring the first; the move it gives does what it claims.
+  for (const std::string board : {"grid 9x9", "hex 4", "grid 4x4x4", "line 25"}) {
+    const Position start = test::make(board);
+    Rng rng(23);
+    int takes = 0, saves = 0;
+    for (int game = 0; game < 8; ++game) {
+      Position pos = start;
+      while (!pos.is_over()) {
+        const Player p = pos.to_move();
+        bool can_take = false, can_save = false;
+        for (RootId r = 0; r < pos.num_root_ids(); ++r) {
+          const std::vector<Vertex> space = pos.root_space_points(r);
+          const Vertex u = pos.root_space_point(r);
+          ASSERT_EQ(u == kNoVertex, space.empty());
+          if (u != kNoVertex) ASSERT_TRUE(std::count(space.begin(), space.end(), u) == 1);
+          if (space.size() != 1 || !pos.is_legal_point(p, u)) continue;
+          Position probe = pos;
+          const MoveRecord& rec = probe.play(u);
+          if (rec.expanded_removed) continue;
+          if (pos.root_owner(r) != p) {
+            can_take |= !probe.root_alive(r);
+          } else {
+            can_save |= probe.root_alive(r) && probe.root_space(r) > 0;
+          }
+        }
+        const Vertex t = tactical_move(pos, p);
+        ASSERT_EQ(t != kNoVertex, can_take || can_save) << board;
+        if (t != kNoVertex) {
+          Position probe = pos;
+          std::uint32_t others_before = 0, others_after = 0;
+          for (Player q = 1; q <= pos.num_players(); ++q)
+            others_before += q != p ? pos.stones(q) : 0;
+          const MoveRecord& rec = probe.play(t);
+          for (Player q = 1; q <= probe.num_players(); ++q)
+            others_after += q != p ? probe.stones(q) : 0;
+          ASSERT_FALSE(rec.expanded_removed);
+          ASSERT_EQ(others_after < others_before, can_take) << board;  // a take comes first
+          takes += can_take;
+          saves += !can_take;
+        }
+        pos.play(light_playout_move(pos, rng));
+      }
+    }
+    EXPECT_GT(takes, 0) << board;  // both kinds were exercised
+    EXPECT_GT(saves, 0) << board;
+  }
+}
+
 TEST(Mcts, OnePlyPriorsKeepMovesLegalAndTheSearchDeterministic) {
   const Position start = test::make("grid 9x9");
   std::vector<Vertex> line[2];
@@ -241,6 +293,9 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_FALSE(parse_mcts_options("reuse=0").reuse);
   EXPECT_TRUE(MctsConfig{}.reuse);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reuse=off")), "mcts:playouts=10,reuse=0");
+  EXPECT_TRUE(MctsConfig{}.tactics);
+  EXPECT_EQ(mcts_spec(parse_mcts_options("tactics=0")), "mcts:tactics=0");
+  EXPECT_THROW(parse_mcts_options("tactics=2"), Error);
   EXPECT_THROW(parse_mcts_options("reuse=maybe"), Error);
   EXPECT_THROW(parse_mcts_options("threads=0"), Error);
   EXPECT_THROW(parse_mcts_options("playouts=10,"), Error);

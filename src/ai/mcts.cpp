@@ -192,7 +192,7 @@ class Worker {
     const std::uint64_t cap = 50ull * n_ + 1000;  // never reached by the rules; a safety net
     while (!scratch_.is_over() && moves < cap) {
       const Player p = scratch_.to_move();
-      const Vertex v = config_.light ? light_playout_move(scratch_, rng_, config_.tries)
+      const Vertex v = config_.light ? light_playout_move(scratch_, rng_, config_.tries, config_.tactics)
                                      : random_move(scratch_, rng_);
       scratch_.play(v);
       if (config_.rave) steps_.push_back({p, v});

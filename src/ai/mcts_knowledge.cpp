@@ -61,8 +61,26 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
          pos.joined_space_after(p, v) > 0;
 }
 
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
+Vertex tactical_move(const Position& pos, Player p) {
+  const std::uint32_t roots = pos.num_root_ids();
+  if (roots > kTacticsMaxRoots) return kNoVertex;
+  Vertex escape = kNoVertex;
+  for (RootId r = 0; r < roots; ++r) {
+    if (!pos.root_alive(r) || pos.root_space(r) != 1) continue;
+    const Vertex u = pos.root_space_point(r);
+    if (u == kNoVertex || !pos.is_legal_point(p, u) || pos.joined_space_after(p, u) == 0) continue;
+    if (pos.root_owner(r) != p) return u;  // takes the last point of another player's root
+    if (escape == kNoVertex) escape = u;   // grows p's own root out of its last point
+  }
+  return escape;
+}
+
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries, bool tactics) {
   const Player p = pos.to_move();
+  if (tactics) {
+    const Vertex v = tactical_move(pos, p);
+    if (v != kNoVertex) return v;
+  }
   const std::uint32_t count = pos.legal_count(p);
   const Vertex first = pos.legal_move(p, rng.below(count));
   if (count == 1) return first;
@@ -144,7 +162,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     if (item.empty() || eq == std::string_view::npos || eq == 0) {
       throw Error("mcts option \"" + std::string(item) +
                   "\": expected key=value (keys: playouts, time, gametime, threads, parallel, "
-                  "rave, policy, prior, tries, explore, ravek, expand, reuse, solver)");
+                  "rave, policy, prior, tries, tactics, explore, ravek, expand, reuse, solver)");
     }
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
@@ -176,6 +194,8 @@ MctsConfig parse_mcts_options(std::string_view options) {
       }
     } else if (key == "prior") {
       c.prior = static_cast<std::uint32_t>(parse_count(key, value, 0, 100000));
+    } else if (key == "tactics") {
+      c.tactics = parse_flag(key, value);
     } else if (key == "tries") {
       c.tries = static_cast<int>(parse_count(key, value, 1, 64));
     } else if (key == "explore") {
@@ -191,7 +211,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     } else {
       throw Error("unknown mcts option \"" + std::string(key) +
                   "\" (keys: playouts, time, gametime, threads, parallel, rave, policy, "
-                  "prior, tries, explore, ravek, expand, reuse, solver)");
+                  "prior, tries, tactics, explore, ravek, expand, reuse, solver)");
     }
     pos = end + 1;
   }
@@ -210,6 +230,7 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.light != d.light) parts.push_back(c.light ? "policy=light" : "policy=random");
   if (c.prior != d.prior) parts.push_back("prior=" + std::to_string(c.prior));
   if (c.tries != d.tries) parts.push_back("tries=" + std::to_string(c.tries));
+  if (c.tactics != d.tactics) parts.push_back(c.tactics ? "tactics=1" : "tactics=0");
   if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
   if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
   if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));

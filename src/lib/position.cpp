@@ -356,6 +356,19 @@ std::vector<Vertex> Position::root_space_points(RootId r) const {
   return out;
 }
 
+Vertex Position::root_space_point(RootId r) const {
+  if (!root_alive(r) || root_space(r) == 0) return kNoVertex;
+  const Player p = root_owner(r);
+  return core_->with_view([&](const auto& b) {
+    for (Vertex s = core_->roots[r].head; s != kNoVertex; s = b.next(s)) {
+      for (Vertex u : graph().neighbours(s)) {
+        if (core_->legal.contains(p, u) && b.slot(u, p).root == r) return u;
+      }
+    }
+    return kNoVertex;
+  });
+}
+
 std::vector<RootId> Position::live_roots() const {
   std::vector<RootId> out;
   for (RootId r = 0; r < num_root_ids(); ++r) {

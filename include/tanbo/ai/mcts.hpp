@@ -29,6 +29,7 @@ struct MctsConfig {
   bool light = true;           // light playout knowledge (false = uniform random playouts)
   std::uint32_t prior = 30;    // AMAF prior visits from the one-ply score (0 = none)
   int tries = 1;               // light policy: random draws searched for a bounding move
+  bool tactics = true;         // light policy: takes and saves roots down to one point first
   double explore = 0.2;        // UCT exploration constant
   double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
   std::uint32_t expand = 2;    // a leaf gets children once it has this many visits
@@ -42,8 +43,8 @@ struct MctsConfig {
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
-// prior, tries, explore, ravek, expand, reuse (0|1), solver (nodes). Throws tanbo::Error naming the
-// bad key or value.
+// prior, tries, tactics (0|1), explore, ravek, expand, reuse (0|1), solver (nodes). Throws
+// tanbo::Error naming the bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
@@ -94,7 +95,17 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v);
 // The light playout policy: draws `tries` legal moves at random and plays the first that
 // bounds another player's root without bounding its own; else the first draw, unless that
 // one bounds its own root (then one other draw).
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1);
+// With `tactics`, first tactical_move(pos, pos.to_move()) when there is one.
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1, bool tactics = true);
+
+// Roots at most tactical_move() looks through (a scan of every root on each playout move);
+// on boards with more (a spaced setup on a big board) it finds nothing.
+inline constexpr std::uint32_t kTacticsMaxRoots = 64;
+// A tactical move for p: the last root-space point of another player's root when p may play
+// it without bounding its own root (the other root is removed), else the last point of one of
+// p's own roots when growing it there leaves that root some root space; kNoVertex when there
+// is neither.
+Vertex tactical_move(const Position& pos, Player p);
 
 // A search engine; keeps its random state, and its tree, between searches.
 class Mcts {

@@ -164,7 +164,10 @@ class Position {
   Vertex root_seed(RootId r) const;                       // its starting stone
   std::vector<Vertex> root_stones(RootId r) const;        // its stones, sorted
   std::vector<Vertex> root_space_points(RootId r) const;  // its root space, sorted
-  std::vector<RootId> live_roots() const;                 // alive roots by id
+  // One point of r's root space, found from its stones (the only one when root_space(r) is 1),
+  // kNoVertex when it has none or is removed. Reads the root's stones and their neighbours.
+  Vertex root_space_point(RootId r) const;
+  std::vector<RootId> live_roots() const;  // alive roots by id
 
   // ---- per player
   std::uint32_t stones(Player p) const;       // p's stones on the board
