@@ -34,9 +34,9 @@ def wilson(wins, games, z=1.96):
 
 
 def elo(rate):
-    if rate <= 0:
+    if rate <= 1e-9:
         return "-inf"
-    if rate >= 1:
+    if rate >= 1 - 1e-9:  # the Wilson bound of a perfect score is 1 up to rounding
         return "+inf"
     return f"{-400 * math.log10(1 / rate - 1):+.0f}"
 

@@ -302,6 +302,20 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_THROW(parse_mcts_options("gametime=abc"), Error);
 }
 
+TEST(Mcts, ExplorationIsChosenByTheBoardUnlessGiven) {
+  const MctsConfig automatic;
+  EXPECT_EQ(exploration_constant(automatic, test::make("grid 9x9").graph()), 0.0);
+  EXPECT_EQ(exploration_constant(automatic, test::make("line 12").graph()), 0.0);
+  EXPECT_EQ(exploration_constant(automatic, test::make("grid 5x5x5").graph()), 0.2);
+  EXPECT_EQ(exploration_constant(automatic, test::make("hex 4").graph()), 0.2);
+  EXPECT_EQ(exploration_constant(parse_mcts_options("rave=0"), test::make("grid 9x9").graph()),
+            0.2);
+  EXPECT_EQ(exploration_constant(parse_mcts_options("explore=0.7"), test::make("grid 9x9").graph()),
+            0.7);
+  EXPECT_EQ(mcts_spec(parse_mcts_options("explore=0")), "mcts:explore=0");
+  EXPECT_EQ(mcts_spec(automatic), "mcts");
+}
+
 TEST(Mcts, GameTimeBudgetIsSpreadOverTheGame) {
   auto agent = make_agent("mcts:gametime=0.5", 1);
   auto random = make_agent("random", 2);

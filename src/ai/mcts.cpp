@@ -77,7 +77,7 @@ class Worker {
         n_(root.num_vertices()),
         marks_(static_cast<std::size_t>(root.num_players()) * root.num_vertices(), 0),
         proofs_(root.num_players() == 2) {
-    explore_ = config.explore;
+    explore_ = exploration_constant(config, root.graph());
     root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
   }
 
@@ -192,8 +192,9 @@ class Worker {
     const std::uint64_t cap = 50ull * n_ + 1000;  // never reached by the rules; a safety net
     while (!scratch_.is_over() && moves < cap) {
       const Player p = scratch_.to_move();
-      const Vertex v = config_.light ? light_playout_move(scratch_, rng_, config_.tries, config_.tactics)
-                                     : random_move(scratch_, rng_);
+      const Vertex v = config_.light
+                           ? light_playout_move(scratch_, rng_, config_.tries, config_.tactics)
+                           : random_move(scratch_, rng_);
       scratch_.play(v);
       if (config_.rave) steps_.push_back({p, v});
       ++moves;

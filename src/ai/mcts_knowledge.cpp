@@ -151,6 +151,11 @@ std::string format_number(double x) {
 
 }  // namespace
 
+double exploration_constant(const MctsConfig& config, const Graph& graph) {
+  if (config.explore >= 0) return config.explore;
+  return config.rave && graph.max_degree() <= 4 ? 0.0 : 0.2;
+}
+
 MctsConfig parse_mcts_options(std::string_view options) {
   MctsConfig c;
   std::size_t pos = 0;
