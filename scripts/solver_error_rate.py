@@ -7,7 +7,10 @@ several playout budgets, with and without the solver inside the search (`solver=
 checks each answer with the solver. Prints a Markdown table (docs/strength.md).
 
 usage: scripts/solver_error_rate.py TANBO [--boards "grid 5x5,grid 7x7"] [--positions N]
-       [--budgets 100,1000,10000] [--seed S]
+       [--budgets 100,1000,10000] [--seed S] [--options "explore=0.2"]
+
+--options adds mcts options to the engines that are judged (not to the self-play that finds
+the positions, so that two runs with different options judge the same positions).
 """
 import argparse
 import subprocess
@@ -106,6 +109,7 @@ def main():
     ap.add_argument("--positions", type=int, default=30)
     ap.add_argument("--budgets", default="100,1000,10000")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--options", default="", help="more mcts options for the judged engines")
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
     print("| board | won positions | " +
@@ -118,7 +122,9 @@ def main():
         cells = []
         for solver in ("", ",solver=0"):
             for b in budgets:
-                r = pick_rate(a.tanbo, board, positions, f"mcts:playouts={b}{solver}", a.seed)
+                extra = f",{a.options}" if a.options else ""
+                r = pick_rate(a.tanbo, board, positions, f"mcts:playouts={b}{solver}{extra}",
+                              a.seed)
                 cells.append(f"{r}/{n} ({100.0 * r / max(n, 1):.0f}%)")
         print(f"| {board} | {n} | " + " | ".join(cells) + " |")
         sys.stdout.flush()
