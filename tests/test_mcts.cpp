@@ -293,7 +293,11 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_FALSE(parse_mcts_options("reuse=0").reuse);
   EXPECT_TRUE(MctsConfig{}.reuse);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reuse=off")), "mcts:playouts=10,reuse=0");
-  EXPECT_TRUE(MctsConfig{}.tactics);
+  EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 9x9").graph()));
+  EXPECT_FALSE(playout_tactics(MctsConfig{}, test::make("grid 19x19").graph()));
+  EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 5x5x5").graph()));
+  EXPECT_TRUE(playout_tactics(parse_mcts_options("tactics=1"), test::make("grid 19x19").graph()));
+  EXPECT_FALSE(playout_tactics(parse_mcts_options("tactics=off"), test::make("grid 9x9").graph()));
   EXPECT_EQ(mcts_spec(parse_mcts_options("tactics=0")), "mcts:tactics=0");
   EXPECT_THROW(parse_mcts_options("tactics=2"), Error);
   EXPECT_THROW(parse_mcts_options("reuse=maybe"), Error);
@@ -308,6 +312,7 @@ TEST(Mcts, ExplorationIsChosenByTheBoardUnlessGiven) {
   EXPECT_EQ(exploration_constant(automatic, test::make("line 12").graph()), 0.0);
   EXPECT_EQ(exploration_constant(automatic, test::make("grid 5x5x5").graph()), 0.2);
   EXPECT_EQ(exploration_constant(automatic, test::make("hex 4").graph()), 0.2);
+  EXPECT_EQ(exploration_constant(automatic, test::make("grid 19x19").graph()), 0.2);
   EXPECT_EQ(exploration_constant(parse_mcts_options("rave=0"), test::make("grid 9x9").graph()),
             0.2);
   EXPECT_EQ(exploration_constant(parse_mcts_options("explore=0.7"), test::make("grid 9x9").graph()),

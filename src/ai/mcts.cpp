@@ -78,6 +78,7 @@ class Worker {
         marks_(static_cast<std::size_t>(root.num_players()) * root.num_vertices(), 0),
         proofs_(root.num_players() == 2) {
     explore_ = exploration_constant(config, root.graph());
+    tactics_ = playout_tactics(config, root.graph());
     root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
   }
 
@@ -193,7 +194,7 @@ class Worker {
     while (!scratch_.is_over() && moves < cap) {
       const Player p = scratch_.to_move();
       const Vertex v = config_.light
-                           ? light_playout_move(scratch_, rng_, config_.tries, config_.tactics)
+                           ? light_playout_move(scratch_, rng_, config_.tries, tactics_, &hints_)
                            : random_move(scratch_, rng_);
       scratch_.play(v);
       if (config_.rave) steps_.push_back({p, v});
@@ -269,10 +270,12 @@ class Worker {
   Rng rng_;
   std::uint32_t n_;
   double explore_;
+  bool tactics_;
   std::vector<std::uint32_t> marks_;
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> path_;
   std::vector<Step> steps_;
+  std::vector<Vertex> hints_;         // playout tactics: each root's last point, remembered
   std::vector<double> scores_;        // expansion with priors: scores of the children
   std::vector<std::uint32_t> order_;  // and their ranking
   bool proofs_;                       // two players: proofs are backed up (MCTS-solver)

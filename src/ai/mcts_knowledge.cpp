@@ -61,13 +61,33 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
          pos.joined_space_after(p, v) > 0;
 }
 
-Vertex tactical_move(const Position& pos, Player p) {
-  const std::uint32_t roots = pos.num_root_ids();
-  if (roots > kTacticsMaxRoots) return kNoVertex;
+namespace {
+
+// Whether u is a root-space point of root r (of player q): legal for q, joining r.
+bool in_root_space(const Position& pos, RootId r, Player q, Vertex u) {
+  return pos.is_legal_point(q, u) && pos.joined_root(q, u) == r;
+}
+
+// The only root-space point of r (root_space(r) == 1): the one remembered in `hints` while it
+// still is, else found from the root's stones and remembered.
+Vertex last_space_point(const Position& pos, RootId r, std::vector<Vertex>* hints) {
+  if (!hints) return pos.root_space_point(r);
+  if (hints->size() < pos.num_root_ids()) hints->resize(pos.num_root_ids(), kNoVertex);
+  Vertex& hint = (*hints)[r];
+  if (hint == kNoVertex || !in_root_space(pos, r, pos.root_owner(r), hint))
+    hint = pos.root_space_point(r);
+  return hint;
+}
+
+}  // namespace
+
+Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints) {
+  const std::span<const std::uint32_t> spaces = pos.root_spaces();
+  if (spaces.size() > kTacticsMaxRoots) return kNoVertex;
   Vertex escape = kNoVertex;
-  for (RootId r = 0; r < roots; ++r) {
-    if (!pos.root_alive(r) || pos.root_space(r) != 1) continue;
-    const Vertex u = pos.root_space_point(r);
+  for (RootId r = 0; r < spaces.size(); ++r) {
+    if (spaces[r] != 1 || !pos.root_alive(r)) continue;
+    const Vertex u = last_space_point(pos, r, hints);
     if (u == kNoVertex || !pos.is_legal_point(p, u) || pos.joined_space_after(p, u) == 0) continue;
     if (pos.root_owner(r) != p) return u;  // takes the last point of another player's root
     if (escape == kNoVertex) escape = u;   // grows p's own root out of its last point
@@ -75,10 +95,11 @@ Vertex tactical_move(const Position& pos, Player p) {
   return escape;
 }
 
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries, bool tactics) {
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries, bool tactics,
+                          std::vector<Vertex>* hints) {
   const Player p = pos.to_move();
   if (tactics) {
-    const Vertex v = tactical_move(pos, p);
+    const Vertex v = tactical_move(pos, p, hints);
     if (v != kNoVertex) return v;
   }
   const std::uint32_t count = pos.legal_count(p);
@@ -153,7 +174,13 @@ std::string format_number(double x) {
 
 double exploration_constant(const MctsConfig& config, const Graph& graph) {
   if (config.explore >= 0) return config.explore;
-  return config.rave && graph.max_degree() <= 4 ? 0.0 : 0.2;
+  const bool tuned = graph.num_vertices() <= kTunedExplorePoints && graph.max_degree() <= 4;
+  return config.rave && tuned ? 0.0 : 0.2;
+}
+
+bool playout_tactics(const MctsConfig& config, const Graph& graph) {
+  if (config.tactics >= 0) return config.tactics == 1;
+  return graph.num_vertices() <= kTunedTacticsPoints;
 }
 
 MctsConfig parse_mcts_options(std::string_view options) {
@@ -200,7 +227,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     } else if (key == "prior") {
       c.prior = static_cast<std::uint32_t>(parse_count(key, value, 0, 100000));
     } else if (key == "tactics") {
-      c.tactics = parse_flag(key, value);
+      c.tactics = parse_flag(key, value) ? 1 : 0;
     } else if (key == "tries") {
       c.tries = static_cast<int>(parse_count(key, value, 1, 64));
     } else if (key == "explore") {
@@ -235,7 +262,7 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.light != d.light) parts.push_back(c.light ? "policy=light" : "policy=random");
   if (c.prior != d.prior) parts.push_back("prior=" + std::to_string(c.prior));
   if (c.tries != d.tries) parts.push_back("tries=" + std::to_string(c.tries));
-  if (c.tactics != d.tactics) parts.push_back(c.tactics ? "tactics=1" : "tactics=0");
+  if (c.tactics != d.tactics) parts.push_back(c.tactics == 1 ? "tactics=1" : "tactics=0");
   if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
   if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
   if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));

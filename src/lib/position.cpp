@@ -356,6 +356,14 @@ std::vector<Vertex> Position::root_space_points(RootId r) const {
   return out;
 }
 
+RootId Position::joined_root(Player p, Vertex v) const {
+  return core_->with_view([&](const auto& b) { return b.slot(v, p).root; });
+}
+
+std::span<const std::uint32_t> Position::root_spaces() const {
+  return {core_->roots.spaces(), core_->roots.count()};
+}
+
 Vertex Position::root_space_point(RootId r) const {
   if (!root_alive(r) || root_space(r) == 0) return kNoVertex;
   const Player p = root_owner(r);

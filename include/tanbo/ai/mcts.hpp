@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tanbo/core/position.hpp"
 #include "tanbo/core/random.hpp"
@@ -29,11 +30,12 @@ struct MctsConfig {
   bool light = true;           // light playout knowledge (false = uniform random playouts)
   std::uint32_t prior = 30;    // AMAF prior visits from the one-ply score (0 = none)
   int tries = 1;               // light policy: random draws searched for a bounding move
-  bool tactics = true;         // light policy: takes and saves roots down to one point first
-  double explore = -1;         // UCT exploration constant (< 0: exploration_constant's choice)
-  double rave_k = 300;         // RAVE equivalence: AMAF counts half at this many visits
-  std::uint32_t expand = 2;    // a leaf gets children once it has this many visits
-  bool reuse = true;           // keep the tree between searches (see Mcts::search)
+  int tactics = -1;     // light policy takes and saves roots down to one point first: 1 yes, 0 no,
+                        // -1 playout_tactics' choice
+  double explore = -1;  // UCT exploration constant (< 0: exploration_constant's choice)
+  double rave_k = 300;  // RAVE equivalence: AMAF counts half at this many visits
+  std::uint32_t expand = 2;  // a leaf gets children once it has this many visits
+  bool reuse = true;         // keep the tree between searches (see Mcts::search)
   // Two players, at most 64 empty points: positions the exact solver searches before each
   // search (0 = none), above 25 empty points at most 10 a playout of the playout limit, and
   // within a quarter of the move's time. A proven win is played at once; the solver's table is kept
@@ -41,12 +43,25 @@ struct MctsConfig {
   std::uint64_t solver = 100000;
 };
 
+// The boards the two choices below were measured on have at most these many points (7x7 and
+// 9x9 for the exploration, 9x9 and 5x5x5 for the tactics); on bigger ones the defaults stay as
+// they were, since both cost playout rate there (19x19, 30,000 playouts from the start: 1.09 s
+// before, 1.34 s with the tactics, 1.57 s with the tactics and no exploration, where tanbo
+// bench's rate would take 0.73 s and the search must keep 60% of it) for a strength nobody
+// measured yet.
+inline constexpr std::uint32_t kTunedExplorePoints = 100;
+inline constexpr std::uint32_t kTunedTacticsPoints = 125;
+
 // The UCT exploration constant a search of `graph` uses: config.explore when it is set (>= 0),
-// else 0 with RAVE on boards whose points have at most 4 neighbours (lines, square grids: the
-// AMAF values and priors explore enough: on 9x9, 0 against 0.2 won 69 of 100 games at 1000
-// playouts, +139 Elo), else 0.2 (on 5x5x5, 0 lost 168 Elo; plain UCT needs exploration).
-// docs/strength.md has the matches.
+// else 0 with RAVE on boards of at most kTunedExplorePoints points that have at most 4
+// neighbours each (lines, square grids: the AMAF values and priors explore enough: on 9x9, 0
+// against 0.2 won 69 of 100 games at 1000 playouts, +139 Elo), else 0.2 (on 5x5x5, 0 lost 168
+// Elo; plain UCT needs exploration). docs/strength.md has the matches.
 double exploration_constant(const MctsConfig& config, const Graph& graph);
+// Whether the light playouts of a search of `graph` use tactical_move: config.tactics when it
+// is set (0 or 1), else on boards of at most kTunedTacticsPoints points (9x9: +191 Elo at 1000
+// playouts for 7% of the playout rate; 5x5x5: +17, not significant).
+bool playout_tactics(const MctsConfig& config, const Graph& graph);
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
@@ -102,8 +117,9 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v);
 // The light playout policy: draws `tries` legal moves at random and plays the first that
 // bounds another player's root without bounding its own; else the first draw, unless that
 // one bounds its own root (then one other draw).
-// With `tactics`, first tactical_move(pos, pos.to_move()) when there is one.
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1, bool tactics = true);
+// With `tactics`, first tactical_move(pos, pos.to_move(), hints) when there is one.
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1, bool tactics = false,
+                          std::vector<Vertex>* hints = nullptr);
 
 // Roots at most tactical_move() looks through (a scan of every root on each playout move);
 // on boards with more (a spaced setup on a big board) it finds nothing.
@@ -111,8 +127,13 @@ inline constexpr std::uint32_t kTacticsMaxRoots = 64;
 // A tactical move for p: the last root-space point of another player's root when p may play
 // it without bounding its own root (the other root is removed), else the last point of one of
 // p's own roots when growing it there leaves that root some root space; kNoVertex when there
-// is neither.
-Vertex tactical_move(const Position& pos, Player p);
+// is neither. `hints`, when given, remembers each root's last point between calls (a playout
+// of one thread): a big root is then searched once, not on every move; the answer is the same.
+// Cost per playout move in 19x19 light playouts (Release, no LTO), 74 ns without tactics:
+// +58 ns reading each root's space and searching its stones every time, +27 ns with one span
+// of the spaces (Position::root_spaces), a hint checked by Position::joined_root, and the hints.
+// Half the moves see a root down to one point; a tactical move is found in 5% of them.
+Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints = nullptr);
 
 // A search engine; keeps its random state, and its tree, between searches.
 class Mcts {

@@ -116,6 +116,8 @@ class Position {
   // For v legal for p, without playing it: the root space of the root the stone joins, with the
   // stone placed, before removals (0: the move bounds its own root, which alone is removed).
   std::uint32_t joined_space_after(Player p, Vertex v) const;
+  // For v legal for p: the root that a stone of p on v joins (v is in that root's space).
+  RootId joined_root(Player p, Vertex v) const;
   // For v legal for p: how many other players' roots have v as their last root-space point.
   std::uint32_t others_bounded(Player p, Vertex v) const;
   // Why p cannot play v, in a sentence naming the stones it touches; "" when it is legal.
@@ -168,6 +170,9 @@ class Position {
   // kNoVertex when it has none or is removed. Reads the root's stones and their neighbours.
   Vertex root_space_point(RootId r) const;
   std::vector<RootId> live_roots() const;  // alive roots by id
+  // Every root's root space, by id (num_root_ids() entries; a removed root's entry is left as
+  // it was when it went, so check root_alive): one call for a scan of all roots.
+  std::span<const std::uint32_t> root_spaces() const;
 
   // ---- per player
   std::uint32_t stones(Player p) const;       // p's stones on the board
