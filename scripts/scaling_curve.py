@@ -42,7 +42,7 @@ def elo(rate):
 
 
 def run_part(tanbo, board, setup, players, games, seed):
-    """One `tanbo match` process: (wins of the first player, games, mean length, seconds)."""
+    """One `tanbo match` process: (wins of the first player, games, mean game length)."""
     command = [tanbo, "match", "--topology", board, "--players", players,
                "--games", str(games), "--seed", str(seed), "--csv"]
     if setup:

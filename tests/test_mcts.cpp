@@ -1,10 +1,12 @@
 // Monte Carlo tree search: determinism, limits, threads, knowledge checks and strength.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <thread>
+#include <utility>
 
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/ai/match.hpp"
@@ -158,41 +160,63 @@ TEST(Mcts, BeatsRandomInAShortMatch) {
   EXPECT_GE(score.wins, 18);
 }
 
+namespace {
+
+// Plays `games` games of light playout moves on `board` (one random sequence from `seed`) and
+// calls check(pos) on every position before its move is played; stops at a fatal failure.
+template <class Check>
+void for_each_playout_position(const std::string& board, std::uint64_t seed, int games,
+                               Check&& check) {
+  const Position start = test::make(board);
+  Rng rng(seed);
+  for (int game = 0; game < games && !::testing::Test::HasFatalFailure(); ++game) {
+    Position pos = start;
+    while (!pos.is_over() && !::testing::Test::HasFatalFailure()) {
+      check(std::as_const(pos));
+      const Vertex v = light_playout_move(pos, rng);
+      ASSERT_TRUE(pos.is_legal_point(pos.to_move(), v)) << board;
+      pos.play(v);
+    }
+  }
+}
+
+// The stones on the board of every player but p.
+std::uint32_t stones_of_others(const Position& pos, Player p) {
+  std::uint32_t n = 0;
+  for (Player q = 1; q <= pos.num_players(); ++q) n += q != p ? pos.stones(q) : 0;
+  return n;
+}
+
+}  // namespace
+
 TEST(Mcts, KnowledgeChecksAgreeWithTheRules) {
   // For every legal move of random games: the cheap predictions of the playout policy equal
   // what playing the move does.
   for (const std::string board : {"grid 9x9", "hex 4", "grid 4x4x4", "line 25"}) {
-    const Position start = test::make(board);
-    Rng rng(17);
     int bounded_own = 0, bounded_other = 0;
-    for (int game = 0; game < 6; ++game) {
-      Position pos = start;
-      while (!pos.is_over()) {
-        const Player p = pos.to_move();
-        Position probe = pos;
-        for (Vertex v : pos.legal_moves(p)) {
-          const bool own = move_bounds_own_root(pos, p, v);
-          const bool other = move_bounds_other_root(pos, p, v);
-          const bool wins = move_wins_at_once(pos, p, v);
-          const MoveRecord& rec = probe.play(v);
-          ASSERT_EQ(wins, probe.is_over() && probe.winner() == p) << board;
-          ASSERT_EQ(own, rec.expanded_removed) << board << " " << pos.topology().name(v);
-          if (!rec.expanded_removed) {
-            bool removed_other = false;
-            for (std::uint32_t i = rec.removed_begin; i < rec.removed_end; ++i) {
-              removed_other |= probe.root_owner(probe.removed_roots()[i]) != p;
-            }
-            ASSERT_EQ(other, removed_other) << board << " " << pos.topology().name(v);
+    for_each_playout_position(board, 17, 6, [&](const Position& pos) {
+      const Player p = pos.to_move();
+      Position probe = pos;
+      for (Vertex v : pos.legal_moves(p)) {
+        const bool own = move_bounds_own_root(pos, p, v);
+        const bool other = move_bounds_other_root(pos, p, v);
+        const bool wins = move_wins_at_once(pos, p, v);
+        const MoveRecord& rec = probe.play(v);
+        ASSERT_EQ(wins, probe.is_over() && probe.winner() == p) << board;
+        ASSERT_EQ(own, rec.expanded_removed) << board << " " << pos.topology().name(v);
+        if (!rec.expanded_removed) {
+          bool removed_other = false;
+          for (std::uint32_t i = rec.removed_begin; i < rec.removed_end; ++i) {
+            removed_other |= probe.root_owner(probe.removed_roots()[i]) != p;
           }
-          bounded_own += own;
-          bounded_other += other && !own;
-          probe.undo();
+          ASSERT_EQ(other, removed_other) << board << " " << pos.topology().name(v);
         }
-        const Vertex v = light_playout_move(pos, rng);
-        ASSERT_TRUE(pos.is_legal_point(p, v));
-        pos.play(v);
+        bounded_own += own;
+        bounded_other += other && !own;
+        probe.undo();
       }
-    }
+    });
+    if (HasFatalFailure()) return;
     EXPECT_GT(bounded_own, 0) << board;  // the checks were exercised both ways
     EXPECT_GT(bounded_other, 0) << board;
   }
@@ -204,47 +228,37 @@ TEST(Mcts, TacticalMovesTakeAndSaveRootsAsTheRulesSay) {
   // that takes a one-point root of another player or grows a one-point root of the mover's
   // own, preferring the first; the move it gives does what it claims.
   for (const std::string board : {"grid 9x9", "hex 4", "grid 4x4x4", "line 25"}) {
-    const Position start = test::make(board);
-    Rng rng(23);
     int takes = 0, saves = 0;
-    for (int game = 0; game < 8; ++game) {
-      Position pos = start;
-      while (!pos.is_over()) {
-        const Player p = pos.to_move();
-        bool can_take = false, can_save = false;
-        for (RootId r = 0; r < pos.num_root_ids(); ++r) {
-          const std::vector<Vertex> space = pos.root_space_points(r);
-          const Vertex u = pos.root_space_point(r);
-          ASSERT_EQ(u == kNoVertex, space.empty());
-          if (u != kNoVertex) ASSERT_TRUE(std::count(space.begin(), space.end(), u) == 1);
-          if (space.size() != 1 || !pos.is_legal_point(p, u)) continue;
-          Position probe = pos;
-          const MoveRecord& rec = probe.play(u);
-          if (rec.expanded_removed) continue;
-          if (pos.root_owner(r) != p) {
-            can_take |= !probe.root_alive(r);
-          } else {
-            can_save |= probe.root_alive(r) && probe.root_space(r) > 0;
-          }
+    for_each_playout_position(board, 23, 8, [&](const Position& pos) {
+      const Player p = pos.to_move();
+      bool can_take = false, can_save = false;
+      for (RootId r = 0; r < pos.num_root_ids(); ++r) {
+        const std::vector<Vertex> space = pos.root_space_points(r);
+        const Vertex u = pos.root_space_point(r);
+        ASSERT_EQ(u == kNoVertex, space.empty());
+        if (u != kNoVertex) ASSERT_TRUE(std::count(space.begin(), space.end(), u) == 1);
+        if (space.size() != 1 || !pos.is_legal_point(p, u)) continue;
+        Position probe = pos;
+        const MoveRecord& rec = probe.play(u);
+        if (rec.expanded_removed) continue;
+        if (pos.root_owner(r) != p) {
+          can_take |= !probe.root_alive(r);
+        } else {
+          can_save |= probe.root_alive(r) && probe.root_space(r) > 0;
         }
-        const Vertex t = tactical_move(pos, p);
-        ASSERT_EQ(t != kNoVertex, can_take || can_save) << board;
-        if (t != kNoVertex) {
-          Position probe = pos;
-          std::uint32_t others_before = 0, others_after = 0;
-          for (Player q = 1; q <= pos.num_players(); ++q)
-            others_before += q != p ? pos.stones(q) : 0;
-          const MoveRecord& rec = probe.play(t);
-          for (Player q = 1; q <= probe.num_players(); ++q)
-            others_after += q != p ? probe.stones(q) : 0;
-          ASSERT_FALSE(rec.expanded_removed);
-          ASSERT_EQ(others_after < others_before, can_take) << board;  // a take comes first
-          takes += can_take;
-          saves += !can_take;
-        }
-        pos.play(light_playout_move(pos, rng));
       }
-    }
+      const Vertex t = tactical_move(pos, p);
+      ASSERT_EQ(t != kNoVertex, can_take || can_save) << board;
+      if (t == kNoVertex) return;
+      Position probe = pos;
+      const MoveRecord& rec = probe.play(t);
+      ASSERT_FALSE(rec.expanded_removed);
+      // A take comes first: the move removes stones of others exactly when one was possible.
+      ASSERT_EQ(stones_of_others(probe, p) < stones_of_others(pos, p), can_take) << board;
+      takes += can_take;
+      saves += !can_take;
+    });
+    if (HasFatalFailure()) return;
     EXPECT_GT(takes, 0) << board;  // both kinds were exercised
     EXPECT_GT(saves, 0) << board;
   }
