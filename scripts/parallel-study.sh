@@ -70,6 +70,10 @@ if [[ -n $missing ]]; then
   rerun=""
   for i in ${missing//,/ }; do rerun+="bash $(printf '%q' "$study_dir/shard.sh") $i && "; done
   echo "$study_me: missing shards: $missing (parallel: exit $status); nothing merged" >&2
+  # parallel runs a remote job with the $SHELL it finds there, and skips it without an error
+  # when that is empty.
+  ((status == 0)) && [[ -n $hosts ]] &&
+    echo "$study_me: parallel reported success: check that \$SHELL is set on the hosts" >&2
   echo "$study_me: run them again and merge with:" >&2
   echo "  ${rerun}bash $(printf '%q' "$study_dir/merge.sh")" >&2
   exit 1

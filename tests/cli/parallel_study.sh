@@ -62,6 +62,9 @@ while [[ $1 == -* ]]; do shift; done
 shift                            # the host
 [[ ${1-} == -- ]] && shift
 echo "ssh" >> "$FAKESSH_LOG"
+# sshd gives the remote command the login shell in $SHELL, and parallel's remote wrapper runs
+# the job with it (without it, the job is silently skipped); CI may run with no $SHELL at all.
+export SHELL=${FAKESSH_SHELL-/bin/bash}
 exec bash -c "$*"
 EOF
 chmod +x bin/tanbo-test-ssh
@@ -70,6 +73,14 @@ PATH=$work/bin:$PATH PARALLEL_SSH=tanbo-test-ssh bash "$script" --out "run 2" --
   -S 1/nodeA -- "${study[@]}" > run2.out 2> run2.err
 cmp "run 2/study.csv" whole.csv
 [[ $(grep -c ssh ssh.log) -ge 2 ]] || fail "the shards did not go through ssh"
+
+# A host whose login gives no $SHELL: parallel skips the jobs and exits 0; the script says so.
+status=0
+PATH=$work/bin:$PATH PARALLEL_SSH=tanbo-test-ssh FAKESSH_SHELL="" bash "$script" \
+  --out "run 2b" --shards 2 -S 1/nodeA -- "${study[@]}" > run2b.out 2> run2b.err || status=$?
+[[ $status -eq 1 ]] || fail "a host without \$SHELL: exit $status, not 1"
+grep -q "missing shards: 1,2 (parallel: exit 0)" run2b.err || fail "shards not named"
+grep -q "check that \$SHELL is set on the hosts" run2b.err || fail "no hint about \$SHELL"
 
 # A failed shard.
 cat > flaky << EOF
