@@ -6,9 +6,7 @@
 # usage: bash dot_input.sh TANBO TESTDIR
 set -u
 TANBO=$1
-fail() { echo "FAIL: $*"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 
 # deep.dot: graph { {{{...{ a -- b }...}}} } with N braces; deep.tanbo: a game file carrying it.

@@ -6,9 +6,7 @@
 # usage: bash game_file_failures.sh TANBO TESTDIR
 set -u
 TANBO=$1
-fail() { echo "FAIL: $*"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 temps() { find "${1:-.}" -name '.*.tmp.*' | wc -l; }
 

@@ -5,9 +5,7 @@
 # usage: bash game_file_races.sh TANBO TESTDIR
 set -u
 TANBO=$1
-fail() { echo "FAIL: $*"; exit 1; }
-work=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT; echo "work: $work" >&2
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 
 # The legal first points of both colours on 19x19 (Figure A), from the engine protocol.

@@ -3,11 +3,10 @@
 # tanbo works from there, its viewer too when it was built. Usage: install.sh TANBO TESTDIR
 set -u
 TANBO=$1
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 build=$(dirname "$TANBO")
-prefix=$(mktemp -d)
-log=$(mktemp)
-trap 'rm -rf "$prefix" "$log"' EXIT
+prefix=$work/prefix
+log=$work/install.log
 
 cmake --install "$build" --prefix "$prefix" >"$log" 2>&1 || fail "cmake --install: $(cat "$log")"
 [ -x "$prefix/bin/tanbo" ] || fail "no $prefix/bin/tanbo"

@@ -11,9 +11,7 @@
 # usage: bash limits.sh TANBO TESTDIR
 set -u
 TANBO=$1
-fail() { echo "FAIL: $*"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 ulimit -c 0
 printf 'tanbo-game 1\ntopology grid 10000x10000\nmoves\n' > big.tanbo   # 45 bytes, 10^8 points

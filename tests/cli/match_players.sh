@@ -6,9 +6,7 @@
 # usage: bash match_players.sh TANBO TESTDIR
 set -u
 TANBO=$1
-fail() { echo "FAIL: $*"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 
 # refused LINE_IN_STDERR ARGS...: exit status 2, one line on stderr holding the reason.

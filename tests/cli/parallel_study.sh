@@ -12,14 +12,10 @@ if ! command -v parallel > /dev/null; then
   echo "parallel_study: GNU parallel is not installed (apt-get install parallel)" >&2
   exit 1
 fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/parallel_study.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+cli_work_name="parallel study"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 export TANBO=$real_tanbo
-fail() {
-  echo "parallel_study: $*" >&2
-  exit 1
-}
 # A command that fails without a word (its output went to a file) names its line and shows
 # what the scripts printed.
 on_error() {

@@ -5,9 +5,7 @@
 set -u
 TANBO=$1
 TESTDIR=$2
-fail() { echo "FAIL: $*"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 
 # --help of every subcommand shows an example.

@@ -6,10 +6,8 @@
 # usage: bash play_pty.sh TANBO TESTDIR
 set -u
 TANBO=$1
-fail() { echo "FAIL: $*"; exit 1; }
 command -v script >/dev/null || { echo "SKIP: script(1) not installed"; exit 0; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 
 # A stubborn human: every point of 9x9, over and over; illegal ones are refused.
 for i in $(seq 1 150); do

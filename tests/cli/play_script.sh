@@ -11,9 +11,7 @@
 set -u
 TANBO=$1
 TESTDIR=$2
-fail() { echo "FAIL: $*"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 
 mkdir -p "$work/tree/scripts" "$work/tree/build" "$work/bin"
 cp "$TESTDIR/../scripts/play.sh" "$work/tree/scripts/play.sh"

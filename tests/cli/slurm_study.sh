@@ -9,17 +9,13 @@ set -euo pipefail
 real_tanbo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tests=$(cd "$2" && pwd)
 script=$tests/../scripts/slurm-study.sh
-work=$(mktemp -d "${TMPDIR:-/tmp}/slurm study.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+cli_work_name="slurm study"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 mkdir bin "my boards"
 cp "$tests/support/sbatch-stub" bin/sbatch
 export PATH="$work/bin:$PATH" SBATCH_STUB_DIR="$work/stub" TANBO=$real_tanbo
 
-fail() {
-  echo "slurm_study: $*" >&2
-  exit 1
-}
 # refused EXPECTED -- COMMAND...: exits 2 with EXPECTED on stderr and submits nothing.
 refused() {
   local expected=$1 status=0

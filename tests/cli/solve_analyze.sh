@@ -4,12 +4,7 @@
 # usage: bash solve_analyze.sh TANBO TESTDIR
 set -euo pipefail
 TANBO=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "solve_analyze: $*" >&2
-  exit 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 
 # A line of 8 points: Black wins with its only move, 2.
 out=$("$TANBO" solve --topology "line 8")

@@ -6,16 +6,11 @@
 # usage: bash study_merge.sh TANBO TESTDIR
 set -euo pipefail
 TANBO=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 printf 'line 7\ngrid 3x3\nhex 3\n' > list.txt
 base=(--topologies list.txt --players greedy,random --games 5 --seed 3)
 
-fail() {
-  echo "study_merge: $*" >&2
-  exit 1
-}
 # refused EXPECTED... -- COMMAND...: the command exits 2, prints nothing on stdout, and its
 # stderr holds every EXPECTED string.
 refused() {

@@ -8,8 +8,7 @@ if ! command -v parallel > /dev/null; then
   echo "study_shard: GNU parallel is not installed (apt-get install parallel)" >&2
   exit 1
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cat > "$work/list.txt" << 'LIST'
 # a few small boards of different kinds
 line 13

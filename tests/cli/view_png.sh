@@ -3,9 +3,8 @@
 # message that says so. Usage: view_png.sh TANBO TESTDIR
 set -u
 TANBO=$1
-fail() { echo "FAIL: $*" >&2; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
+out=$work
 
 if ! "$TANBO" view --help >"$out/help" 2>"$out/err"; then
   grep -q "built without the viewer" "$out/err" || fail "view --help failed: $(cat "$out/err")"
