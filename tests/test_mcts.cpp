@@ -67,6 +67,18 @@ TEST(Mcts, RunsExactlyThePlayoutLimitWithOneOrSeveralThreads) {
   }
 }
 
+TEST(Mcts, EachPlayoutGrowsTheTreeByOneLevelAtMost) {
+  // A search of P playouts expands at most P + 1 nodes, each into at most its legal moves; with
+  // expand=1 it once expanded every node down to the end of the game on every playout.
+  const Position pos = test::make("grid 9x9");
+  for (const char* opts : {"playouts=60,expand=1,solver=0", "playouts=60,expand=2,solver=0"}) {
+    Mcts m(parse_mcts_options(opts), 3);
+    m.search(pos);
+    EXPECT_LE(m.last_stats().nodes, 1 + 61u * pos.num_vertices()) << opts;
+    EXPECT_GT(m.last_stats().playout_moves, 60u) << opts;  // the playouts still play
+  }
+}
+
 TEST(Mcts, TimeLimitStopsTheSearch) {
   Mcts m(parse_mcts_options("time=0.05"), 1);
   const Position pos = test::make("grid 19x19");

@@ -172,12 +172,15 @@ class Worker {
       std::uint32_t index = 0;
       path_.push_back(0);
       ++tree.nodes[0].n;
-      for (;;) {
-        if (scratch_.is_over()) break;
+      // Down the tree to a leaf; a leaf with enough visits gets its children, and the descent
+      // goes one step into them (one new level a playout: with expand=1 it would otherwise
+      // expand every node down to the end of the game).
+      for (bool grown = false; !grown && !scratch_.is_over();) {
         if (!tree.nodes[index].expanded) {
           if (index != 0 && tree.nodes[index].n < config_.expand) break;
           expand(tree, index);
           if (!tree.nodes[index].expanded) break;
+          grown = true;
         }
         const std::uint32_t child = select(tree, tree.nodes[index]);
         Node& c = tree.nodes[child];

@@ -34,7 +34,8 @@ struct MctsConfig {
                         // -1 playout_tactics' choice
   double explore = -1;  // UCT exploration constant (< 0: exploration_constant's choice)
   double rave_k = 300;  // RAVE equivalence: AMAF counts half at this many visits
-  std::uint32_t expand = 2;  // a leaf gets children once it has this many visits
+  std::uint32_t expand = 2;  // a leaf gets children once it has this many visits (one new level
+                             // a playout)
   bool reuse = true;         // keep the tree between searches (see Mcts::search)
   // Two players, at most 64 empty points: positions the exact solver searches before each
   // search (0 = none), above 25 empty points at most 10 a playout of the playout limit, and
