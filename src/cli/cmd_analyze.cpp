@@ -162,7 +162,7 @@ int cmd_analyze(const std::vector<std::string>& args, std::istream&, std::ostrea
   po::options_description desc("tanbo analyze options");
   desc.add_options()("game", po::value(&file), "the game file to review")(
       "playouts", po::value(&playouts)->default_value(playouts), "playouts per position")(
-      "margin", po::value(&margin)->default_value(margin),
+      "margin", po::value(&margin)->default_value(margin, "0.15"),
       "flag moves that lose more win rate than this")(
       "png", po::value(&png), "write a chart of the win rate over the game to FILE")(
       "seed", po::value(&seed)->default_value(seed), "random seed of the search");
