@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "../src/ai/reply_table.hpp"
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/ai/match.hpp"
 #include "tanbo/ai/mcts.hpp"
@@ -326,10 +327,66 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_FALSE(playout_tactics(parse_mcts_options("tactics=off"), test::make("grid 9x9").graph()));
   EXPECT_EQ(mcts_spec(parse_mcts_options("tactics=0")), "mcts:tactics=0");
   EXPECT_THROW(parse_mcts_options("tactics=2"), Error);
+  EXPECT_FALSE(MctsConfig{}.reply);
+  EXPECT_TRUE(parse_mcts_options("reply=1").reply);
+  EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reply=on")), "mcts:playouts=10,reply=1");
+  EXPECT_THROW(parse_mcts_options("reply=2"), Error);
   EXPECT_THROW(parse_mcts_options("reuse=maybe"), Error);
   EXPECT_THROW(parse_mcts_options("threads=0"), Error);
   EXPECT_THROW(parse_mcts_options("playouts=10,"), Error);
   EXPECT_THROW(parse_mcts_options("gametime=abc"), Error);
+}
+
+// The last good reply with forgetting: the winner's replies are stored, a loser's stored reply
+// is forgotten, another losing reply leaves the stored one, and players do not share replies.
+TEST(ReplyTable, StoresTheWinnersRepliesAndForgetsTheLosers) {
+  using detail::Step;
+  detail::ReplyTable t(3, 10);
+  for (Player p = 1; p <= 3; ++p) {
+    for (Vertex u = 0; u < 10; ++u) EXPECT_EQ(t.reply(p, u), kNoVertex);
+  }
+  const std::vector<Step> a = {{1, 0}, {2, 1}, {1, 2}, {2, 3}, {1, 4}};
+  t.learn(a, 2);
+  EXPECT_EQ(t.reply(2, 0), 1u);  // White's moves, replies to Black's
+  EXPECT_EQ(t.reply(2, 2), 3u);
+  EXPECT_EQ(t.reply(1, 1), kNoVertex);  // Black lost: nothing stored
+  EXPECT_EQ(t.reply(1, 3), kNoVertex);
+  EXPECT_EQ(t.reply(1, 0), kNoVertex);  // replies are per player
+  EXPECT_EQ(t.reply(3, 0), kNoVertex);
+
+  const std::vector<Step> b = {{1, 0}, {2, 1}, {1, 2}, {2, 5}, {1, 6}};
+  t.learn(b, 1);
+  EXPECT_EQ(t.reply(2, 0), kNoVertex);  // White lost playing the stored reply 1: forgotten
+  EXPECT_EQ(t.reply(2, 2), 3u);         // White lost playing 5, not the stored 3: kept
+  EXPECT_EQ(t.reply(1, 1), 2u);         // Black won: its replies are stored
+  EXPECT_EQ(t.reply(1, 5), 6u);
+
+  const std::vector<Step> c = {{3, 2}, {2, 7}, {1, 8}};
+  t.learn(c, 2);
+  EXPECT_EQ(t.reply(2, 2), 7u);  // a newer winning reply replaces the old one
+  EXPECT_EQ(t.reply(1, 7), kNoVertex);
+  t.learn(std::vector<Step>{{1, 9}}, 1);  // one move: no reply to learn
+  EXPECT_EQ(t.reply(1, 9), kNoVertex);
+}
+
+// reply=1 reaches the playouts: the same seed plays other playouts than without it, and the
+// searches stay legal and reproducible on boards of every kind, with three players too.
+TEST(Mcts, LastGoodReplyPlayoutsAreLegalAndReproducible) {
+  for (const char* board : {"grid 9x9", "hex 4", "grid 4x4x4", "hex 5 (3 players)"}) {
+    const bool three = board == std::string("hex 5 (3 players)");
+    const Position pos = three ? test::make("hex 5", "default", 3) : test::make(board);
+    std::uint64_t moves[2] = {};
+    for (int run = 0; run < 2; ++run) {
+      Mcts m(parse_mcts_options("playouts=400,reply=1,solver=0"), 5);
+      const Vertex v = m.search(pos);
+      EXPECT_EQ(pos.check_move(pos.to_move(), v), MoveStatus::kLegal) << board;
+      moves[run] = m.last_stats().playout_moves;
+    }
+    EXPECT_EQ(moves[0], moves[1]) << board;
+    Mcts plain(parse_mcts_options("playouts=400,solver=0"), 5);
+    plain.search(pos);
+    EXPECT_NE(plain.last_stats().playout_moves, moves[0]) << board;
+  }
 }
 
 TEST(Mcts, ExplorationIsChosenByTheBoardUnlessGiven) {

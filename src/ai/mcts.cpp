@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "reply_table.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 
@@ -61,10 +62,8 @@ struct Limits {
   }
 };
 
-struct Step {
-  Player player;
-  Vertex vertex;
-};
+using detail::ReplyTable;
+using detail::Step;
 
 // One search thread: its own scratch position, random numbers and AMAF marks.
 class Worker {
@@ -79,6 +78,7 @@ class Worker {
         proofs_(root.num_players() == 2) {
     explore_ = exploration_constant(config, root.graph());
     tactics_ = playout_tactics(config, root.graph());
+    if (config.reply) replies_ = ReplyTable(root.num_players(), n_);
     root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
   }
 
@@ -194,13 +194,12 @@ class Worker {
     // The playout.
     std::uint64_t moves = 0;
     const std::uint64_t cap = 50ull * n_ + 1000;  // never reached by the rules; a safety net
+    const bool record = config_.rave || config_.reply;
     while (!scratch_.is_over() && moves < cap) {
       const Player p = scratch_.to_move();
-      const Vertex v = config_.light
-                           ? light_playout_move(scratch_, rng_, config_.tries, tactics_, &hints_)
-                           : random_move(scratch_, rng_);
+      const Vertex v = playout_move(p);
       scratch_.play(v);
-      if (config_.rave) steps_.push_back({p, v});
+      if (record) steps_.push_back({p, v});
       ++moves;
     }
     ++playouts;
@@ -213,6 +212,7 @@ class Worker {
       }
     }
 
+    if (config_.reply) replies_.learn(steps_, winner);
     const bool ended_in_tree = moves == 0 && scratch_.is_over();
     std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
     if (shared) lock.lock();
@@ -247,6 +247,23 @@ class Worker {
     }
   }
 
+  // The next playout move of p: the tactical move, else the last good reply to the move before
+  // (config.reply: when it is legal and does not bound p's own root), else the light policy's
+  // draw (or a uniform one with policy=random).
+  Vertex playout_move(Player p) {
+    if (config_.light && tactics_) {
+      const Vertex v = tactical_move(scratch_, p, &hints_);
+      if (v != kNoVertex) return v;
+    }
+    if (config_.reply && !steps_.empty()) {
+      const Vertex v = replies_.reply(p, steps_.back().vertex);
+      if (v != kNoVertex && scratch_.is_legal_point(p, v) && !move_bounds_own_root(scratch_, p, v))
+        return v;
+    }
+    return config_.light ? light_playout_move(scratch_, rng_, config_.tries, false, &hints_)
+                         : random_move(scratch_, rng_);
+  }
+
   // The game ended at the last node of the path: that node is proven, and so is every node
   // above it whose mover then has a proven winning move (it loses) or only proven losing
   // moves (it wins).
@@ -278,8 +295,9 @@ class Worker {
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> path_;
   std::vector<Step> steps_;
-  std::vector<Vertex> hints_;         // playout tactics: each root's last point, remembered
-  std::vector<double> scores_;        // expansion with priors: scores of the children
+  std::vector<Vertex> hints_;   // playout tactics: each root's last point, remembered
+  ReplyTable replies_;          // reply=1: the last good replies of this search (reply_table.hpp)
+  std::vector<double> scores_;  // expansion with priors: scores of the children
   std::vector<std::uint32_t> order_;  // and their ranking
   bool proofs_;                       // two players: proofs are backed up (MCTS-solver)
   bool root_proven_ = false;          // the root's value is proven: no more playouts

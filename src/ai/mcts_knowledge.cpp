@@ -192,9 +192,10 @@ MctsConfig parse_mcts_options(std::string_view options) {
     const std::string_view item = options.substr(pos, end - pos);
     const std::size_t eq = item.find('=');
     if (item.empty() || eq == std::string_view::npos || eq == 0) {
-      throw Error("mcts option \"" + std::string(item) +
-                  "\": expected key=value (keys: playouts, time, gametime, threads, parallel, "
-                  "rave, policy, prior, tries, tactics, explore, ravek, expand, reuse, solver)");
+      throw Error(
+          "mcts option \"" + std::string(item) +
+          "\": expected key=value (keys: playouts, time, gametime, threads, parallel, "
+          "rave, policy, prior, tries, tactics, explore, ravek, expand, reuse, reply, solver)");
     }
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
@@ -238,12 +239,14 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.expand = static_cast<std::uint32_t>(parse_count(key, value, 1, 1000000));
     } else if (key == "reuse") {
       c.reuse = parse_flag(key, value);
+    } else if (key == "reply") {
+      c.reply = parse_flag(key, value);
     } else if (key == "solver") {
       c.solver = parse_count(key, value, 0, 1000000000000ull);
     } else {
       throw Error("unknown mcts option \"" + std::string(key) +
                   "\" (keys: playouts, time, gametime, threads, parallel, rave, policy, "
-                  "prior, tries, tactics, explore, ravek, expand, reuse, solver)");
+                  "prior, tries, tactics, explore, ravek, expand, reuse, reply, solver)");
     }
     pos = end + 1;
   }
@@ -267,6 +270,7 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
   if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));
   if (c.reuse != d.reuse) parts.push_back(c.reuse ? "reuse=1" : "reuse=0");
+  if (c.reply != d.reply) parts.push_back(c.reply ? "reply=1" : "reply=0");
   if (c.solver != d.solver) parts.push_back("solver=" + std::to_string(c.solver));
   std::string s = "mcts";
   for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : ":") + parts[i];

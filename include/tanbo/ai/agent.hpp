@@ -7,7 +7,7 @@
 //   mcts                       Monte Carlo tree search, 1000 playouts a move
 //   mcts:KEY=VALUE[,KEY=VALUE] with keys playouts, time, gametime, threads, parallel, rave,
 //                              policy, prior, tries, tactics, explore, ravek, expand,
-//                              reuse, solver (see mcts.hpp, docs/strength.md)
+//                              reuse, reply, solver (see mcts.hpp, docs/strength.md)
 // A list of agents (split_agent_list) separates agents by commas; a comma followed by an
 // agent name (random, greedy, mcts) starts a new agent, any other comma continues the
 // options of the agent before it: "mcts:playouts=2000,threads=2,random" is two agents.

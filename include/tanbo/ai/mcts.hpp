@@ -37,6 +37,8 @@ struct MctsConfig {
   std::uint32_t expand = 2;  // a leaf gets children once it has this many visits (one new level
                              // a playout)
   bool reuse = true;         // keep the tree between searches (see Mcts::search)
+  bool reply = false;        // playouts play the last good reply to the move before (see
+                             // src/ai/reply_table.hpp)
   // Two players, at most 64 empty points: positions the exact solver searches before each
   // search (0 = none), above 25 empty points at most 10 a playout of the playout limit, and
   // within a quarter of the move's time. A proven win is played at once; the solver's table is kept
@@ -66,8 +68,8 @@ bool playout_tactics(const MctsConfig& config, const Graph& graph);
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
-// prior, tries, tactics (0|1), explore, ravek, expand, reuse (0|1), solver (nodes). Throws
-// tanbo::Error naming the bad key or value.
+// prior, tries, tactics (0|1), explore, ravek, expand, reuse (0|1), reply (0|1), solver
+// (nodes). Throws tanbo::Error naming the bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
