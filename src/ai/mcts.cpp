@@ -260,7 +260,7 @@ class Worker {
       if (v != kNoVertex && scratch_.is_legal_point(p, v) && !move_bounds_own_root(scratch_, p, v))
         return v;
     }
-    return config_.light ? light_playout_move(scratch_, rng_, config_.tries, false, &hints_)
+    return config_.light ? light_playout_move(scratch_, rng_, config_.tries)
                          : random_move(scratch_, rng_);
   }
 

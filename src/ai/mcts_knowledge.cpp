@@ -95,13 +95,8 @@ Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints) 
   return escape;
 }
 
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries, bool tactics,
-                          std::vector<Vertex>* hints) {
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
   const Player p = pos.to_move();
-  if (tactics) {
-    const Vertex v = tactical_move(pos, p, hints);
-    if (v != kNoVertex) return v;
-  }
   const std::uint32_t count = pos.legal_count(p);
   const Vertex first = pos.legal_move(p, rng.below(count));
   if (count == 1) return first;
@@ -164,6 +159,11 @@ bool parse_flag(std::string_view key, std::string_view value) {
               ": expected 1 or 0 (on/off)");
 }
 
+// Every key parse_mcts_options reads, for its messages.
+constexpr const char* kOptionKeys =
+    "playouts, time, gametime, threads, parallel, rave, policy, prior, tries, tactics, explore, "
+    "ravek, expand, reuse, reply, solver";
+
 std::string format_number(double x) {
   std::ostringstream os;
   os << x;
@@ -192,10 +192,8 @@ MctsConfig parse_mcts_options(std::string_view options) {
     const std::string_view item = options.substr(pos, end - pos);
     const std::size_t eq = item.find('=');
     if (item.empty() || eq == std::string_view::npos || eq == 0) {
-      throw Error(
-          "mcts option \"" + std::string(item) +
-          "\": expected key=value (keys: playouts, time, gametime, threads, parallel, "
-          "rave, policy, prior, tries, tactics, explore, ravek, expand, reuse, reply, solver)");
+      throw Error("mcts option \"" + std::string(item) +
+                  "\": expected key=value (keys: " + kOptionKeys + ")");
     }
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
@@ -244,9 +242,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     } else if (key == "solver") {
       c.solver = parse_count(key, value, 0, 1000000000000ull);
     } else {
-      throw Error("unknown mcts option \"" + std::string(key) +
-                  "\" (keys: playouts, time, gametime, threads, parallel, rave, policy, "
-                  "prior, tries, tactics, explore, ravek, expand, reuse, reply, solver)");
+      throw Error("unknown mcts option \"" + std::string(key) + "\" (keys: " + kOptionKeys + ")");
     }
     pos = end + 1;
   }

@@ -32,8 +32,6 @@ class ReplyTable {
   ReplyTable(std::uint32_t players, std::uint32_t points)
       : points_(points), replies_(std::size_t{players} * points, kNoVertex) {}
 
-  bool empty() const { return replies_.empty(); }
-
   // The reply p last played to a move on `before` in a playout it won; kNoVertex when there is
   // none (never learnt, or forgotten since).
   Vertex reply(Player p, Vertex before) const { return replies_[slot(p, before)]; }

@@ -119,10 +119,9 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v);
 
 // The light playout policy: draws `tries` legal moves at random and plays the first that
 // bounds another player's root without bounding its own; else the first draw, unless that
-// one bounds its own root (then one other draw).
-// With `tactics`, first tactical_move(pos, pos.to_move(), hints) when there is one.
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1, bool tactics = false,
-                          std::vector<Vertex>* hints = nullptr);
+// one bounds its own root (then one other draw). The search's playouts try tactical_move and
+// the last good reply (reply=1) before it (Worker::playout_move in mcts.cpp).
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1);
 
 // Roots at most tactical_move() looks through (a scan of every root on each playout move);
 // on boards with more (a spaced setup on a big board) it finds nothing.
