@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <set>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -12,6 +14,7 @@
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/ai/match.hpp"
 #include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/move_model.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
@@ -235,6 +238,122 @@ TEST(Mcts, KnowledgeChecksAgreeWithTheRules) {
   }
 }
 
+TEST(MoveModel, FeaturesAgreeWithTheRules) {
+  // For every legal move of random games, the features the move model reads equal what the
+  // rules say, counted here from scratch on a copy with the move played; the position is
+  // left as it was.
+  for (const std::string board : {"grid 9x9", "hex 4", "grid 4x4x4", "line 25"}) {
+    int taking = 0, losing = 0, near = 0;
+    for_each_playout_position(board, 23, 4, [&](const Position& pos) {
+      const Player p = pos.to_move();
+      const Graph& g = pos.graph();
+      const Vertex last = pos.ply() > 0 ? pos.last_move().vertex : kNoVertex;
+      Position probe = pos;
+      const PositionSummary summary = summarize(probe, last);
+      // Sum of sqrt(space) and roots at one point, of p's roots (own) or the others'.
+      const auto sides = [p](const Position& q, bool own, double& space, int& at_one) {
+        space = 0;
+        at_one = 0;
+        for (RootId r : q.live_roots()) {
+          if ((q.root_owner(r) == p) != own) continue;
+          space += std::sqrt(static_cast<double>(q.root_space(r)));
+          at_one += q.root_space(r) == 1;
+        }
+      };
+      double own_before, other_before;
+      int own_one_before, other_one_before;
+      sides(pos, true, own_before, own_one_before);
+      sides(pos, false, other_before, other_one_before);
+      for (Vertex v : pos.legal_moves(p)) {
+        MoveFeatures f;
+        move_features(probe, summary, v, f);
+        ASSERT_EQ(probe.hash(), pos.hash()) << board;
+        ASSERT_EQ(probe.ply(), pos.ply()) << board;
+        int others_adjacent = 0;
+        bool touches_last = false;
+        for (Vertex w : g.neighbours(v)) {
+          others_adjacent += pos.at(w) != kEmpty && pos.at(w) != p;
+          touches_last = touches_last || w == last;
+        }
+        EXPECT_EQ(f[2 + std::min(others_adjacent, 3)], 1.0f) << board;
+        EXPECT_EQ(f[2] + f[3] + f[4] + f[5], 1.0f) << board;
+        EXPECT_EQ(f[0], g.degree(v) < g.max_degree() ? 1.0f : 0.0f) << board;
+        EXPECT_EQ(f[8], touches_last ? 1.0f : 0.0f) << board;
+        near += f[9] > 0;
+        Position after = pos;
+        const MoveRecord& rec = after.play(v);
+        const std::uint32_t taken = stones_of_others(pos, p) - stones_of_others(after, p);
+        ASSERT_EQ(f[10], after.is_over() && after.winner() == p ? 1.0f : 0.0f) << board;
+        ASSERT_EQ(f[11], taken > 0 ? 1.0f : 0.0f) << board;
+        const std::uint32_t lost = pos.stones(p) + 1 - after.stones(p);
+        ASSERT_EQ(f[13], lost > 0 ? 1.0f : 0.0f) << board;
+        ASSERT_FLOAT_EQ(f[14], std::log1p(static_cast<float>(lost))) << board;
+        if (rec.expanded_removed) ASSERT_GT(lost, 0u) << board;
+        ASSERT_FLOAT_EQ(f[12], std::log1p(static_cast<float>(taken))) << board;
+        const std::uint32_t space = pos.joined_space_after(p, v);
+        const int bucket = space == 0 ? -1 : space <= 3 ? int(space) - 1 : space <= 5 ? 3 : 4;
+        for (int b = 0; b < 5; ++b) EXPECT_EQ(f[15 + b], b == bucket ? 1.0f : 0.0f) << board;
+        double own_after, other_after;
+        int own_one_after, other_one_after;
+        sides(after, true, own_after, own_one_after);
+        sides(after, false, other_after, other_one_after);
+        EXPECT_NEAR(f[20], own_after - own_before, 1e-4) << board;
+        EXPECT_NEAR(f[21], other_after - other_before, 1e-4) << board;
+        EXPECT_EQ(f[22], static_cast<float>(own_one_after - own_one_before)) << board;
+        EXPECT_EQ(f[24], static_cast<float>(other_one_after - other_one_before)) << board;
+        taking += taken > 0;
+        losing += lost > 0;
+      }
+    });
+    if (HasFatalFailure()) return;
+    EXPECT_GT(taking, 0) << board;  // the features were exercised both ways
+    EXPECT_GT(losing, 0) << board;
+    EXPECT_GT(near, 0) << board;
+  }
+}
+
+TEST(MoveModel, OnByDefaultOnBoardsLike9x9Only) {
+  const MctsConfig automatic;
+  EXPECT_TRUE(model_priors(automatic, test::make("grid 9x9").graph()));
+  EXPECT_TRUE(model_priors(automatic, test::make("line 25").graph()));
+  EXPECT_FALSE(model_priors(automatic, test::make("grid 19x19").graph()));
+  EXPECT_FALSE(model_priors(automatic, test::make("hex 5").graph()));
+  EXPECT_FALSE(model_priors(automatic, test::make("grid 5x5x5").graph()));
+  EXPECT_TRUE(model_priors(parse_mcts_options("model=1"), test::make("hex 5").graph()));
+  EXPECT_FALSE(model_priors(parse_mcts_options("model=0"), test::make("grid 9x9").graph()));
+}
+
+TEST(MoveModel, EveryFeatureHasAName) {
+  std::set<std::string> names;
+  for (int i = 0; i < kMoveFeatures; ++i) names.insert(move_feature_name(i));
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(kMoveFeatures));
+  EXPECT_EQ(names.count(""), 0u);
+  EXPECT_STREQ(move_feature_name(kMoveFeatures), "");
+}
+
+TEST(Mcts, ModelPriorsAndGreedyPriorsSearchDifferentlyAndBothPlayLegally) {
+  // The priors reach the search: with a few playouts, the move model's priors and greedy's
+  // choose differently somewhere in a game, and both play legal, reproducible games on boards
+  // of every kind (a three-player hex board included).
+  for (const std::string board : {"grid 9x9", "hex 4", "grid 4x4x4", "hex 5:3"}) {
+    bool differ = false;
+    Position pos = board == "hex 5:3" ? test::make("hex 5", "default", 3) : test::make(board);
+    Mcts model(parse_mcts_options("playouts=60,solver=0,model=1"), 5);
+    Mcts greedy(parse_mcts_options("playouts=60,solver=0,model=0"), 5);
+    Mcts again(parse_mcts_options("playouts=60,solver=0,model=1"), 5);
+    while (!pos.is_over()) {
+      const Vertex a = model.search(pos);
+      const Vertex b = greedy.search(pos);
+      ASSERT_EQ(again.search(pos), a) << board;
+      ASSERT_TRUE(pos.is_legal_point(pos.to_move(), a)) << board;
+      ASSERT_TRUE(pos.is_legal_point(pos.to_move(), b)) << board;
+      differ = differ || a != b;
+      pos.play(a);
+    }
+    EXPECT_TRUE(differ) << board;
+  }
+}
+
 TEST(Mcts, TacticalMovesTakeAndSaveRootsAsTheRulesSay) {
   // On random games: root_space_point gives the root's space as root_space_points lists it,
   // and tactical_move finds a move exactly when brute force over the legal moves finds one
@@ -331,6 +450,11 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_TRUE(parse_mcts_options("reply=1").reply);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reply=on")), "mcts:playouts=10,reply=1");
   EXPECT_THROW(parse_mcts_options("reply=2"), Error);
+  EXPECT_EQ(MctsConfig{}.model, -1);
+  EXPECT_EQ(parse_mcts_options("model=0").model, 0);
+  EXPECT_EQ(parse_mcts_options("model=1").model, 1);
+  EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,model=off")), "mcts:playouts=10,model=0");
+  EXPECT_THROW(parse_mcts_options("model=2"), Error);
   EXPECT_THROW(parse_mcts_options("reuse=maybe"), Error);
   EXPECT_THROW(parse_mcts_options("threads=0"), Error);
   EXPECT_THROW(parse_mcts_options("playouts=10,"), Error);

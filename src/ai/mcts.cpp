@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reply_table.hpp"
+#include "tanbo/ai/move_model.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 
@@ -78,7 +79,9 @@ class Worker {
         proofs_(root.num_players() == 2) {
     explore_ = exploration_constant(config, root.graph());
     tactics_ = playout_tactics(config, root.graph());
+    model_ = model_priors(config, root.graph());
     if (config.reply) replies_ = ReplyTable(root.num_players(), n_);
+    if (root.ply() > 0) root_last_ = root.last_move().vertex;
     root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
   }
 
@@ -135,27 +138,55 @@ class Worker {
         win = static_cast<std::uint32_t>(tree.nodes.size());
       tree.nodes.push_back(c);
     }
-    if (config_.prior > 0) {
-      // One-ply knowledge as AMAF priors: the children ranked by one_ply_score(); the best
-      // starts with `prior` AMAF wins out of `prior`, the worst with none, linearly between.
-      scores_.clear();
-      for (Vertex v : moves) scores_.push_back(one_ply_score(scratch_, v));
-      order_.resize(moves.size());
-      for (std::uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-      std::stable_sort(order_.begin(), order_.end(),
-                       [&](std::uint32_t a, std::uint32_t b) { return scores_[a] > scores_[b]; });
-      const double m = static_cast<double>(moves.size());
-      for (std::uint32_t rank = 0; rank < order_.size(); ++rank) {
-        Node& c = tree.nodes[first + order_[rank]];
-        c.an = config_.prior;
-        c.aw = static_cast<float>(config_.prior * (1.0 - rank / m));
-      }
+    if (config_.prior > 0 && model_) {
+      set_model_priors(tree, index, first, moves);
+    } else if (config_.prior > 0) {
+      set_greedy_priors(tree, first, moves);
     }
     Node& node = tree.nodes[index];
     node.win_child = win;
     node.first = first;
     node.count = count;
     node.expanded = true;
+  }
+
+  // The move model's priors: child i starts with `prior` AMAF visits and prior * exp(s_i - s_max)
+  // AMAF wins, s_i the model's score of its move (move_model.hpp): the model's best move starts
+  // as a sure win, a move the model finds e times less likely at 1/e of that.
+  void set_model_priors(Tree& tree, std::uint32_t index, std::uint32_t first,
+                        const std::vector<Vertex>& moves) {
+    const Vertex last = index == 0 ? root_last_ : tree.nodes[index].move;
+    const PositionSummary summary = summarize(scratch_, last);
+    MoveFeatures features;
+    scores_.clear();
+    double best = -1e300;
+    for (Vertex v : moves) {
+      move_features(scratch_, summary, v, features);
+      scores_.push_back(move_score(features));
+      best = std::max(best, scores_.back());
+    }
+    for (std::uint32_t i = 0; i < moves.size(); ++i) {
+      Node& c = tree.nodes[first + i];
+      c.an = config_.prior;
+      c.aw = static_cast<float>(config_.prior * std::exp(scores_[i] - best));
+    }
+  }
+
+  // Greedy's priors (model=0): the children ranked by one_ply_score(); the best starts with
+  // `prior` AMAF wins out of `prior`, the worst with none, linearly between.
+  void set_greedy_priors(Tree& tree, std::uint32_t first, const std::vector<Vertex>& moves) {
+    scores_.clear();
+    for (Vertex v : moves) scores_.push_back(one_ply_score(scratch_, v));
+    order_.resize(moves.size());
+    for (std::uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return scores_[a] > scores_[b]; });
+    const double m = static_cast<double>(moves.size());
+    for (std::uint32_t rank = 0; rank < order_.size(); ++rank) {
+      Node& c = tree.nodes[first + order_[rank]];
+      c.an = config_.prior;
+      c.aw = static_cast<float>(config_.prior * (1.0 - rank / m));
+    }
   }
 
   void iterate(Tree& tree, bool shared) {
@@ -285,12 +316,14 @@ class Worker {
   }
 
   const MctsConfig& config_;
-  Position root_;  // the search's root, without its game record
+  Position root_;                 // the search's root, without its game record
+  Vertex root_last_ = kNoVertex;  // the move that led to the root, if known
   Position scratch_;
   Rng rng_;
   std::uint32_t n_;
   double explore_;
   bool tactics_;
+  bool model_;  // priors from the move model (else greedy's)
   std::vector<std::uint32_t> marks_;
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> path_;

@@ -161,7 +161,8 @@ bool parse_flag(std::string_view key, std::string_view value) {
 
 // Every key parse_mcts_options reads, for its messages.
 constexpr const char* kOptionKeys =
-    "playouts, time, gametime, threads, parallel, rave, policy, prior, tries, tactics, explore, "
+    "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
+    "explore, "
     "ravek, expand, reuse, reply, solver";
 
 std::string format_number(double x) {
@@ -181,6 +182,11 @@ double exploration_constant(const MctsConfig& config, const Graph& graph) {
 bool playout_tactics(const MctsConfig& config, const Graph& graph) {
   if (config.tactics >= 0) return config.tactics == 1;
   return graph.num_vertices() <= kTunedTacticsPoints;
+}
+
+bool model_priors(const MctsConfig& config, const Graph& graph) {
+  if (config.model >= 0) return config.model == 1;
+  return graph.num_vertices() <= kTunedExplorePoints && graph.max_degree() <= 4;
 }
 
 MctsConfig parse_mcts_options(std::string_view options) {
@@ -223,6 +229,8 @@ MctsConfig parse_mcts_options(std::string_view options) {
       } else {
         throw Error("mcts option policy=" + std::string(value) + ": expected light or random");
       }
+    } else if (key == "model") {
+      c.model = parse_flag(key, value) ? 1 : 0;
     } else if (key == "prior") {
       c.prior = static_cast<std::uint32_t>(parse_count(key, value, 0, 100000));
     } else if (key == "tactics") {
@@ -266,6 +274,7 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
   if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));
   if (c.reuse != d.reuse) parts.push_back(c.reuse ? "reuse=1" : "reuse=0");
+  if (c.model != d.model) parts.push_back(c.model == 1 ? "model=1" : "model=0");
   if (c.reply != d.reply) parts.push_back(c.reply ? "reply=1" : "reply=0");
   if (c.solver != d.solver) parts.push_back("solver=" + std::to_string(c.solver));
   std::string s = "mcts";

@@ -28,7 +28,9 @@ struct MctsConfig {
   bool tree_parallel = true;   // several threads: one shared tree (true) or one tree each
   bool rave = true;            // AMAF/RAVE values in the tree policy
   bool light = true;           // light playout knowledge (false = uniform random playouts)
-  std::uint32_t prior = 30;    // AMAF prior visits from the one-ply score (0 = none)
+  std::uint32_t prior = 30;    // AMAF prior visits of a new child (0 = no priors)
+  int model = -1;              // priors from the move model (move_model.hpp): 1, from greedy's
+                               // one-ply score: 0, -1 model_priors' choice
   int tries = 1;               // light policy: random draws searched for a bounding move
   int tactics = -1;     // light policy takes and saves roots down to one point first: 1 yes, 0 no,
                         // -1 playout_tactics' choice
@@ -65,11 +67,17 @@ double exploration_constant(const MctsConfig& config, const Graph& graph);
 // is set (0 or 1), else on boards of at most kTunedTacticsPoints points (9x9: +191 Elo at 1000
 // playouts for 7% of the playout rate; 5x5x5: +17, not significant).
 bool playout_tactics(const MctsConfig& config, const Graph& graph);
+// Whether the priors of a search of `graph` come from the move model: config.model when it is
+// set (0 or 1), else on boards of at most kTunedExplorePoints points that have at most 4
+// neighbours each, like 9x9, where its weights were fitted (there +121 Elo at 1000 playouts
+// against greedy's priors, and ten times the playouts gain +275 instead of +199); else greedy's
+// priors (hex 5: 50-50 in 100 games; 5x5x5: 15-25 in 40). docs/strength.md has the matches.
+bool model_priors(const MctsConfig& config, const Graph& graph);
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
-// prior, tries, tactics (0|1), explore, ravek, expand, reuse (0|1), reply (0|1), solver
-// (nodes). Throws tanbo::Error naming the bad key or value.
+// prior, model (0|1), tries, tactics (0|1), explore, ravek, expand, reuse (0|1), reply (0|1),
+// solver (nodes). Throws tanbo::Error naming the bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
