@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/move_model.hpp"
 #include "tanbo/ai/playout.hpp"
 #include "tanbo/core/position.hpp"
 #include "tanbo/core/random.hpp"
@@ -147,6 +149,35 @@ void BM_IsLegalAllPoints(benchmark::State& state, const char* spec, std::uint32_
   state.SetItemsProcessed(state.iterations() * pos.num_vertices());
 }
 
+// The priors of one expanded node: every legal move of a position some way into a game scored
+// by the move model (its features and the weighted sum), or by greedy's one-ply score.
+void BM_ModelPriors(benchmark::State& state, const char* spec, std::uint32_t plies) {
+  Position pos = midgame(spec, plies, 7);
+  const std::vector<Vertex> moves = pos.legal_moves(pos.to_move());
+  MoveFeatures features;
+  double sum = 0;
+  for (auto _ : state) {
+    const PositionSummary summary = summarize(pos, pos.last_move().vertex);
+    for (Vertex v : moves) {
+      move_features(pos, summary, v, features);
+      sum += move_score(features);
+    }
+  }
+  benchmark::DoNotOptimize(sum);
+  state.counters["moves"] = static_cast<double>(moves.size());
+}
+
+void BM_GreedyPriors(benchmark::State& state, const char* spec, std::uint32_t plies) {
+  Position pos = midgame(spec, plies, 7);
+  const std::vector<Vertex> moves = pos.legal_moves(pos.to_move());
+  double sum = 0;
+  for (auto _ : state) {
+    for (Vertex v : moves) sum += one_ply_score(pos, v);
+  }
+  benchmark::DoNotOptimize(sum);
+  state.counters["moves"] = static_cast<double>(moves.size());
+}
+
 }  // namespace
 
 BENCHMARK_CAPTURE(BM_Playout, line31, "line 31");
@@ -171,3 +202,7 @@ BENCHMARK_CAPTURE(BM_RandomMove, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_RandomMove, g1000x1000, "grid 1000x1000", 20000);
 BENCHMARK_CAPTURE(BM_LegalMovesSorted, g19x19, "grid 19x19", 150);
 BENCHMARK_CAPTURE(BM_IsLegalAllPoints, g19x19, "grid 19x19", 150);
+BENCHMARK_CAPTURE(BM_ModelPriors, g9x9, "grid 9x9", 30);
+BENCHMARK_CAPTURE(BM_GreedyPriors, g9x9, "grid 9x9", 30);
+BENCHMARK_CAPTURE(BM_ModelPriors, g19x19, "grid 19x19", 150);
+BENCHMARK_CAPTURE(BM_GreedyPriors, g19x19, "grid 19x19", 150);
