@@ -69,9 +69,9 @@ double exploration_constant(const MctsConfig& config, const Graph& graph);
 bool playout_tactics(const MctsConfig& config, const Graph& graph);
 // Whether the priors of a search of `graph` come from the move model: config.model when it is
 // set (0 or 1), else on boards of at most kTunedExplorePoints points that have at most 4
-// neighbours each, like 9x9, where its weights were fitted (there +121 Elo at 1000 playouts
-// against greedy's priors, and ten times the playouts gain +275 instead of +199); else greedy's
-// priors (hex 5: 50-50 in 100 games; 5x5x5: 15-25 in 40). docs/strength.md has the matches.
+// neighbours each, like 9x9, where its weights were fitted (there +182 Elo at 1000 playouts
+// against greedy's priors, 200 games); elsewhere greedy's priors (with the model, hex 5 won
+// 44-56 in 100 games, 5x5x5 12-28 in 40). docs/strength.md has the matches.
 bool model_priors(const MctsConfig& config, const Graph& graph);
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
