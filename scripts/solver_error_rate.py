@@ -8,9 +8,11 @@ checks each answer with the solver. Prints a Markdown table (docs/strength.md).
 
 usage: scripts/solver_error_rate.py TANBO [--boards "grid 5x5,grid 7x7"] [--positions N]
        [--budgets 100,1000,10000] [--seed S] [--options "explore=0.2"]
+       [--selfplay mcts:playouts=300]
 
 --options adds mcts options to the engines that are judged (not to the self-play that finds
-the positions, so that two runs with different options judge the same positions).
+the positions, so that two runs with different options judge the same positions); --selfplay
+is the engine of the self-play games (default mcts:playouts=300).
 """
 import argparse
 import subprocess
@@ -59,9 +61,9 @@ def self_play(gtp):
     return moves
 
 
-def won_positions(tanbo, board, wanted, seed):
+def won_positions(tanbo, board, wanted, seed, selfplay):
     """Late positions of self-play games that the solver proves won for the side to move."""
-    player = Gtp(tanbo, board, "mcts:playouts=300", seed)
+    player = Gtp(tanbo, board, selfplay, seed)
     solver = Gtp(tanbo, board, "random", seed)
     found = []
     game = 0
@@ -110,6 +112,7 @@ def main():
     ap.add_argument("--budgets", default="100,1000,10000")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--options", default="", help="more mcts options for the judged engines")
+    ap.add_argument("--selfplay", default="mcts:playouts=300", help="the self-play engine")
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
     print("| board | won positions | " +
@@ -117,7 +120,7 @@ def main():
           " | ".join(f"{b}, solver=0" for b in budgets) + " |")
     print("|---|---|" + "---|" * (2 * len(budgets)))
     for board in a.boards.split(","):
-        positions = won_positions(a.tanbo, board, a.positions, a.seed)
+        positions = won_positions(a.tanbo, board, a.positions, a.seed, a.selfplay)
         n = len(positions)
         cells = []
         for solver in ("", ",solver=0"):
