@@ -149,32 +149,28 @@ void BM_IsLegalAllPoints(benchmark::State& state, const char* spec, std::uint32_
   state.SetItemsProcessed(state.iterations() * pos.num_vertices());
 }
 
-// The priors of one expanded node: every legal move of a position some way into a game scored
-// by the move model (its features and the weighted sum), or by greedy's one-ply score.
+// The priors of one expanded node: the shares of every legal move of a position some way into
+// a game, from the move model or from greedy's one-ply ranking.
 void BM_ModelPriors(benchmark::State& state, const char* spec, std::uint32_t plies) {
   Position pos = midgame(spec, plies, 7);
   const std::vector<Vertex> moves = pos.legal_moves(pos.to_move());
-  MoveFeatures features;
-  double sum = 0;
+  std::vector<double> shares;
   for (auto _ : state) {
-    const PositionSummary summary = summarize(pos, pos.last_move().vertex);
-    for (Vertex v : moves) {
-      move_features(pos, summary, v, features);
-      sum += move_score(features);
-    }
+    move_model_shares(pos, pos.last_move().vertex, moves, shares);
+    benchmark::DoNotOptimize(shares.data());
   }
-  benchmark::DoNotOptimize(sum);
   state.counters["moves"] = static_cast<double>(moves.size());
 }
 
 void BM_GreedyPriors(benchmark::State& state, const char* spec, std::uint32_t plies) {
   Position pos = midgame(spec, plies, 7);
   const std::vector<Vertex> moves = pos.legal_moves(pos.to_move());
-  double sum = 0;
+  std::vector<double> shares;
+  std::vector<std::uint32_t> order;
   for (auto _ : state) {
-    for (Vertex v : moves) sum += one_ply_score(pos, v);
+    one_ply_shares(pos, moves, shares, order);
+    benchmark::DoNotOptimize(shares.data());
   }
-  benchmark::DoNotOptimize(sum);
   state.counters["moves"] = static_cast<double>(moves.size());
 }
 

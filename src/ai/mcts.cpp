@@ -138,55 +138,26 @@ class Worker {
         win = static_cast<std::uint32_t>(tree.nodes.size());
       tree.nodes.push_back(c);
     }
-    if (config_.prior > 0 && model_) {
-      set_model_priors(tree, index, first, moves);
-    } else if (config_.prior > 0) {
-      set_greedy_priors(tree, first, moves);
+    if (config_.prior > 0) {
+      // Knowledge as AMAF priors: each child starts with `prior` AMAF visits holding its share
+      // of `prior` wins, from the move model or from greedy's ranking.
+      if (model_) {
+        const Vertex last = index == 0 ? root_last_ : tree.nodes[index].move;
+        move_model_shares(scratch_, last, moves, shares_);
+      } else {
+        one_ply_shares(scratch_, moves, shares_, order_);
+      }
+      for (std::uint32_t i = 0; i < moves.size(); ++i) {
+        Node& c = tree.nodes[first + i];
+        c.an = config_.prior;
+        c.aw = static_cast<float>(config_.prior * shares_[i]);
+      }
     }
     Node& node = tree.nodes[index];
     node.win_child = win;
     node.first = first;
     node.count = count;
     node.expanded = true;
-  }
-
-  // The move model's priors: child i starts with `prior` AMAF visits and prior * exp(s_i - s_max)
-  // AMAF wins, s_i the model's score of its move (move_model.hpp): the model's best move starts
-  // as a sure win, a move the model finds e times less likely at 1/e of that.
-  void set_model_priors(Tree& tree, std::uint32_t index, std::uint32_t first,
-                        const std::vector<Vertex>& moves) {
-    const Vertex last = index == 0 ? root_last_ : tree.nodes[index].move;
-    const PositionSummary summary = summarize(scratch_, last);
-    MoveFeatures features;
-    scores_.clear();
-    double best = -1e300;
-    for (Vertex v : moves) {
-      move_features(scratch_, summary, v, features);
-      scores_.push_back(move_score(features));
-      best = std::max(best, scores_.back());
-    }
-    for (std::uint32_t i = 0; i < moves.size(); ++i) {
-      Node& c = tree.nodes[first + i];
-      c.an = config_.prior;
-      c.aw = static_cast<float>(config_.prior * std::exp(scores_[i] - best));
-    }
-  }
-
-  // Greedy's priors (model=0): the children ranked by one_ply_score(); the best starts with
-  // `prior` AMAF wins out of `prior`, the worst with none, linearly between.
-  void set_greedy_priors(Tree& tree, std::uint32_t first, const std::vector<Vertex>& moves) {
-    scores_.clear();
-    for (Vertex v : moves) scores_.push_back(one_ply_score(scratch_, v));
-    order_.resize(moves.size());
-    for (std::uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-    std::stable_sort(order_.begin(), order_.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return scores_[a] > scores_[b]; });
-    const double m = static_cast<double>(moves.size());
-    for (std::uint32_t rank = 0; rank < order_.size(); ++rank) {
-      Node& c = tree.nodes[first + order_[rank]];
-      c.an = config_.prior;
-      c.aw = static_cast<float>(config_.prior * (1.0 - rank / m));
-    }
   }
 
   void iterate(Tree& tree, bool shared) {
@@ -330,8 +301,8 @@ class Worker {
   std::vector<Step> steps_;
   std::vector<Vertex> hints_;   // playout tactics: each root's last point, remembered
   ReplyTable replies_;          // reply=1: the last good replies of this search (reply_table.hpp)
-  std::vector<double> scores_;  // expansion with priors: scores of the children
-  std::vector<std::uint32_t> order_;  // and their ranking
+  std::vector<double> shares_;  // expansion with priors: the children's shares of wins
+  std::vector<std::uint32_t> order_;  // scratch of one_ply_shares
   bool proofs_;                       // two players: proofs are backed up (MCTS-solver)
   bool root_proven_ = false;          // the root's value is proven: no more playouts
 };

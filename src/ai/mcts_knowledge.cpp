@@ -51,6 +51,18 @@ double one_ply_score(Position& pos, Vertex v) {
   return score;
 }
 
+void one_ply_shares(Position& pos, std::span<const Vertex> moves, std::vector<double>& shares,
+                    std::vector<std::uint32_t>& order) {
+  shares.clear();
+  for (Vertex v : moves) shares.push_back(one_ply_score(pos, v));
+  order.resize(moves.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return shares[a] > shares[b]; });
+  const double m = static_cast<double>(moves.size());
+  for (std::uint32_t rank = 0; rank < order.size(); ++rank) shares[order[rank]] = 1.0 - rank / m;
+}
+
 bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
   std::uint32_t others = 0;
   for (Player q = 1; q <= pos.num_players(); ++q) {
@@ -162,8 +174,7 @@ bool parse_flag(std::string_view key, std::string_view value) {
 // Every key parse_mcts_options reads, for its messages.
 constexpr const char* kOptionKeys =
     "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
-    "explore, "
-    "ravek, expand, reuse, reply, solver";
+    "explore, ravek, expand, reuse, reply, solver";
 
 std::string format_number(double x) {
   std::ostringstream os;

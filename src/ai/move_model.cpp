@@ -167,4 +167,18 @@ double move_score(const MoveFeatures& features) {
   return z;
 }
 
+void move_model_shares(Position& pos, Vertex last, std::span<const Vertex> moves,
+                       std::vector<double>& shares) {
+  const PositionSummary summary = summarize(pos, last);
+  MoveFeatures features;
+  shares.clear();
+  double best = -1e300;
+  for (Vertex v : moves) {
+    move_features(pos, summary, v, features);
+    shares.push_back(move_score(features));
+    best = std::max(best, shares.back());
+  }
+  for (double& s : shares) s = std::exp(s - best);
+}
+
 }  // namespace tanbo

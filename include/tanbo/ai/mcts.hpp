@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,6 +121,12 @@ bool move_bounds_other_root(const Position& pos, Player p, Vertex v);
 // root spaces of own roots, minus half those of other players' roots; +-1e9 for a move that
 // ends the game. Plays v and takes it back, leaving `pos` as it was.
 double one_ply_score(Position& pos, Vertex v);
+// Greedy's priors (MctsConfig::model 0): shares[i], the share of the AMAF prior wins that
+// moves[i] (legal for the side to move) starts with, from the moves ranked by one_ply_score
+// (ties in the order given): the best 1, the next 1 - 1/m, ..., the worst 1/m, m moves.
+// `order` is scratch space. Plays each move on pos and takes it back.
+void one_ply_shares(Position& pos, std::span<const Vertex> moves, std::vector<double>& shares,
+                    std::vector<std::uint32_t>& order);
 
 // Whether player p putting a stone on v ends the game with p the winner: the stone bounds
 // every root of every other player and not the root it joins.

@@ -14,6 +14,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "tanbo/core/position.hpp"
 
@@ -49,5 +51,12 @@ void move_features(Position& pos, const PositionSummary& before, Vertex v, MoveF
 
 // The model's score of a move from its features.
 double move_score(const MoveFeatures& features);
+
+// The move model's priors (MctsConfig::model 1): shares[i], the share of the AMAF prior wins
+// that moves[i] (legal for the side to move of pos) starts with, exp(s_i - s_max), s_i the
+// model's score of the move: 1 for the model's favourite, 1/e for a move it finds e times less
+// likely. last is the move that led to pos, or kNoVertex. Plays each move and takes it back.
+void move_model_shares(Position& pos, Vertex last, std::span<const Vertex> moves,
+                       std::vector<double>& shares);
 
 }  // namespace tanbo
