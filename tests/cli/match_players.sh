@@ -9,18 +9,9 @@ TANBO=$1
 source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work"
 
-# refused LINE_IN_STDERR ARGS...: exit status 2, one line on stderr holding the reason.
-refused() {
-  local want=$1
-  shift
-  "$TANBO" match "$@" > out 2> err
-  local status=$?
-  [ $status -eq 2 ] || fail "match $*: status $status, not 2"
-  [ "$(wc -l < err)" -eq 1 ] || fail "match $*: not one line: $(cat err)"
-  grep -qF -- "$want" err || fail "match $*: no \"$want\" in: $(cat err)"
-  [ -s out ] && fail "match $*: played anyway: $(cat out)"
-  return 0
-}
+# refused LINE_IN_STDERR ARGS...: exit status 2, one line on stderr holding the reason,
+# nothing played.
+refused() { refused_in_one_line "$1" "$TANBO" match "${@:2}"; }
 
 # Three players on 19x19, whose setup (Figure A) is for two: refused, the setups that seat
 # three named.

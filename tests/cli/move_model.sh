@@ -35,17 +35,7 @@ awk -F, -v want=30 '
 grep -q '^game 3: ' a.err || fail "no progress line for game 3: $(cat a.err)"
 
 # Bad arguments: exit 2, one line naming the problem, nothing on standard output.
-refused() {
-  local want=$1
-  shift
-  "$DATA" "$@" > out 2> err
-  local status=$?
-  [ $status -eq 2 ] || fail "$*: status $status, not 2"
-  [ "$(wc -l < err)" -eq 1 ] || fail "$*: not one line: $(cat err)"
-  grep -qF -- "$want" err || fail "$*: no \"$want\" in: $(cat err)"
-  [ -s out ] && fail "$*: wrote data anyway"
-  return 0
-}
+refused() { refused_in_one_line "$1" "$DATA" "${@:2}"; }
 refused 'expected a whole number, got "x"' --games x
 refused 'unknown option --bogus' --bogus 1
 refused 'unknown topology' --topology nonsense

@@ -16,3 +16,18 @@ if [[ -n ${KEEP:-} ]]; then
 else
   trap 'rm -rf "$work"' EXIT
 fi
+
+# refused_in_one_line WANT COMMAND...: the command exits with status 2, writes nothing on
+# standard output, and one line on standard error that holds WANT (files out and err in the
+# current folder keep what it wrote).
+refused_in_one_line() {
+  local want=$1
+  shift
+  "$@" > out 2> err
+  local status=$?
+  [ $status -eq 2 ] || fail "$*: status $status, not 2"
+  [ "$(wc -l < err)" -eq 1 ] || fail "$*: not one line: $(cat err)"
+  grep -qF -- "$want" err || fail "$*: no \"$want\" in: $(cat err)"
+  [ -s out ] && fail "$*: wrote on standard output anyway: $(cat out)"
+  return 0
+}
