@@ -13,7 +13,6 @@
 #include "reply_table.hpp"
 #include "tanbo/ai/move_model.hpp"
 #include "tanbo/ai/solver.hpp"
-#include "tanbo/ai/value_model.hpp"
 #include "tanbo/core/error.hpp"
 
 namespace tanbo {
@@ -81,7 +80,6 @@ class Worker {
     explore_ = exploration_constant(config, root.graph());
     tactics_ = playout_tactics(config, root.graph());
     model_ = model_priors(config, root.graph());
-    value_ = root.num_players() == 2 ? config.value : 0.0;
     if (config.reply) replies_ = ReplyTable(root.num_players(), n_);
     if (root.ply() > 0) root_last_ = root.last_move().vertex;
     root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
@@ -195,13 +193,10 @@ class Worker {
         index = child;
       }
     }
-    // The value model's judgement of the leaf, for the side to move there.
-    const Player leaf_mover = scratch_.to_move();
-    const double leaf_value = value_ > 0 && !scratch_.is_over() ? value_estimate(scratch_) : 0.0;
     // The playout.
     std::uint64_t moves = 0;
     const std::uint64_t cap = 50ull * n_ + 1000;  // never reached by the rules; a safety net
-    const bool record = config_.rave || config_.reply || config_.pmodel;
+    const bool record = config_.rave || config_.reply;
     while (!scratch_.is_over() && moves < cap) {
       const Player p = scratch_.to_move();
       const Vertex v = playout_move(p);
@@ -224,21 +219,9 @@ class Worker {
     std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
     if (shared) lock.lock();
     if (proofs_ && ended_in_tree) back_up_proof(tree, winner);
-    if (value_ > 0 && moves > 0) {
-      // Each node's result mixes the playout's with the model's judgement of the leaf.
-      const float won = static_cast<float>(1.0 - value_);
-      const float mover = static_cast<float>(value_ * leaf_value);
-      const float other = static_cast<float>(value_ * (1.0 - leaf_value));
-      for (std::uint32_t idx : path_) {
-        Node& node = tree.nodes[idx];
-        node.w +=
-            (node.player == winner ? won : 0.0f) + (node.player == leaf_mover ? mover : other);
-      }
-    } else {
-      for (std::uint32_t idx : path_) {
-        Node& node = tree.nodes[idx];
-        if (node.player == winner) node.w += 1.0f;
-      }
+    for (std::uint32_t idx : path_) {
+      Node& node = tree.nodes[idx];
+      if (node.player == winner) node.w += 1.0f;
     }
     if (!config_.rave) return;
     // AMAF: a child of the node at depth d gets the result when its player played its move
@@ -279,9 +262,6 @@ class Worker {
       if (v != kNoVertex && scratch_.is_legal_point(p, v) && !move_bounds_own_root(scratch_, p, v))
         return v;
     }
-    if (config_.pmodel)
-      return model_playout_move(scratch_, rng_, steps_.empty() ? kNoVertex : steps_.back().vertex,
-                                pweights_);
     return config_.light ? light_playout_move(scratch_, rng_, config_.tries)
                          : random_move(scratch_, rng_);
   }
@@ -315,8 +295,6 @@ class Worker {
   double explore_;
   bool tactics_;
   bool model_;  // priors from the move model (else greedy's)
-  std::vector<double> pweights_;
-  double value_;  // weight of the value model in a playout's result (two players; 0 = none)
   std::vector<std::uint32_t> marks_;
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> path_;

@@ -124,49 +124,6 @@ Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
   return v != first ? v : pos.legal_move(p, rng.below(count));
 }
 
-// Prototype: playout moves drawn from a cheap move model (neighbourhood only).
-Vertex model_playout_move(const Position& pos, Rng& rng, Vertex last, std::vector<double>& w) {
-  static constexpr double kW[] = {-1.5099, -2.4892, 3.7088,  1.2791, -2.0073,
-                                  -3.3771, -9.0934, -0.9586, 1.0126, 1.5582};
-  const Player p = pos.to_move();
-  const std::uint32_t count = pos.legal_count(p);
-  if (count == 1) return pos.legal_move(p, 0);
-  const Graph& g = pos.graph();
-  const std::uint32_t max_degree = g.max_degree();
-  w.resize(count);
-  double total = 0;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const Vertex v = pos.legal_move(p, i);
-    const std::uint32_t degree = g.degree(v);
-    std::uint32_t empty = 0, others = 0;
-    bool next = false;
-    for (Vertex u : g.neighbours(v)) {
-      const Player q = pos.at(u);
-      if (q == kEmpty)
-        ++empty;
-      else if (q != p)
-        ++others;
-      next = next || u == last;
-    }
-    double score = kW[2 + std::min<std::uint32_t>(others, 3)];
-    if (degree < max_degree) score += kW[0];
-    if (degree + 2 <= max_degree) score += kW[1];
-    score += kW[6] * (degree ? double(empty) / degree : 0.0);
-    if (empty == 0) score += kW[7];
-    if (next) score += kW[8];
-    if (pos.others_bounded(p, v) > 0) score += kW[9];
-    w[i] = std::exp(score);
-    total += w[i];
-  }
-  for (int attempt = 0;; ++attempt) {
-    double x = rng.uniform() * total;
-    std::uint32_t i = 0;
-    while (i + 1 < count && x >= w[i]) x -= w[i++];
-    const Vertex v = pos.legal_move(p, i);
-    if (attempt == 1 || pos.joined_space_after(p, v) > 0) return v;
-  }
-}
-
 // ---------------------------------------------------------------- options
 
 namespace {
@@ -217,7 +174,7 @@ bool parse_flag(std::string_view key, std::string_view value) {
 // Every key parse_mcts_options reads, for its messages.
 constexpr const char* kOptionKeys =
     "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
-    "explore, ravek, expand, reuse, reply, value, solver";
+    "explore, ravek, expand, reuse, reply, solver";
 
 std::string format_number(double x) {
   std::ostringstream os;
@@ -301,10 +258,6 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.reuse = parse_flag(key, value);
     } else if (key == "reply") {
       c.reply = parse_flag(key, value);
-    } else if (key == "pmodel") {
-      c.pmodel = parse_flag(key, value);
-    } else if (key == "value") {
-      c.value = parse_number(key, value, 0, 1);
     } else if (key == "solver") {
       c.solver = parse_count(key, value, 0, 1000000000000ull);
     } else {
@@ -334,7 +287,6 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.reuse != d.reuse) parts.push_back(c.reuse ? "reuse=1" : "reuse=0");
   if (c.model != d.model) parts.push_back(c.model == 1 ? "model=1" : "model=0");
   if (c.reply != d.reply) parts.push_back(c.reply ? "reply=1" : "reply=0");
-  if (c.value != d.value) parts.push_back("value=" + format_number(c.value));
   if (c.solver != d.solver) parts.push_back("solver=" + std::to_string(c.solver));
   std::string s = "mcts";
   for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : ":") + parts[i];

@@ -42,9 +42,6 @@ struct MctsConfig {
   bool reuse = true;         // keep the tree between searches (see Mcts::search)
   bool reply = false;        // playouts play the last good reply to the move before (see
                              // src/ai/reply_table.hpp)
-  bool pmodel = false;       // prototype: playouts from a cheap move model
-  double value = 0;          // two players: weight of the value model's judgement of the leaf
-                     // (value_model.hpp) in each playout's result, 0 to 1 (0 = playouts only)
   // Two players, at most 64 empty points: positions the exact solver searches before each
   // search (0 = none), above 25 empty points at most 10 a playout of the playout limit, and
   // within a quarter of the move's time. A proven win is played at once; the solver's table is kept
@@ -140,7 +137,6 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v);
 // one bounds its own root (then one other draw). The search's playouts try tactical_move and
 // the last good reply (reply=1) before it (Worker::playout_move in mcts.cpp).
 Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1);
-Vertex model_playout_move(const Position& pos, Rng& rng, Vertex last, std::vector<double>& w);
 
 // Roots at most tactical_move() looks through (a scan of every root on each playout move);
 // on boards with more (a spaced setup on a big board) it finds nothing.
