@@ -59,7 +59,7 @@ GtpEngine::GtpEngine(std::uint64_t seed)
           }(),
           seed) {}
 
-GtpEngine::GtpEngine(Position start, std::uint64_t seed) : rng_(seed) {
+GtpEngine::GtpEngine(Position start, std::uint64_t seed) : seed_(seed), rng_(seed) {
   pos_ = std::make_unique<Position>(std::move(start));
   generator_ = [this](const Position& pos) { return random_move(pos, rng_); };
   register_builtin();

@@ -56,6 +56,9 @@ class GtpEngine {
 
   const Position& position() const { return *pos_; }
   Position& position() { return *pos_; }
+  // The seed the engine was made with (tanbo gtp --seed): tanbo-analyze seeds its searches
+  // with it.
+  std::uint64_t seed() const { return seed_; }
 
  private:
   // The built-in commands, in groups: register_builtin calls each.
@@ -96,6 +99,7 @@ class GtpEngine {
   std::map<std::string, Handler> commands_;
   MoveGenerator generator_;
   std::function<void()> new_game_hook_;
+  std::uint64_t seed_;
   Rng rng_;
   bool quit_ = false;
 };

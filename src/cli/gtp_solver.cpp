@@ -148,7 +148,7 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
   if (!pos.is_over()) {
     MctsConfig config;
     config.time = r.interval;
-    Mcts mcts(config);
+    Mcts mcts(config, engine.seed());
     std::uint64_t done = 0;
     while (done < r.playouts && !lines.wait_for(0)) {
       // A watcher stops the step early when a line arrives (asking again until the search
@@ -196,7 +196,7 @@ void add_solver_commands(GtpEngine& engine) {
     return GtpEngine::Reply{true, solve_reply(pos, r)};
   });
   // tanbo-analyze PLAYOUTS: a search of that many playouts from the current position (its own
-  // engine, seeded like the game's), every candidate move it looked at.
+  // engine, seeded with the engine's seed), every candidate move it looked at.
   auto mcts = std::make_shared<std::unique_ptr<Mcts>>();
   engine.add_command("tanbo-analyze", [&engine, mcts](const std::vector<std::string>& a) {
     if (a.size() == 2) {
@@ -211,7 +211,8 @@ void add_solver_commands(GtpEngine& engine) {
     if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
     MctsConfig config;
     config.playouts = playouts;
-    if (!*mcts || (*mcts)->config().playouts != playouts) *mcts = std::make_unique<Mcts>(config);
+    if (!*mcts || (*mcts)->config().playouts != playouts)
+      *mcts = std::make_unique<Mcts>(config, engine.seed());
     return GtpEngine::Reply{true, analysis_text(pos, (*mcts)->analyze(pos))};
   });
 }

@@ -50,6 +50,17 @@ grep -q "^result: " <<< "$out" || fail "analyze result: $out"
 [ "$(head -c 4 "$work/r.png" | tail -c 3)" = "PNG" ] || fail "analyze: no PNG chart"
 if "$TANBO" analyze "$work/none.tanbo" > /dev/null 2>&1; then fail "analyze accepted a missing file"; fi
 if "$TANBO" analyze "$work/r.tanbo" --margin 2 > /dev/null 2>&1; then fail "analyze accepted --margin 2"; fi
+# tanbo-analyze searches with tanbo gtp's --seed: the same seed gives the same answer, and
+# of three other seeds at least one gives another (7x7 from the start: 300 playouts spread
+# over dozens of moves, so two seeds agreeing on every visit count is all but impossible).
+analysis() { printf 'topology grid 7x7\ntanbo-analyze 300\n' | "$TANBO" gtp --seed "$1"; }
+first=$(analysis 1)
+[ "$(analysis 1)" = "$first" ] || fail "tanbo-analyze: seed 1 answered twice differently"
+differs=0
+for seed in 2 3 4; do
+  if [ "$(analysis "$seed")" != "$first" ]; then differs=1; fi
+done
+[ "$differs" = 1 ] || fail "tanbo-analyze: seeds 2, 3 and 4 answered as seed 1 did"
 # Streaming analysis: updates until the next command, then that command's answer.
 (printf 'topology grid 7x7\n5 tanbo-analyze 1000000 0.2\n'; sleep 1; printf 'side_to_move\nquit\n') |
   "$TANBO" gtp > "$work/stream.txt"
