@@ -59,6 +59,11 @@ class GtpEngine {
   // The seed the engine was made with (tanbo gtp --seed): tanbo-analyze seeds its searches
   // with it.
   std::uint64_t seed() const { return seed_; }
+  // The options of the MCTS that tanbo-analyze searches with (those of "mcts:OPTIONS", see
+  // parse_mcts_options): tanbo gtp sets them from its --engine when that is an mcts player;
+  // "" (the default) is the default search. tanbo-analyze replaces the playout and time limits.
+  void set_analysis_options(std::string options) { analysis_options_ = std::move(options); }
+  const std::string& analysis_options() const { return analysis_options_; }
 
  private:
   // The built-in commands, in groups: register_builtin calls each.
@@ -100,6 +105,7 @@ class GtpEngine {
   MoveGenerator generator_;
   std::function<void()> new_game_hook_;
   std::uint64_t seed_;
+  std::string analysis_options_;
   Rng rng_;
   bool quit_ = false;
 };

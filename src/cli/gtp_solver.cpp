@@ -104,6 +104,16 @@ struct Lines {
   }
 };
 
+// The search tanbo-analyze runs: the engine's MCTS options without their playout and time
+// limits (each form sets its own).
+MctsConfig analysis_config(const GtpEngine& engine) {
+  MctsConfig config = parse_mcts_options(engine.analysis_options());
+  config.playouts = 0;
+  config.time = 0;
+  config.game_time = 0;
+  return config;
+}
+
 // A streaming request: "[id] tanbo-analyze PLAYOUTS INTERVAL" with valid numbers.
 struct StreamRequest {
   std::string id;
@@ -146,7 +156,7 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
   const Position& pos = engine.position();
   out << "=" << r.id << "\n" << std::flush;
   if (!pos.is_over()) {
-    MctsConfig config;
+    MctsConfig config = analysis_config(engine);
     config.time = r.interval;
     Mcts mcts(config, engine.seed());
     std::uint64_t done = 0;
@@ -196,7 +206,7 @@ void add_solver_commands(GtpEngine& engine) {
     return GtpEngine::Reply{true, solve_reply(pos, r)};
   });
   // tanbo-analyze PLAYOUTS: a search of that many playouts from the current position (its own
-  // engine, seeded with the engine's seed), every candidate move it looked at.
+  // MCTS, with the engine's options and seed), every candidate move it looked at.
   auto mcts = std::make_shared<std::unique_ptr<Mcts>>();
   engine.add_command("tanbo-analyze", [&engine, mcts](const std::vector<std::string>& a) {
     if (a.size() == 2) {
@@ -209,7 +219,7 @@ void add_solver_commands(GtpEngine& engine) {
     const auto playouts = static_cast<std::uint64_t>(need_number(a[0], "PLAYOUTS", 1, 1e9, true));
     const Position& pos = engine.position();
     if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
-    MctsConfig config;
+    MctsConfig config = analysis_config(engine);
     config.playouts = playouts;
     if (!*mcts || (*mcts)->config().playouts != playouts)
       *mcts = std::make_unique<Mcts>(config, engine.seed());

@@ -61,6 +61,22 @@ for seed in 2 3 4; do
   if [ "$(analysis "$seed")" != "$first" ]; then differs=1; fi
 done
 [ "$differs" = 1 ] || fail "tanbo-analyze: seeds 2, 3 and 4 answered as seed 1 did"
+# tanbo-analyze searches with the options of tanbo gtp's --engine: its first line is the move
+# genmove plays with the same budget and seed, also where the options change the default's
+# answer (rave=0 with seed 1, explore=1 with seed 1 and 3: checked below that they do).
+for engine in mcts:playouts=300 mcts:playouts=300,rave=0 mcts:playouts=300,explore=1; do
+  for seed in 1 3; do
+    out=$(printf 'topology grid 7x7\ntanbo-analyze 300\ngenmove b\n' | "$TANBO" gtp --seed "$seed" --engine "$engine")
+    analyzed=$(sed -n 's/^= move \([A-G][1-7]\) .*/\1/p' <<< "$out")
+    played=$(sed -n 's/^= \([A-G][1-7]\)$/\1/p' <<< "$out")
+    [ -n "$played" ] && [ "$analyzed" = "$played" ] ||
+      fail "tanbo-analyze with --engine $engine --seed $seed: first line $analyzed, genmove $played"
+    echo "$seed $analyzed" >> "$work/analyzed-$engine"
+  done
+done
+cmp -s "$work/analyzed-mcts:playouts=300" "$work/analyzed-mcts:playouts=300,rave=0" &&
+  cmp -s "$work/analyzed-mcts:playouts=300" "$work/analyzed-mcts:playouts=300,explore=1" &&
+  fail "tanbo-analyze: the engine's options changed no answer"
 # Streaming analysis: updates until the next command, then that command's answer.
 (printf 'topology grid 7x7\n5 tanbo-analyze 1000000 0.2\n'; sleep 1; printf 'side_to_move\nquit\n') |
   "$TANBO" gtp > "$work/stream.txt"
