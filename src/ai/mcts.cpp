@@ -78,9 +78,6 @@ class Worker {
         marks_(static_cast<std::size_t>(root.num_players()) * root.num_vertices(), 0),
         proofs_(root.num_players() == 2) {
     explore_ = exploration_constant(config, root.graph());
-    root_explore_ = config.root_explore >= 0 ? config.root_explore : explore_;
-    opp_explore_ = config.opp_explore >= 0 ? config.opp_explore : explore_;
-    me_ = root.to_move();
     tactics_ = playout_tactics(config, root.graph());
     model_ = model_priors(config, root.graph());
     if (config.reply) replies_ = ReplyTable(root.num_players(), n_);
@@ -99,9 +96,6 @@ class Worker {
  private:
   std::uint32_t select(const Tree& tree, const Node& parent) const {
     if (parent.win_child) return parent.win_child;  // a move that ends the game: take it
-    const bool opp = parent.count && tree.nodes[parent.first].player != me_;
-    const double k = &parent == &tree.nodes[0] ? root_explore_ : opp ? opp_explore_ : explore_;
-    const double rk = opp && config_.opp_rave_k > 0 ? config_.opp_rave_k : config_.rave_k;
     const double log_n = std::log(static_cast<double>(std::max<std::uint32_t>(parent.n, 1)));
     double best = -1e300;
     std::uint32_t best_i = parent.first;
@@ -110,14 +104,14 @@ class Worker {
       if (c.proof > 0) return i;  // proven to win for the mover: nothing else to look at
       if (c.proof < 0) continue;  // proven to lose: never (all proven lost: the first)
       double value;
-      const double explore = k * std::sqrt(log_n / (c.n + 1.0));
+      const double explore = explore_ * std::sqrt(log_n / (c.n + 1.0));
       if (config_.rave && c.an > 0) {
-        const double beta = std::sqrt(rk / (3.0 * c.n + rk));
+        const double beta = std::sqrt(config_.rave_k / (3.0 * c.n + config_.rave_k));
         const double qa = c.aw / c.an;
-        const double q = c.n > 0 ? mixed(tree, c) : qa;
+        const double q = c.n > 0 ? c.w / c.n : qa;
         value = (1.0 - beta) * q + beta * qa + explore;
       } else if (c.n > 0) {
-        value = mixed(tree, c) + explore;
+        value = c.w / c.n + explore;
       } else {
         value = 1.0 + explore;  // first-play urgency: try unvisited moves
       }
@@ -127,19 +121,6 @@ class Worker {
       }
     }
     return best_i;
-  }
-
-  // EXPERIMENT: c's mean, pulled towards its value under the opponent's best well-visited reply.
-  double mixed(const Tree& tree, const Node& c) const {
-    const double q = c.w / c.n;
-    if (config_.mix <= 0 || !c.expanded || c.n < config_.mix_n) return q;
-    double best = -1;
-    for (std::uint32_t j = c.first; j < c.first + c.count; ++j) {
-      const Node& g = tree.nodes[j];
-      if (g.n >= config_.mix_n) best = std::max(best, static_cast<double>(g.w) / g.n);
-    }
-    if (best < 0) return q;
-    return (1 - config_.mix) * q + config_.mix * std::min(q, 1.0 - best);
   }
 
   void expand(Tree& tree, std::uint32_t index) {
@@ -312,9 +293,6 @@ class Worker {
   Rng rng_;
   std::uint32_t n_;
   double explore_;
-  double root_explore_;
-  double opp_explore_;
-  Player me_;
   bool tactics_;
   bool model_;  // priors from the move model (else greedy's)
   std::vector<std::uint32_t> marks_;
@@ -626,29 +604,6 @@ std::uint64_t run_workers(const MctsConfig& config, const Position& pos, Limits&
   return nodes;
 }
 
-// EXPERIMENT: among the root moves with at least pick_share of the top's visits, the one whose
-// worst well-visited reply (pick visits) leaves the most.
-std::size_t checked_pick(const Tree& tree, const RootTally& tally, std::size_t best,
-                         const MctsConfig& config) {
-  const Node& root = tree.nodes[0];
-  if (!root.expanded) return best;
-  double best_value = -1;
-  std::size_t pick = best;
-  for (std::uint32_t i = 0; i < root.count; ++i) {
-    const Node& c = tree.nodes[root.first + i];
-    if (tally.proof[i] < 0 || c.n == 0 || c.n < config.pick_share * tally.visits[best]) continue;
-    double v = c.w / c.n;
-    if (c.expanded) {
-      for (std::uint32_t j = c.first; j < c.first + c.count; ++j) {
-        const Node& g = tree.nodes[j];
-        if (g.n >= config.pick) v = std::min(v, 1.0 - g.w / g.n);
-      }
-    }
-    if (v > best_value) best_value = v, pick = i;
-  }
-  return pick;
-}
-
 // The analysis lines of a search: every move searched or proven, best first.
 std::vector<MoveAnalysis> analysis_of(const RootTally& tally, const std::vector<std::size_t>& order,
                                       const Tree& tree) {
@@ -729,9 +684,7 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
   }
 
   // The best move, and the figures of this search.
-  std::size_t best = order[0];
-  if (config_.pick > 0 && one_tree && tally.proof[best] == 0 && pos.num_players() == 2)
-    best = checked_pick(*memory_->trees[0], tally, best, config_);
+  const std::size_t best = order[0];
   stats_.proven = tally.proof[best];
   stats_.best_visits = static_cast<std::uint32_t>(tally.visits[best]);
   stats_.best_value = tally.value(best);

@@ -250,20 +250,6 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.tries = static_cast<int>(parse_count(key, value, 1, 64));
     } else if (key == "explore") {
       c.explore = parse_number(key, value, 0, 100);
-    } else if (key == "rexplore") {
-      c.root_explore = parse_number(key, value, 0, 100);
-    } else if (key == "oexplore") {
-      c.opp_explore = parse_number(key, value, 0, 100);
-    } else if (key == "pick") {
-      c.pick = static_cast<std::uint32_t>(parse_count(key, value, 0, 1000000000));
-    } else if (key == "pickshare") {
-      c.pick_share = parse_number(key, value, 0, 1);
-    } else if (key == "oravek") {
-      c.opp_rave_k = parse_number(key, value, 1, 1e9);
-    } else if (key == "mix") {
-      c.mix = parse_number(key, value, 0, 1);
-    } else if (key == "mixn") {
-      c.mix_n = static_cast<std::uint32_t>(parse_count(key, value, 1, 1000000000));
     } else if (key == "ravek") {
       c.rave_k = parse_number(key, value, 1, 1e9);
     } else if (key == "expand") {
@@ -296,14 +282,6 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.tries != d.tries) parts.push_back("tries=" + std::to_string(c.tries));
   if (c.tactics != d.tactics) parts.push_back(c.tactics == 1 ? "tactics=1" : "tactics=0");
   if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
-  if (c.root_explore != d.root_explore)
-    parts.push_back("rexplore=" + format_number(c.root_explore));
-  if (c.opp_explore != d.opp_explore) parts.push_back("oexplore=" + format_number(c.opp_explore));
-  if (c.pick != d.pick) parts.push_back("pick=" + std::to_string(c.pick));
-  if (c.pick_share != d.pick_share) parts.push_back("pickshare=" + format_number(c.pick_share));
-  if (c.opp_rave_k != d.opp_rave_k) parts.push_back("oravek=" + format_number(c.opp_rave_k));
-  if (c.mix != d.mix) parts.push_back("mix=" + format_number(c.mix));
-  if (c.mix_n != d.mix_n) parts.push_back("mixn=" + std::to_string(c.mix_n));
   if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
   if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));
   if (c.reuse != d.reuse) parts.push_back(c.reuse ? "reuse=1" : "reuse=0");

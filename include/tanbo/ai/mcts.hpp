@@ -36,14 +36,7 @@ struct MctsConfig {
   int tactics = -1;     // light policy takes and saves roots down to one point first: 1 yes, 0 no,
                         // -1 playout_tactics' choice
   double explore = -1;  // UCT exploration constant (< 0: exploration_constant's choice)
-  double root_explore = -1;  // EXPERIMENT: exploration at the root (< 0: explore)
-  double opp_explore = -1;   // EXPERIMENT: exploration at the opponent's plies (< 0: explore)
-  std::uint32_t pick = 0;    // EXPERIMENT: replies with this many visits check the final pick
-  double pick_share = 0.2;   // EXPERIMENT: candidates need this share of the top's visits
-  double opp_rave_k = -1;    // EXPERIMENT: RAVE equivalence at the opponent's plies (< 0: rave_k)
-  double mix = 0;            // EXPERIMENT: weight of the best reply's value in a child's value
-  std::uint32_t mix_n = 50;  // EXPERIMENT: replies with this many visits count for mix
-  double rave_k = 300;       // RAVE equivalence: AMAF counts half at this many visits
+  double rave_k = 300;  // RAVE equivalence: AMAF counts half at this many visits
   std::uint32_t expand = 2;  // a leaf gets children once it has this many visits (one new level
                              // a playout)
   bool reuse = true;         // keep the tree between searches (see Mcts::search)
