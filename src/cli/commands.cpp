@@ -1,5 +1,8 @@
 #include "commands.hpp"
 
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <string_view>
@@ -73,7 +76,25 @@ void usage(std::ostream& os) {
 }
 }  // namespace
 
+// Flushes standard output and reports when it could not be written (a full disk, a file-size
+// limit): the exit code becomes 1 where it was 0, so that a truncated output never passes for
+// a whole one.
+int checked_output(std::string_view name, int code) {
+  errno = 0;
+  const bool failed_before = std::cout.fail();
+  std::cout.flush();
+  if (!std::cout.fail()) return code;
+  const int error = errno;
+  std::cerr << "tanbo " << name << ": could not write all of the output"
+            << (!failed_before && error != 0 ? std::string(": ") + std::strerror(error) : "")
+            << "\n";
+  return code == 0 ? 1 : code;
+}
+
 int run(int argc, char** argv) {
+  // Output past a file-size limit (ulimit -f) then fails with EFBIG instead of the program
+  // dying of SIGXFSZ; checked_output reports it.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     usage(std::cerr);
     return 2;
@@ -81,15 +102,15 @@ int run(int argc, char** argv) {
   const std::string_view sub = argv[1];
   if (sub == "--help" || sub == "-h" || sub == "help") {
     usage(std::cout);
-    return 0;
+    return checked_output("--help", 0);
   }
   if (sub == "--version" || sub == "version") {
     std::cout << "tanbo " TANBO_VERSION "\n";
-    return 0;
+    return checked_output("--version", 0);
   }
   std::vector<std::string> args(argv + 2, argv + argc);
   if (const Command* c = find_command(sub)) {
-    return run_subcommand(*c, args, std::cin, std::cout, std::cerr);
+    return checked_output(c->name, run_subcommand(*c, args, std::cin, std::cout, std::cerr));
   }
   std::cerr << "tanbo: unknown subcommand " << quote_input(sub) << " (tanbo --help lists them)\n";
   return 2;

@@ -67,6 +67,20 @@ cmp -s g.tanbo before || fail "the game changed under a file-size limit"
 [ "$(temps)" = 0 ] || fail "a temporary file was left under a file-size limit"
 under_limit "$TANBO" new small.tanbo
 [ "$(cat rc)" != 0 ] && [ "$(cat rc)" -lt 128 ] && [ ! -e small.tanbo ] || fail "new under a size limit"
+# The program's own output past a file-size limit or on a full device: a message naming the
+# cause on stderr and exit 1, never a death by SIGXFSZ nor a silent success (match --help
+# writes about 2 KB, the limit lets 1 KB through).
+rc=0
+msg=$(bash -c 'ulimit -f 1; exec "$@"' limited "$TANBO" match --help 2>&1 > out.txt) || rc=$?
+[ "$rc" = 1 ] || fail "output past a file-size limit: exit $rc"
+grep -qx "tanbo match: could not write all of the output: File too large" <<< "$msg" ||
+  fail "output past a file-size limit: $msg"
+if [ -w /dev/full ]; then
+  rc=0
+  msg=$("$TANBO" --version 2>&1 > /dev/full) || rc=$?
+  [ "$rc" = 1 ] && grep -q "could not write all of the output: No space left on device" <<< "$msg" ||
+    fail "output to /dev/full: exit $rc: $msg"
+fi
 
 # A full disk and a read-only folder, on a small file system of our own (needs a mount
 # namespace: root, or skipped with a note).
