@@ -385,7 +385,7 @@ std::string GtpEngine::handle_line(const std::string& raw) {
 
 void GtpEngine::run(std::istream& in, std::ostream& out) {
   std::string line;
-  while (!quit_ && read_line(in, line, kMaxInputLine + 1)) {
+  while (!quit_ && out && read_line(in, line, kMaxInputLine + 1)) {
     const std::string reply = handle_line(line);
     if (!reply.empty()) out << reply << std::flush;
   }

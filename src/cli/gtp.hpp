@@ -33,7 +33,8 @@ class GtpEngine {
   // Handles one input line; returns the full response ("=id ...\n\n" or "?id ...\n\n"), or
   // "" for a blank or comment line. Sets quit() after `quit`.
   std::string handle_line(const std::string& line);
-  // Reads commands from `in` until `quit` or end of input, answering on `out`.
+  // Reads commands from `in` until `quit`, the end of input or an answer that cannot be
+  // written, answering on `out`.
   void run(std::istream& in, std::ostream& out);
   bool quit() const { return quit_; }
 
@@ -117,7 +118,8 @@ void add_solver_commands(GtpEngine& engine);
 // final_score, gogui-analyze_commands and root_space (gtp_client.cpp; the engine constructor
 // calls it).
 void add_client_commands(GtpEngine& engine);
-// Reads commands from `in` until `quit` or the end of input, answering on `out`, like
+// Reads commands from `in` until `quit`, the end of input or an answer that cannot be written,
+// answering on `out`, like
 // GtpEngine::run, and also answers the streaming form "tanbo-analyze PLAYOUTS INTERVAL" with
 // an update every INTERVAL seconds until the next command (gtp_solver.cpp).
 void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out);

@@ -258,14 +258,16 @@ void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
         reply = "? out of memory\n\n";  // before the command ran: nothing changed
       }
       if (!reply.empty()) out << reply << std::flush;
+      if (!out) break;  // the answers cannot be written (a full disk): the session ends here
     }
   } catch (...) {  // an analysis out of memory: the reader is left to end with the process
     reader.detach();
     throw;
   }
-  // After quit the reader may still wait on the terminal or pipe for input that never comes:
-  // it is left to end with the process (it only touches `lines`, which it shares, and cin).
-  if (engine.quit() && &in == &std::cin) {
+  // After quit (or output that failed) the reader may still wait on the terminal or pipe for
+  // input that never comes: it is left to end with the process (it only touches `lines`,
+  // which it shares, and cin).
+  if ((engine.quit() || !out) && &in == &std::cin) {
     reader.detach();
   } else {
     reader.join();
