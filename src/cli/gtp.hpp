@@ -119,9 +119,9 @@ void add_solver_commands(GtpEngine& engine);
 // calls it).
 void add_client_commands(GtpEngine& engine);
 // Reads commands from `in` until `quit`, the end of input or an answer that cannot be written,
-// answering on `out`, like
-// GtpEngine::run, and also answers the streaming form "tanbo-analyze PLAYOUTS INTERVAL" with
-// an update every INTERVAL seconds until the next command (gtp_solver.cpp).
+// answering on `out`, like GtpEngine::run, and also answers the streaming form
+// "tanbo-analyze PLAYOUTS INTERVAL" with an update every INTERVAL seconds until the next
+// command (gtp_solver.cpp).
 void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out);
 
 }  // namespace tanbo::cli
