@@ -123,20 +123,23 @@ const std::vector<std::string>& agent_names() {
   return names;
 }
 
+std::optional<MctsConfig> mcts_config_of(const std::string& spec) {
+  if (spec == "mcts") return MctsConfig{};
+  if (spec.rfind("mcts:", 0) != 0) return std::nullopt;
+  const std::string options = spec.substr(5);
+  if (options.empty()) throw Error("player " + quote_input(spec) + ": no options after \"mcts:\"");
+  try {
+    return parse_mcts_options(options);
+  } catch (const Error& e) {
+    throw Error("player " + quote_input(spec) + ": " + e.what());
+  }
+}
+
 std::unique_ptr<Agent> make_agent(const std::string& spec, std::uint64_t seed) {
   if (spec == "random") return std::make_unique<RandomAgent>(seed);
   if (spec == "greedy") return std::make_unique<GreedyAgent>(seed);
-  if (spec == "mcts") return std::make_unique<MctsAgent>(MctsConfig{}, seed);
-  if (spec.rfind("mcts:", 0) == 0) {
-    const std::string options = spec.substr(5);
-    if (options.empty())
-      throw Error("player " + quote_input(spec) + ": no options after \"mcts:\"");
-    try {
-      return std::make_unique<MctsAgent>(parse_mcts_options(options), seed);
-    } catch (const Error& e) {
-      throw Error("player " + quote_input(spec) + ": " + e.what());
-    }
-  }
+  if (const std::optional<MctsConfig> config = mcts_config_of(spec))
+    return std::make_unique<MctsAgent>(*config, seed);
   throw Error("unknown player " + quote_input(spec) + "; engine players: " + known_list());
 }
 

@@ -40,7 +40,7 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
   GtpEngine engine(make_position(board), board.seed);
   engine.set_move_generator([agent](const Position& pos) { return agent->choose(pos); });
   engine.on_new_game([agent] { agent->new_game(); });
-  if (engine_spec.starts_with("mcts:")) engine.set_analysis_options(engine_spec.substr(5));
+  if (const auto config = mcts_config_of(engine_spec)) engine.set_analysis_config(*config);
   engine.on_clock([agent](double seconds, int moves) { agent->set_clock(seconds, moves); });
   run_gtp(engine, in, out);  // engine.run, with streaming analysis (gtp_solver.cpp)
   return 0;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/position.hpp"
 #include "tanbo/core/random.hpp"
 
@@ -60,11 +61,11 @@ class GtpEngine {
   // The seed the engine was made with (tanbo gtp --seed): tanbo-analyze seeds its searches
   // with it.
   std::uint64_t seed() const { return seed_; }
-  // The options of the MCTS that tanbo-analyze searches with (those of "mcts:OPTIONS", see
-  // parse_mcts_options): tanbo gtp sets them from its --engine when that is an mcts player;
-  // "" (the default) is the default search. tanbo-analyze replaces the playout and time limits.
-  void set_analysis_options(std::string options) { analysis_options_ = std::move(options); }
-  const std::string& analysis_options() const { return analysis_options_; }
+  // The MCTS that tanbo-analyze searches with: tanbo gtp sets it from its --engine when that
+  // is an mcts player; else the default search. tanbo-analyze replaces the playout and time
+  // limits.
+  void set_analysis_config(const MctsConfig& config) { analysis_config_ = config; }
+  const MctsConfig& analysis_config() const { return analysis_config_; }
 
  private:
   // The built-in commands, in groups: register_builtin calls each.
@@ -106,7 +107,7 @@ class GtpEngine {
   MoveGenerator generator_;
   std::function<void()> new_game_hook_;
   std::uint64_t seed_;
-  std::string analysis_options_;
+  MctsConfig analysis_config_;
   Rng rng_;
   bool quit_ = false;
 };

@@ -107,7 +107,7 @@ struct Lines {
 // The search tanbo-analyze runs: the engine's MCTS options without their playout and time
 // limits (each form sets its own).
 MctsConfig analysis_config(const GtpEngine& engine) {
-  MctsConfig config = parse_mcts_options(engine.analysis_options());
+  MctsConfig config = engine.analysis_config();
   config.playouts = 0;
   config.time = 0;
   config.game_time = 0;
@@ -245,7 +245,8 @@ void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
   });
   std::string line;
   try {
-    while (!engine.quit() && lines->next(line)) {
+    // Until quit, the end of input, or answers that cannot be written (a full disk).
+    while (!engine.quit() && out && lines->next(line)) {
       StreamRequest request;
       if (parse_request(line, request)) {
         stream_analysis(engine, request, *lines, out);
@@ -258,7 +259,6 @@ void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
         reply = "? out of memory\n\n";  // before the command ran: nothing changed
       }
       if (!reply.empty()) out << reply << std::flush;
-      if (!out) break;  // the answers cannot be written (a full disk): the session ends here
     }
   } catch (...) {  // an analysis out of memory: the reader is left to end with the process
     reader.detach();

@@ -15,9 +15,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/position.hpp"
 
 namespace tanbo {
@@ -51,6 +53,9 @@ class Agent {
 // Builds an agent from its spec; throws tanbo::Error naming the known agents when the spec is
 // unknown or malformed. `seed` makes the agent's choices reproducible.
 std::unique_ptr<Agent> make_agent(const std::string& spec, std::uint64_t seed = 1);
+// The search configuration of an mcts spec ("mcts" or "mcts:OPTIONS"), or nothing for the
+// other players; throws tanbo::Error for a malformed mcts spec, as make_agent does.
+std::optional<MctsConfig> mcts_config_of(const std::string& spec);
 
 // The names of the agents make_agent knows: random, greedy, mcts.
 const std::vector<std::string>& agent_names();
