@@ -751,8 +751,11 @@ TEST(MctsSolver, AnalyzeListsCandidatesBestFirst) {
     visits += a.visits;
   }
   EXPECT_LE(visits, 400u);
-  // A proven win is listed first with win rate 1 and marked.
-  for (const Solved& s : solved_positions("grid 4x4", 6, 6, 12)) {
+  // A proven win is listed first with win rate 1 and marked (after one move the solver proves
+  // it before the search, after six the search finds it too).
+  std::vector<Solved> positions = solved_positions("grid 4x4", 1, 4, 12);
+  for (Solved& s : solved_positions("grid 4x4", 6, 6, 12)) positions.push_back(std::move(s));
+  for (const Solved& s : positions) {
     if (s.truth.winner != s.pos.to_move()) continue;
     Mcts a(parse_mcts_options("playouts=100"), 1);
     const auto proven = a.analyze(s.pos);
@@ -760,6 +763,23 @@ TEST(MctsSolver, AnalyzeListsCandidatesBestFirst) {
     EXPECT_EQ(proven.front().proven, 1);
     EXPECT_EQ(proven.front().winrate, 1.0);
     EXPECT_TRUE(is_winning(s.truth, proven.front().move));
+    // Its principal variation is a line of perfect play, checked with a solver of its own: legal
+    // moves in turn, after each of which the winner is still the side that won at the start,
+    // twelve moves long unless the game ends first.
+    const std::vector<Vertex>& pv = proven.front().pv;
+    Position line(s.pos);
+    Solver check;
+    for (const Vertex v : pv) {
+      ASSERT_FALSE(line.is_over());
+      ASSERT_EQ(line.check_move(line.to_move(), v), MoveStatus::kLegal);
+      line.play(v);
+      if (line.is_over()) {
+        EXPECT_EQ(line.winner(), s.truth.winner);
+        break;
+      }
+      EXPECT_EQ(check.solve(line).winner, s.truth.winner);
+    }
+    EXPECT_TRUE(pv.size() == 12 || line.is_over()) << pv.size();
   }
 }
 

@@ -24,6 +24,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kMaxNodes = std::size_t{1} << 22;  // ~4M nodes (~128 MB) per tree
+constexpr std::size_t kLineLength = 12;  // moves of an analysis line's principal variation
 
 struct Node {
   Vertex move = kNoVertex;  // the move that leads here
@@ -461,7 +462,7 @@ void Mcts::forget() {
 namespace {
 
 // The line the tree expects after `move` at the root: at each node the child a player would
-// pick (a proven win, else the most visited move not proven to lose), up to 12 moves.
+// pick (a proven win, else the most visited move not proven to lose), up to kLineLength moves.
 std::vector<Vertex> principal_variation(const Tree& tree, Vertex move) {
   std::vector<Vertex> pv{move};
   const Node& root = tree.nodes[0];
@@ -470,7 +471,7 @@ std::vector<Vertex> principal_variation(const Tree& tree, Vertex move) {
   for (std::uint32_t i = root.first; i < root.first + root.count; ++i) {
     if (tree.nodes[i].move == move) index = i;
   }
-  while (index != 0 && pv.size() < 12 && tree.nodes[index].expanded) {
+  while (index != 0 && pv.size() < kLineLength && tree.nodes[index].expanded) {
     const Node& node = tree.nodes[index];
     std::uint32_t pick = 0;
     auto key = [&](const Node& c) {
@@ -676,7 +677,14 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
   RootTally tally(pos, lost, proven_win);
   stats_.nodes = run_workers(config_, pos, limits, seeds, one_tree, memory_->trees, stats_, tally);
   const std::vector<std::size_t> order = tally.best_first();
-  if (analyzing_) analysis_ = analysis_of(tally, order, *memory_->trees[0]);
+  if (analyzing_) {
+    analysis_ = analysis_of(tally, order, *memory_->trees[0]);
+    // The solver's proof, not the tree, knows the line of a move it proved before the search.
+    if (proven_win != kNoVertex && analysis_.front().move == proven_win) {
+      analysis_.front().pv = proof_line(pos, proven_win, kLineLength,
+                                        std::max(config_.time, budget_seconds), &control_->stop);
+    }
+  }
   if (config_.reuse) {
     memory_->remember(pos);
   } else {

@@ -18,6 +18,25 @@ constexpr std::uint64_t kSolverNodesPerPlayout = 10;
 // At most this many empty points the solver has its whole budget, whatever the playouts: there
 // it proves most positions within 100,000 positions, in a fraction of a second.
 constexpr std::uint32_t kSolverSmallEmpty = 25;
+
+// The solver's limits for one proof of pos within a move of `seconds` (0: no time limit).
+SolveLimits solver_limits(const MctsConfig& config, const Position& pos, double seconds,
+                          const std::atomic<bool>* stop) {
+  const std::uint32_t empty = pos.num_vertices() - pos.stones(kBlack) - pos.stones(kWhite);
+  SolveLimits limits;
+  // Above 25 empty points, proportionate to the search: a solver position costs about a quarter
+  // of a 9x9 playout, and 100,000 of them before each 1000-playout search made the engine 30
+  // times slower on 9x9, mostly on positions it could not prove. At 25 empty points or fewer
+  // the whole budget: with 10 positions a playout there, a 100-playout engine kept the win in
+  // 4 of 12 won 5x5 middle games, against 12 of 12 with 100,000 positions.
+  limits.nodes = config.solver;
+  if (config.playouts > 0 && empty > kSolverSmallEmpty)
+    limits.nodes = std::min(limits.nodes, kSolverNodesPerPlayout * config.playouts);
+  limits.seconds = seconds > 0 ? seconds / 4 : 0;  // a quarter of the move's time at most
+  limits.stop = stop;
+  return limits;
+}
+
 }  // namespace
 
 Vertex Mcts::solve_root(const Position& pos, double seconds, const std::atomic<bool>* stop,
@@ -31,22 +50,30 @@ Vertex Mcts::solve_root(const Position& pos, double seconds, const std::atomic<b
     options.table_bytes = std::size_t{16} << 20;
     solver_ = std::make_unique<Solver>(options);
   }
-  SolveLimits limits;
-  // Above 25 empty points, proportionate to the search: a solver position costs about a quarter
-  // of a 9x9 playout, and 100,000 of them before each 1000-playout search made the engine 30
-  // times slower on 9x9, mostly on positions it could not prove. At 25 empty points or fewer
-  // the whole budget: with 10 positions a playout there, a 100-playout engine kept the win in
-  // 4 of 12 won 5x5 middle games, against 12 of 12 with 100,000 positions.
-  limits.nodes = config_.solver;
-  if (config_.playouts > 0 && empty > kSolverSmallEmpty)
-    limits.nodes = std::min(limits.nodes, kSolverNodesPerPlayout * config_.playouts);
-  limits.seconds = seconds > 0 ? seconds / 4 : 0;  // a quarter of the move's time at most
-  limits.stop = stop;
-  const SolveResult r = solver_->solve(pos, limits);
+  const SolveResult r = solver_->solve(pos, solver_limits(config_, pos, seconds, stop));
   stats_.solver_nodes = r.nodes;
   if (!r.solved) return kNoVertex;
   lost = r.winner != pos.to_move();
   return lost ? kNoVertex : r.best;
+}
+
+std::vector<Vertex> Mcts::proof_line(const Position& pos, Vertex win, std::size_t length,
+                                     double seconds, const std::atomic<bool>* stop) {
+  std::vector<Vertex> line{win};
+  if (!solver_) return line;
+  Position next(pos);
+  next.clear_history();
+  next.play(win);
+  // Each position of the line was met by the proof just made, so its table entry answers at
+  // once; a position the limits cannot prove again ends the line there.
+  while (line.size() < length && !next.is_over()) {
+    const SolveResult r = solver_->solve(next, solver_limits(config_, next, seconds, stop));
+    stats_.solver_nodes += r.nodes;
+    if (!r.solved || r.best == kNoVertex) break;
+    line.push_back(r.best);
+    next.play(r.best);
+  }
+  return line;
 }
 
 }  // namespace tanbo

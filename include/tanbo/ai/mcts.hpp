@@ -190,6 +190,12 @@ class Mcts {
   // 25 empty points; src/ai/mcts_solver.cpp), ended early by `stop`: the winning move when the
   // side to move is proven to win, kNoVertex otherwise (lost sets `lost`).
   Vertex solve_root(const Position& pos, double seconds, const std::atomic<bool>* stop, bool& lost);
+  // The line of perfect play that starts with `win`, a move solve_root proved winning at pos:
+  // then in turn the loser's move that resists longest and the winner's shortest win, as the
+  // solver finds them, up to `length` moves (fewer where the game ends or a position is not
+  // proven again within the limits).
+  std::vector<Vertex> proof_line(const Position& pos, Vertex win, std::size_t length,
+                                 double seconds, const std::atomic<bool>* stop);
   // A move that needs no search: the only legal move, or one that wins at once (kNoVertex when
   // there is none, and always when analysing).
   Vertex obvious_move(const Position& pos);
