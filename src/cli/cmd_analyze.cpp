@@ -169,17 +169,16 @@ int cmd_analyze(const std::vector<std::string>& args, std::istream&, std::ostrea
   po::positional_options_description positional;
   positional.add("game", 1);
   po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, desc, &positional, vm,
-                  "usage: tanbo analyze GAME [--playouts N] [--margin M] [--png FILE]\n"
-                  "Reviews a game file (two players): for each move the mover's win rate before\n"
-                  "and after it, by the search (and the exact solver near the end, ! = proven),\n"
-                  "and the best alternative where the move lost more than the margin or threw\n"
-                  "away a proven win; --png draws Black's win rate over the game.\n"
-                  "example: tanbo analyze game.tanbo --playouts 5000 --png review.png",
-                  out, err, code)) {
-    return code;
-  }
+  if (const auto stop = parse_args(
+          args, desc, &positional, vm,
+          "usage: tanbo analyze GAME [--playouts N] [--margin M] [--png FILE]\n"
+          "Reviews a game file (two players): for each move the mover's win rate before\n"
+          "and after it, by the search (and the exact solver near the end, ! = proven),\n"
+          "and the best alternative where the move lost more than the margin or threw\n"
+          "away a proven win; --png draws Black's win rate over the game.\n"
+          "example: tanbo analyze game.tanbo --playouts 5000 --png review.png",
+          out, err))
+    return *stop;
   if (file.empty()) throw Error("give the game file to review (tanbo analyze GAME)");
   if (playouts < 1 || playouts > 1000000000) throw Error("--playouts must be 1 to 10^9");
   if (!(margin >= 0 && margin <= 1)) throw Error("--margin must be from 0 to 1");

@@ -18,17 +18,16 @@ int cmd_bench(const std::vector<std::string>& args, std::istream&, std::ostream&
   add_board_options(desc, board);
   desc.add_options()("games,n", po::value(&games)->default_value(games), "number of games");
   po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, desc, nullptr, vm,
-                  "usage: tanbo bench [--topology SPEC] [--games N] [--seed S]\n"
-                  "Plays N games choosing a legal move uniformly at random each turn, on one\n"
-                  "thread, each from a copy of the start position (the time counts the copies,\n"
-                  "not the allocation of the position before the first), and ends with one line:\n"
-                  "  games=N moves_per_game=X playouts_per_second=Y\n"
-                  "example: tanbo bench --topology \"grid 5x5x5\" --games 2000",
-                  out, err, code)) {
-    return code;
-  }
+  if (const auto stop = parse_args(
+          args, desc, nullptr, vm,
+          "usage: tanbo bench [--topology SPEC] [--games N] [--seed S]\n"
+          "Plays N games choosing a legal move uniformly at random each turn, on one\n"
+          "thread, each from a copy of the start position (the time counts the copies,\n"
+          "not the allocation of the position before the first), and ends with one line:\n"
+          "  games=N moves_per_game=X playouts_per_second=Y\n"
+          "example: tanbo bench --topology \"grid 5x5x5\" --games 2000",
+          out, err))
+    return *stop;
   if (games == 0) {
     err << "tanbo bench: --games must be at least 1\n";
     return 2;

@@ -59,9 +59,16 @@ struct GameArgs {
   std::string file;
   po::options_description desc;
   po::positional_options_description positional;
+  po::variables_map vm;
   explicit GameArgs(const char* title) : desc(title) {
     desc.add_options()("game", po::value(&file)->required(), "the game file (or SGF)");
     positional.add("game", 1);
+  }
+  // parse_args with these options: the exit code when the command ends here (--help, a bad
+  // option), nothing when it goes on.
+  std::optional<int> parse(const std::vector<std::string>& args, const std::string& help_text,
+                           std::ostream& out, std::ostream& err) {
+    return parse_args(args, desc, &positional, vm, help_text, out, err);
   }
 };
 
@@ -81,16 +88,15 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
   po::positional_options_description pos;
   pos.add("game", 1);
   po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, desc, &pos, vm,
-                  "usage: tanbo new GAME [--topology SPEC] [--setup NAME] [--players N|NAMES]\n"
-                  "Creates a game file at its starting position; then players take turns with\n"
-                  "tanbo move GAME POINT, passing the file along (mail, chat, a shared folder).\n"
-                  "A name ending in .sgf (any case) writes SGF instead (2D boards, two players).\n"
-                  "example: tanbo new cube.tanbo --topology \"grid 5x5x5\" --players alice,bob",
-                  out, err, code)) {
-    return code;
-  }
+  if (const auto stop = parse_args(
+          args, desc, &pos, vm,
+          "usage: tanbo new GAME [--topology SPEC] [--setup NAME] [--players N|NAMES]\n"
+          "Creates a game file at its starting position; then players take turns with\n"
+          "tanbo move GAME POINT, passing the file along (mail, chat, a shared folder).\n"
+          "A name ending in .sgf (any case) writes SGF instead (2D boards, two players).\n"
+          "example: tanbo new cube.tanbo --topology \"grid 5x5x5\" --players alice,bob",
+          out, err))
+    return *stop;
   if (!check_colour(colour, "new", err)) return 2;
   if (std::any_of(event.begin(), event.end(),
                   [](char c) { return static_cast<unsigned char>(c) < 32 || c == 127; })) {
@@ -121,16 +127,14 @@ int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& 
       "refuse the move unless it is this player's turn (name, colour or number)");
   add_colour(g.desc, colour);
   g.positional.add("point", 1);
-  po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, g.desc, &g.positional, vm,
+  if (const auto stop =
+          g.parse(args,
                   "usage: tanbo move GAME POINT [--as PLAYER]\n"
                   "Plays POINT for the side to move, if legal, and saves the file (atomically).\n"
                   "Concurrent writers of one file take turns (see docs/game-format.md).\n"
                   "example: tanbo move cube.tanbo 125 --as alice",
-                  out, err, code)) {
-    return code;
-  }
+                  out, err))
+    return *stop;
   if (!check_colour(colour, "move", err)) return 2;
   const Game game = update_game_file(g.file, [&](Game& game) {
     Position& pos = game.position;
@@ -172,20 +176,17 @@ int cmd_show(const std::vector<std::string>& args, std::istream&, std::ostream& 
                                                                 "also list the moves played")(
       "full", po::bool_switch(&full), "draw every point even on a huge board");
   add_colour(g.desc, colour);
-  po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, g.desc, &g.positional, vm,
-                  "usage: tanbo show GAME [--move N] [--roots] [--moves]\n"
-                  "Draws a game file or SGF record, at its end or after move N.\n"
-                  "example: tanbo show cube.tanbo --move 4",
-                  out, err, code)) {
-    return code;
-  }
+  if (const auto stop = g.parse(args,
+                                "usage: tanbo show GAME [--move N] [--roots] [--moves]\n"
+                                "Draws a game file or SGF record, at its end or after move N.\n"
+                                "example: tanbo show cube.tanbo --move 4",
+                                out, err))
+    return *stop;
   if (!check_colour(colour, "show", err)) return 2;
   Game game = load_game(g.file);
   Position& pos = game.position;
   const auto total = static_cast<long long>(pos.ply());
-  if (vm.count("move") && (move < 0 || move > total)) {
+  if (g.vm.count("move") && (move < 0 || move > total)) {
     throw Error("--move " + std::to_string(move) + ": the game has moves 0 to " +
                 std::to_string(total));
   }
@@ -224,15 +225,13 @@ int cmd_undo(const std::vector<std::string>& args, std::istream&, std::ostream& 
   GameArgs g("tanbo undo options");
   std::string colour;
   add_colour(g.desc, colour);
-  po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, g.desc, &g.positional, vm,
+  if (const auto stop =
+          g.parse(args,
                   "usage: tanbo undo GAME\n"
                   "Takes back the last turn (a move or a resignation) and saves the file.\n"
                   "example: tanbo undo cube.tanbo",
-                  out, err, code)) {
-    return code;
-  }
+                  out, err))
+    return *stop;
   if (!check_colour(colour, "undo", err)) return 2;
   std::string what;
   const Game game = update_game_file(g.file, [&](Game& game) {
@@ -252,16 +251,14 @@ int cmd_resign(const std::vector<std::string>& args, std::istream&, std::ostream
   g.desc.add_options()("player", po::value(&player)->required(),
                        "who resigns: name, colour, letter or number");
   g.positional.add("player", 1);
-  po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, g.desc, &g.positional, vm,
+  if (const auto stop =
+          g.parse(args,
                   "usage: tanbo resign GAME PLAYER\n"
                   "PLAYER resigns (with more than two players their roots are removed and the\n"
                   "game goes on) and the file is saved.\n"
                   "example: tanbo resign cube.tanbo bob",
-                  out, err, code)) {
-    return code;
-  }
+                  out, err))
+    return *stop;
   const Game game = update_game_file(g.file, [&](Game& game) {
     Position& pos = game.position;
     const auto p = game_player(game, player);
@@ -285,16 +282,14 @@ int cmd_export(const std::vector<std::string>& args, std::istream&, std::ostream
   bool sgf = false;
   g.desc.add_options()("sgf", po::bool_switch(&sgf), "write SGF (the only export format)")(
       "output,o", po::value(&output), "write to this file (atomically) instead of stdout");
-  po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, g.desc, &g.positional, vm,
+  if (const auto stop =
+          g.parse(args,
                   "usage: tanbo export GAME --sgf [-o FILE]\n"
                   "Writes the game as SGF (2D boards, two players): SZ, PB/PW, the starting\n"
                   "stones, every move with the stones it removed (AE), RE.\n"
                   "example: tanbo export game.tanbo --sgf -o game.sgf",
-                  out, err, code)) {
-    return code;
-  }
+                  out, err))
+    return *stop;
   if (!sgf) {
     err << "tanbo export: say which format: --sgf (the only one so far)\n";
     return 2;
@@ -309,16 +304,14 @@ int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream
   std::string output;
   g.desc.add_options()("output,o", po::value(&output),
                        "write the game file here (atomically) instead of stdout");
-  po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, g.desc, &g.positional, vm,
+  if (const auto stop =
+          g.parse(args,
                   "usage: tanbo import FILE.sgf [-o GAME]\n"
                   "Reads an SGF record (its main line, replaying every move through the rules)\n"
                   "and writes it as a game file; says on stderr how many variations it left out.\n"
                   "example: tanbo import game.sgf -o game.tanbo",
-                  out, err, code)) {
-    return code;
-  }
+                  out, err))
+    return *stop;
   const std::string text = read_text_file(g.file);
   std::size_t left_out = 0;
   const Game game =

@@ -21,17 +21,16 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
   desc.add_options()("threads", po::value(&threads),
                      "search threads of an mcts engine (same as its option threads=T)");
   po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, desc, nullptr, vm,
-                  "usage: tanbo gtp [options]\n"
-                  "Speaks the engine protocol (GTP version 2 framing) on stdin/stdout.\n"
-                  "Commands are listed in docs/protocol.md and by list_commands; clients\n"
-                  "(GoGui, Sabaki, twogtp) also find komi, loadsgf, printsgf, final_score and\n"
-                  "gogui-analyze_commands.\n"
-                  "example: printf 'topology grid 5x5x5\\nshowboard\\n' | tanbo gtp",
-                  out, err, code)) {
-    return code;
-  }
+  if (const auto stop =
+          parse_args(args, desc, nullptr, vm,
+                     "usage: tanbo gtp [options]\n"
+                     "Speaks the engine protocol (GTP version 2 framing) on stdin/stdout.\n"
+                     "Commands are listed in docs/protocol.md and by list_commands; clients\n"
+                     "(GoGui, Sabaki, twogtp) also find komi, loadsgf, printsgf, final_score and\n"
+                     "gogui-analyze_commands.\n"
+                     "example: printf 'topology grid 5x5x5\\nshowboard\\n' | tanbo gtp",
+                     out, err))
+    return *stop;
   if (vm.count("threads") && (threads < 1 || threads > 256)) {
     throw Error("--threads " + std::to_string(threads) + ": expected 1 to 256");
   }

@@ -247,8 +247,7 @@ int cmd_match(const std::vector<std::string>& args, std::istream&, std::ostream&
       "save-games", po::value(&o.save_dir),
       "write every game as a game file into DIR (game-001.tanbo, ...)");
   po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, desc, nullptr, vm, kMatchHelp, out, err, code)) return code;
+  if (const auto stop = parse_args(args, desc, nullptr, vm, kMatchHelp, out, err)) return *stop;
   const Match match = prepare(o);
   const Tally tally = play_games(match, err);
   if (o.csv) {

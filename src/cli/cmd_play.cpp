@@ -277,8 +277,7 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
       "auto (colour when writing to a terminal), always or never")("color", po::value(&colour),
                                                                    "same as --colour");
   po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, desc, nullptr, vm, kPlayHelp, out, err, code)) return code;
+  if (const auto stop = parse_args(args, desc, nullptr, vm, kPlayHelp, out, err)) return *stop;
   if (colour != "auto" && colour != "always" && colour != "never") {
     err << "tanbo play: --colour must be auto, always or never, not \"" << colour << "\"\n";
     return 2;

@@ -90,19 +90,18 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   po::positional_options_description positional;
   positional.add("game", 1);
   po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, desc, &positional, vm,
-                  "usage: tanbo solve [GAME] [--topology SPEC --setup NAME] [--time S] "
-                  "[--threads T]\n"
-                  "Finds who wins with perfect play from a game file's current position or\n"
-                  "from the start of a board (default grid 4x4), two players only, and prints\n"
-                  "the winner, every winning move of the side to move, a best move, the nodes\n"
-                  "searched and the time. Long searches print a progress line on stderr.\n"
-                  "Boards solved so far and their figures: docs/solved.md.\n"
-                  "example: tanbo solve --topology \"grid 4x4\"",
-                  out, err, code)) {
-    return code;
-  }
+  if (const auto stop =
+          parse_args(args, desc, &positional, vm,
+                     "usage: tanbo solve [GAME] [--topology SPEC --setup NAME] [--time S] "
+                     "[--threads T]\n"
+                     "Finds who wins with perfect play from a game file's current position or\n"
+                     "from the start of a board (default grid 4x4), two players only, and prints\n"
+                     "the winner, every winning move of the side to move, a best move, the nodes\n"
+                     "searched and the time. Long searches print a progress line on stderr.\n"
+                     "Boards solved so far and their figures: docs/solved.md.\n"
+                     "example: tanbo solve --topology \"grid 4x4\"",
+                     out, err))
+    return *stop;
   if (!(a.seconds >= 0 && a.seconds <= 1e7)) throw Error("--time must be 0 to 10^7 seconds");
   if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
   if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))

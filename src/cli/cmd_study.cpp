@@ -382,8 +382,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
       "combine the CSV files of the shards of one run (tanbo study --csv --shard i/n)")(
       "allow-partial", "with --merge: merge the shards given even if some are missing");
   po::variables_map vm;
-  int code = 0;
-  if (!parse_args(args, desc, nullptr, vm, kUsage, out, err, code)) return code;
+  if (const auto stop = parse_args(args, desc, nullptr, vm, kUsage, out, err)) return *stop;
   o.csv = vm.count("csv") > 0;
   o.dry_run = vm.count("dry-run") > 0;
   o.allow_partial = vm.count("allow-partial") > 0;

@@ -76,10 +76,11 @@ void check_argument_lengths(const std::vector<std::string>& args) {
 
 }  // namespace
 
-bool parse_args(const std::vector<std::string>& args, const po::options_description& desc,
-                const po::positional_options_description* positional, po::variables_map& vm,
-                const std::string& help_text, std::ostream& out, std::ostream& err,
-                int& exit_code) {
+std::optional<int> parse_args(const std::vector<std::string>& args,
+                              const po::options_description& desc,
+                              const po::positional_options_description* positional,
+                              po::variables_map& vm, const std::string& help_text,
+                              std::ostream& out, std::ostream& err) {
   po::options_description all(desc);
   std::string max_memory;
   all.add_options()("help,h", "show this help")(
@@ -93,21 +94,18 @@ bool parse_args(const std::vector<std::string>& args, const po::options_descript
     po::store(parser.run(), vm);
     if (vm.count("help")) {
       out << help_text << "\n" << all << "\n";
-      exit_code = 0;
-      return false;
+      return 0;
     }
     po::notify(vm);
     if (!max_memory.empty()) set_max_memory(parse_memory_size(max_memory, "--max-memory"));
   } catch (const po::error& e) {
     err << "tanbo: " << clip_words(e.what()) << " (see --help)\n";
-    exit_code = 2;
-    return false;
+    return 2;
   } catch (const Error& e) {
     err << "tanbo: " << e.what() << "\n";
-    exit_code = 2;
-    return false;
+    return 2;
   }
-  return true;
+  return std::nullopt;
 }
 
 }  // namespace tanbo::cli

@@ -36,11 +36,14 @@ std::vector<std::string> player_names(const std::string& players, int count);
 // Builds the starting position the options describe; throws tanbo::Error when refused.
 Position make_position(const BoardOptions& b);
 
-// Parses `args` against `desc` (positional names optional). On --help prints `help_text`
-// and the options to `out` and returns 0 through `exit_code`; on a bad option prints a
-// one-line reason to `err` and returns 2 through `exit_code`. Returns true to go on.
-bool parse_args(const std::vector<std::string>& args, const po::options_description& desc,
-                const po::positional_options_description* positional, po::variables_map& vm,
-                const std::string& help_text, std::ostream& out, std::ostream& err, int& exit_code);
+// Parses `args` against `desc` (positional names optional) into `vm`. Returns nothing when
+// the command goes on, else the exit code it ends with: 0 after --help (`help_text` and the
+// options printed to `out`), 2 after a bad option (a one-line reason printed to `err`).
+// Use: if (const auto stop = parse_args(...)) return *stop;
+std::optional<int> parse_args(const std::vector<std::string>& args,
+                              const po::options_description& desc,
+                              const po::positional_options_description* positional,
+                              po::variables_map& vm, const std::string& help_text,
+                              std::ostream& out, std::ostream& err);
 
 }  // namespace tanbo::cli

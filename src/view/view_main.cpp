@@ -261,8 +261,8 @@ int view_command(const std::vector<std::string>& args, std::istream&, std::ostre
   const po::options_description desc = view_options(a);
   po::positional_options_description positional;
   positional.add("game", 1);
-  int code = 0;
-  if (!parse_args(args, desc, &positional, a.vm, kViewHelp, out, err, code)) return code;
+  if (const auto stop = parse_args(args, desc, &positional, a.vm, kViewHelp, out, err))
+    return *stop;
   if (!parse_size(a.size, a.width, a.height)) {
     err << "tanbo view: --size must be WIDTHxHEIGHT in pixels, 16 to 8192 each, e.g. 800x600\n";
     return 2;
