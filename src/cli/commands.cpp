@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -79,16 +80,27 @@ void usage(std::ostream& os) {
 // Flushes standard output and reports when it could not be written (a full disk, a file-size
 // limit): the exit code becomes 1 where it was 0, so that a truncated output never passes for
 // a whole one.
+namespace {
+// The cause of the output's first failed write, when a command noted it (0: none noted).
+std::atomic<int> first_output_error{0};
+}  // namespace
+
 int checked_output(std::string_view name, int code) {
   errno = 0;
   const bool failed_before = std::cout.fail();
   std::cout.flush();
   if (!std::cout.fail()) return code;
-  const int error = errno;
+  // A write that failed before this flush left no errno here: its cause is known only if the
+  // command noted it.
+  const int error = failed_before ? first_output_error.load() : errno;
   std::cerr << "tanbo " << name << ": could not write all of the output"
-            << (!failed_before && error != 0 ? std::string(": ") + std::strerror(error) : "")
-            << "\n";
+            << (error != 0 ? std::string(": ") + std::strerror(error) : "") << "\n";
   return code == 0 ? 1 : code;
+}
+
+void note_output_failure(int error) {
+  int none = 0;
+  if (error != 0) first_output_error.compare_exchange_strong(none, error);
 }
 
 int run(int argc, char** argv) {

@@ -12,6 +12,11 @@ namespace tanbo::cli {
 // Entry point of the program.
 int run(int argc, char** argv);
 
+// Remembers `error` (an errno value) as the cause of a failed write to standard output, for the
+// message run() prints at the end ("could not write all of the output: CAUSE"); the first cause
+// noted is kept. Call it right after the write that failed, before errno can change.
+void note_output_failure(int error);
+
 // A subcommand receives its own arguments (after the subcommand name) and the streams.
 // It returns the process exit code, or throws tanbo::Error to refuse: run_subcommand turns that
 // into one line on `err` and the command's `refused` status.

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <iostream>
 #include <sstream>
 
+#include "commands.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/render.hpp"
@@ -387,8 +389,16 @@ void GtpEngine::run(std::istream& in, std::ostream& out) {
   std::string line;
   while (!quit_ && out && read_line(in, line, kMaxInputLine + 1)) {
     const std::string reply = handle_line(line);
-    if (!reply.empty()) out << reply << std::flush;
+    if (!reply.empty()) send(out, reply);
   }
+}
+
+bool send(std::ostream& out, const std::string& text) {
+  errno = 0;
+  out << text << std::flush;
+  if (out) return true;
+  note_output_failure(errno);  // the failed write's cause, before anything else can change it
+  return false;
 }
 
 }  // namespace tanbo::cli

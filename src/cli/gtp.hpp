@@ -124,5 +124,8 @@ void add_client_commands(GtpEngine& engine);
 // "tanbo-analyze PLAYOUTS INTERVAL" with an update every INTERVAL seconds until the next
 // command (gtp_solver.cpp).
 void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out);
+// Writes `text` (an answer or part of one) to `out` and flushes it; when it cannot be written,
+// notes the cause for the program's last message (note_output_failure) and returns false.
+bool send(std::ostream& out, const std::string& text);
 
 }  // namespace tanbo::cli

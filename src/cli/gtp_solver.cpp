@@ -154,13 +154,13 @@ bool parse_request(const std::string& raw, StreamRequest& r) {
 void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lines,
                      std::ostream& out) {
   const Position& pos = engine.position();
-  out << "=" << r.id << "\n" << std::flush;
+  if (!send(out, "=" + r.id + "\n")) return;
   if (!pos.is_over()) {
     MctsConfig config = analysis_config(engine);
     config.time = r.interval;
     Mcts mcts(config, engine.seed());
     std::uint64_t done = 0;
-    while (done < r.playouts && !lines.wait_for(0)) {
+    while (done < r.playouts && out && !lines.wait_for(0)) {
       // A watcher stops the step early when a line arrives (asking again until the search
       // has started and taken it).
       std::atomic<bool> finished{false};
@@ -183,12 +183,13 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
       finished = true;
       watcher.join();
       done += mcts.last_stats().playouts;
-      out << "update " << done << "\n" << analysis_text(pos, analysis) << "\n" << std::flush;
+      send(out, "update " + std::to_string(done) + "\n" + analysis_text(pos, analysis) + "\n");
       if (mcts.last_stats().playouts == 0 && mcts.last_stats().proven != 0) break;  // proven
     }
   }
+  if (!out) return;
   lines.wait_for(1e9);  // answers until the next command
-  out << "\n" << std::flush;
+  send(out, "\n");
 }
 
 }  // namespace
@@ -258,7 +259,7 @@ void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
       } catch (const std::bad_alloc&) {
         reply = "? out of memory\n\n";  // before the command ran: nothing changed
       }
-      if (!reply.empty()) out << reply << std::flush;
+      if (!reply.empty()) send(out, reply);
     }
   } catch (...) {  // an analysis out of memory: the reader is left to end with the process
     reader.detach();

@@ -81,10 +81,10 @@ if [ -w /dev/full ]; then
   [ "$rc" = 1 ] && grep -q "could not write all of the output: No space left on device" <<< "$msg" ||
     fail "output to /dev/full: exit $rc: $msg"
   # tanbo gtp ends at its first answer that cannot be written, instead of reading on (here
-  # the input would end only after 6 s, and timeout would stop it after 4).
+  # the input would end only after 6 s, and timeout would stop it after 4), and says why.
   rc=0
   msg=$({ printf 'name\n'; sleep 6; printf 'quit\n'; } | timeout 4 "$TANBO" gtp 2>&1 > /dev/full) || rc=$?
-  [ "$rc" = 1 ] && grep -qx "tanbo gtp: could not write all of the output" <<< "$msg" ||
+  [ "$rc" = 1 ] && grep -qx "tanbo gtp: could not write all of the output: No space left on device" <<< "$msg" ||
     fail "gtp answering into /dev/full: exit $rc: $msg"
 fi
 
