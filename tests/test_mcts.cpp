@@ -732,29 +732,6 @@ TEST(MctsSolver, ProofsBackedUpInTheTreeAreRight) {
   EXPECT_GE(proven, 3);
 }
 
-TEST(MctsSolver, ProofsInsideTheTreeAgreeWithTheTruth) {
-  // Without the solver at the root, the solver inside the tree (tsolve) proves nodes below it;
-  // whatever reaches the root is exact, and it proves more roots than game ends alone do.
-  int with = 0, without = 0;
-  std::uint64_t tree_proofs = 0;
-  for (const Solved& s : solved_positions("grid 4x4", 4, 12, 78)) {
-    Mcts m(parse_mcts_options("playouts=400,solver=0,tsolve=20000,tvisits=3,tempty=16"), 9);
-    const Vertex v = m.search(s.pos);
-    const int p = m.last_stats().proven;
-    if (p > 0) EXPECT_TRUE(is_winning(s.truth, v)) << s.pos.topology().name(v);
-    if (p < 0) EXPECT_NE(s.truth.winner, s.pos.to_move());
-    EXPECT_EQ(s.pos.check_move(s.pos.to_move(), v), MoveStatus::kLegal);
-    with += p != 0;
-    tree_proofs += m.last_stats().tree_proofs;
-    Mcts plain(parse_mcts_options("playouts=400,solver=0"), 9);
-    plain.search(s.pos);
-    without += plain.last_stats().proven != 0;
-    EXPECT_EQ(plain.last_stats().tree_proofs, 0u);
-  }
-  EXPECT_GT(tree_proofs, 0u);
-  EXPECT_GT(with, without) << with << " against " << without;
-}
-
 TEST(MctsSolver, AnalyzeListsCandidatesBestFirst) {
   const Position pos = test::make("grid 7x7");
   Mcts m(parse_mcts_options("playouts=400,reuse=0"), 3);
@@ -810,10 +787,4 @@ TEST(MctsSolver, SolverOptionParsesAndPrints) {
   EXPECT_EQ(parse_mcts_options("solver=0").solver, 0u);
   EXPECT_EQ(mcts_spec(parse_mcts_options("solver=5000")), "mcts:solver=5000");
   EXPECT_THROW(parse_mcts_options("solver=-1"), Error);
-  const MctsConfig t = parse_mcts_options("tsolve=5000,tvisits=50,tempty=30");
-  EXPECT_EQ(t.tsolve, 5000u);
-  EXPECT_EQ(t.tvisits, 50u);
-  EXPECT_EQ(t.tempty, 30u);
-  EXPECT_EQ(mcts_spec(t), "mcts:tsolve=5000,tvisits=50,tempty=30");
-  EXPECT_THROW(parse_mcts_options("tvisits=0"), Error);
 }

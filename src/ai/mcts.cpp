@@ -82,11 +82,6 @@ class Worker {
     tactics_ = playout_tactics(config, root.graph());
     model_ = model_priors(config, root.graph());
     if (config.reply) replies_ = ReplyTable(root.num_players(), n_);
-    if (config.tsolve > 0 && proofs_) {
-      SolverOptions options;
-      options.table_bytes = std::size_t{16} << 20;  // per thread; kept between its proofs
-      tree_solver_ = std::make_unique<Solver>(options);
-    }
     if (root.ply() > 0) root_last_ = root.last_move().vertex;
     root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
   }
@@ -98,7 +93,6 @@ class Worker {
 
   std::uint64_t playouts = 0;
   std::uint64_t playout_moves = 0;
-  std::uint64_t tree_proofs = 0;  // tree nodes the exact solver proved (config.tsolve)
 
  private:
   std::uint32_t select(const Tree& tree, const Node& parent) const {
@@ -171,7 +165,6 @@ class Worker {
     scratch_ = root_;
     path_.clear();
     steps_.clear();
-    known_ = kEmpty;
     {
       std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
       if (shared) lock.lock();
@@ -179,19 +172,27 @@ class Worker {
         root_proven_ = true;
         return;
       }
+      std::uint32_t index = 0;
       path_.push_back(0);
       ++tree.nodes[0].n;
-    }
-    // Down the tree; where it stops at a node worth proving that the solver cannot prove, on
-    // down from there.
-    bool grown = false;
-    while (descend(tree, shared, grown)) {
-      known_ = prove_leaf(tree, shared);
-      if (known_ != kEmpty) break;
-    }
-    if (known_ != kEmpty) {
-      count_known_result(tree, shared, known_);
-      return;
+      // Down the tree to a leaf; a leaf with enough visits gets its children, and the descent
+      // goes one step into them (one new level a playout: with expand=1 it would otherwise
+      // expand every node down to the end of the game).
+      for (bool grown = false; !grown && !scratch_.is_over();) {
+        if (!tree.nodes[index].expanded) {
+          if (index != 0 && tree.nodes[index].n < config_.expand) break;
+          expand(tree, index);
+          if (!tree.nodes[index].expanded) break;
+          grown = true;
+        }
+        const std::uint32_t child = select(tree, tree.nodes[index]);
+        Node& c = tree.nodes[child];
+        ++c.n;  // counts as a loss until the playout returns (virtual loss)
+        steps_.push_back({c.player, c.move});
+        scratch_.play(c.move);
+        path_.push_back(child);
+        index = child;
+      }
     }
     // The playout.
     std::uint64_t moves = 0;
@@ -249,38 +250,6 @@ class Worker {
     }
   }
 
-  // Goes down the tree from the end of the path to a leaf, playing the moves on scratch_; a
-  // leaf with enough visits gets its children, and the descent goes one step into them (one new
-  // level a playout, `grown`: with expand=1 it would otherwise expand every node down to the end
-  // of the game). Stops early at a proven node (known_, with tsolve) and returns true at a node
-  // worth proving, before the solver is asked (outside the tree's lock).
-  bool descend(Tree& tree, bool shared, bool& grown) {
-    std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
-    if (shared) lock.lock();
-    std::uint32_t index = path_.back();
-    while (!grown && !scratch_.is_over()) {
-      if (!tree.nodes[index].expanded) {
-        if (index != 0 && tree.nodes[index].n < config_.expand) break;
-        expand(tree, index);
-        if (!tree.nodes[index].expanded) break;
-        grown = true;
-      }
-      const std::uint32_t child = select(tree, tree.nodes[index]);
-      Node& c = tree.nodes[child];
-      ++c.n;  // counts as a loss until the playout returns (virtual loss)
-      steps_.push_back({c.player, c.move});
-      scratch_.play(c.move);
-      path_.push_back(child);
-      index = child;
-      if (tree_solver_ && c.proof != 0) {  // the result is known: no playout
-        known_ = c.proof > 0 ? c.player : opponent_of(c.player);
-        return false;
-      }
-      if (worth_proving(c)) return true;
-    }
-    return false;
-  }
-
   // The next playout move of p: the tactical move, else the last good reply to the move before
   // (config.reply: when it is legal and does not bound p's own root), else the light policy's
   // draw (or a uniform one with policy=random).
@@ -318,47 +287,6 @@ class Worker {
     }
   }
 
-  // ---- proofs inside the tree (config.tsolve): the MCTS-solver's proofs come from game ends;
-  // these come from the exact solver, tried once on each node whose visits reach tvisits,
-  // where at most tempty points are empty.
-
-  static Player opponent_of(Player p) { return p == kBlack ? kWhite : kBlack; }
-
-  // Whether the node just entered (its position in scratch_) is to be handed to the solver now.
-  bool worth_proving(const Node& node) const {
-    if (!tree_solver_ || node.n != config_.tvisits || scratch_.is_over()) return false;
-    const std::uint32_t stones = scratch_.stones(kBlack) + scratch_.stones(kWhite);
-    return scratch_.num_vertices() - stones <= config_.tempty;
-  }
-
-  // Tries to prove the position at the end of the path (in scratch_) within tsolve solver
-  // positions, outside the tree's lock; when proven, marks the node and backs the proof up.
-  // Returns the winner with perfect play, kEmpty when not proven.
-  Player prove_leaf(Tree& tree, bool shared) {
-    SolveLimits limits;
-    limits.nodes = config_.tsolve;
-    const SolveResult r = tree_solver_->solve(scratch_, limits);
-    if (!r.solved) return kEmpty;
-    ++tree_proofs;
-    std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
-    if (shared) lock.lock();
-    back_up_proof(tree, r.winner);
-    return r.winner;
-  }
-
-  // Counts a result known without a playout (a proven node) for every node of the path.
-  void count_known_result(Tree& tree, bool shared, Player winner) {
-    ++playouts;
-    std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
-    if (shared) lock.lock();
-    for (std::uint32_t idx : path_) {
-      Node& node = tree.nodes[idx];
-      if (node.player == winner) node.w += 1.0f;
-    }
-  }
-
-  std::unique_ptr<Solver> tree_solver_;  // config.tsolve > 0, two players: the solver
-  Player known_ = kEmpty;                // this iteration's result, when known without a playout
   const MctsConfig& config_;
   Position root_;                 // the search's root, without its game record
   Vertex root_last_ = kNoVertex;  // the move that led to the root, if known
@@ -669,7 +597,6 @@ std::uint64_t run_workers(const MctsConfig& config, const Position& pos, Limits&
   std::uint64_t nodes = 0;
   for (std::size_t t = 0; t < threads; ++t) {
     stats.playouts += workers[t]->playouts;
-    stats.tree_proofs += workers[t]->tree_proofs;
     stats.playout_moves += workers[t]->playout_moves;
     if (one_tree && t > 0) continue;
     tally.gather(*trees[t]);

@@ -174,7 +174,7 @@ bool parse_flag(std::string_view key, std::string_view value) {
 // Every key parse_mcts_options reads, for its messages.
 constexpr const char* kOptionKeys =
     "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
-    "explore, ravek, expand, reuse, reply, solver, tsolve, tvisits, tempty";
+    "explore, ravek, expand, reuse, reply, solver";
 
 std::string format_number(double x) {
   std::ostringstream os;
@@ -260,12 +260,6 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.reply = parse_flag(key, value);
     } else if (key == "solver") {
       c.solver = parse_count(key, value, 0, 1000000000000ull);
-    } else if (key == "tsolve") {
-      c.tsolve = parse_count(key, value, 0, 1000000000000ull);
-    } else if (key == "tvisits") {
-      c.tvisits = static_cast<std::uint32_t>(parse_count(key, value, 1, 1000000000));
-    } else if (key == "tempty") {
-      c.tempty = static_cast<std::uint32_t>(parse_count(key, value, 0, 1000000));
     } else {
       throw Error("unknown mcts option \"" + std::string(key) + "\" (keys: " + kOptionKeys + ")");
     }
@@ -294,9 +288,6 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.model != d.model) parts.push_back(c.model == 1 ? "model=1" : "model=0");
   if (c.reply != d.reply) parts.push_back(c.reply ? "reply=1" : "reply=0");
   if (c.solver != d.solver) parts.push_back("solver=" + std::to_string(c.solver));
-  if (c.tsolve != d.tsolve) parts.push_back("tsolve=" + std::to_string(c.tsolve));
-  if (c.tvisits != d.tvisits) parts.push_back("tvisits=" + std::to_string(c.tvisits));
-  if (c.tempty != d.tempty) parts.push_back("tempty=" + std::to_string(c.tempty));
   std::string s = "mcts";
   for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : ":") + parts[i];
   return s;

@@ -47,14 +47,6 @@ struct MctsConfig {
   // within a quarter of the move's time. A proven win is played at once; the solver's table is kept
   // between moves.
   std::uint64_t solver = 100000;
-  // Two players: proofs inside the tree. A tree node whose position has at most `tempty` empty
-  // points is handed to the exact solver once, when its visits reach `tvisits`, with at most
-  // `tsolve` positions (0 = never); a proven node is marked as a game end is and backed up, and
-  // playouts that reach it count its result without playing on. Each search thread has a
-  // solver with a 16 MB table. docs/strength.md has what it is worth.
-  std::uint64_t tsolve = 0;
-  std::uint32_t tvisits = 300;
-  std::uint32_t tempty = 48;
 };
 
 // The boards the two choices below were measured on have at most these many points (7x7 and
@@ -86,7 +78,7 @@ bool model_priors(const MctsConfig& config, const Graph& graph);
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
 // prior, model (0|1), tries, tactics (0|1), explore, ravek, expand, reuse (0|1), reply (0|1),
-// solver (nodes), tsolve (nodes), tvisits, tempty. Throws tanbo::Error naming the bad key or value.
+// solver (nodes). Throws tanbo::Error naming the bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
@@ -104,7 +96,6 @@ struct SearchStats {
   int proven = 0;                   // +1: the chosen move is proven to win, -1: every move is
                                     // proven to lose (two players), 0: not proven
   std::uint64_t solver_nodes = 0;   // positions the exact solver searched
-  std::uint64_t tree_proofs = 0;    // tree nodes proven by the solver (MctsConfig::tsolve)
 };
 
 // One candidate move as the search sees it (Mcts::analyze).
