@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "mcts_tree.hpp"
 #include "reply_table.hpp"
 #include "tanbo/ai/move_model.hpp"
 #include "tanbo/ai/solver.hpp"
@@ -24,28 +25,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kMaxNodes = std::size_t{1} << 22;  // ~4M nodes (~128 MB) per tree
-constexpr std::size_t kLineLength = 12;  // moves of an analysis line's principal variation
 
-struct Node {
-  Vertex move = kNoVertex;  // the move that leads here
-  std::uint32_t first = 0;  // children: nodes[first, first + count)
-  std::uint32_t count = 0;  // 0 = not expanded
-  std::uint32_t n = 0;      // visits (including virtual losses of running playouts)
-  std::uint32_t an = 0;     // AMAF visits
-  float w = 0;              // wins of `player`
-  float aw = 0;             // AMAF wins of `player`
-  Player player = kEmpty;   // who moved into this node
-  bool expanded = false;
-  // Two players: +1 when `player` wins from here with perfect play, -1 when it loses, 0 while
-  // unknown (the MCTS-solver's proofs: game ends, backed up through the tree).
-  std::int8_t proof = 0;
-  std::uint32_t win_child = 0;  // a child whose move wins at once (0 = none known)
-};
-
-struct Tree {
-  std::vector<Node> nodes;
-  std::mutex mu;  // used only when threads share the tree
-};
+using detail::Node;
+using detail::RootTally;
+using detail::Tree;
 
 // Shared limits of one search.
 struct Limits {
@@ -459,37 +442,6 @@ void Mcts::forget() {
   memory_ = std::make_unique<Memory>();
 }
 
-namespace {
-
-// The line the tree expects after `move` at the root: at each node the child a player would
-// pick (a proven win, else the most visited move not proven to lose), up to kLineLength moves.
-std::vector<Vertex> principal_variation(const Tree& tree, Vertex move) {
-  std::vector<Vertex> pv{move};
-  const Node& root = tree.nodes[0];
-  if (!root.expanded) return pv;
-  std::uint32_t index = 0;
-  for (std::uint32_t i = root.first; i < root.first + root.count; ++i) {
-    if (tree.nodes[i].move == move) index = i;
-  }
-  while (index != 0 && pv.size() < kLineLength && tree.nodes[index].expanded) {
-    const Node& node = tree.nodes[index];
-    std::uint32_t pick = 0;
-    auto key = [&](const Node& c) {
-      return std::make_pair(c.proof > 0 ? 2 : c.proof == 0 ? 1 : 0, c.n);
-    };
-    for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
-      if (tree.nodes[i].n == 0 && tree.nodes[i].proof <= 0) continue;
-      if (pick == 0 || key(tree.nodes[i]) > key(tree.nodes[pick])) pick = i;
-    }
-    if (pick == 0) break;
-    pv.push_back(tree.nodes[pick].move);
-    index = pick;
-  }
-  return pv;
-}
-
-}  // namespace
-
 std::vector<MoveAnalysis> Mcts::analyze(const Position& pos, double budget_seconds) {
   analyzing_ = true;
   struct Reset {
@@ -501,58 +453,6 @@ std::vector<MoveAnalysis> Mcts::analyze(const Position& pos, double budget_secon
 }
 
 namespace {
-
-// What the search knows about each move at the root: visits and wins gathered from one tree or
-// from several, and proofs for the side to move (+1 wins, -1 loses) from the solver or from any
-// tree (a proof is exact, whichever tree found it).
-struct RootTally {
-  std::vector<Vertex> moves;  // the legal moves, in the order of legal_moves()
-  std::vector<double> visits, wins;
-  std::vector<int> proof;
-
-  RootTally(const Position& pos, bool solver_lost, Vertex proven_win)
-      : moves(pos.legal_moves(pos.to_move())),
-        visits(moves.size(), 0.0),
-        wins(moves.size(), 0.0),
-        proof(moves.size(), solver_lost ? -1 : 0) {
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      if (moves[i] == proven_win) proof[i] = 1;
-    }
-  }
-
-  // Adds what a tree's root children hold (created in the order of legal_moves(), as `moves`).
-  void gather(const Tree& tree) {
-    const Node& root = tree.nodes[0];
-    if (!root.expanded) return;
-    for (std::uint32_t i = 0; i < root.count; ++i) {
-      const Node& child = tree.nodes[root.first + i];
-      visits[i] += child.n;
-      wins[i] += child.w;
-      if (child.proof != 0) proof[i] = child.proof;
-    }
-  }
-
-  // Indices of the moves, best first: proven wins, then unproven moves, proven losses last;
-  // then by visits and wins.
-  std::vector<std::size_t> best_first() const {
-    auto rank = [&](std::size_t i) { return proof[i] > 0 ? 2 : proof[i] == 0 ? 1 : 0; };
-    auto better = [&](std::size_t i, std::size_t j) {
-      if (rank(i) != rank(j)) return rank(i) > rank(j);
-      if (visits[i] != visits[j]) return visits[i] > visits[j];
-      return wins[i] > wins[j];
-    };
-    std::vector<std::size_t> order(moves.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), better);
-    return order;
-  }
-
-  // The win rate of move i for the side to move: 1 or 0 when proven.
-  double value(std::size_t i) const {
-    if (proof[i] != 0) return proof[i] > 0 ? 1.0 : 0.0;
-    return visits[i] > 0 ? wins[i] / visits[i] : 0.0;
-  }
-};
 
 // The limits of one search: the configured playouts and time, the time budget given for this
 // move, and 1000 playouts when there is no limit at all.
@@ -603,23 +503,6 @@ std::uint64_t run_workers(const MctsConfig& config, const Position& pos, Limits&
     nodes += trees[t]->nodes.size();
   }
   return nodes;
-}
-
-// The analysis lines of a search: every move searched or proven, best first.
-std::vector<MoveAnalysis> analysis_of(const RootTally& tally, const std::vector<std::size_t>& order,
-                                      const Tree& tree) {
-  std::vector<MoveAnalysis> lines;
-  for (std::size_t i : order) {
-    if (tally.visits[i] == 0 && tally.proof[i] == 0) continue;
-    MoveAnalysis a;
-    a.move = tally.moves[i];
-    a.visits = static_cast<std::uint32_t>(tally.visits[i]);
-    a.proven = tally.proof[i];
-    a.winrate = tally.value(i);
-    a.pv = principal_variation(tree, tally.moves[i]);
-    lines.push_back(std::move(a));
-  }
-  return lines;
 }
 
 }  // namespace
@@ -678,10 +561,10 @@ Vertex Mcts::search(const Position& pos, double budget_seconds) {
   stats_.nodes = run_workers(config_, pos, limits, seeds, one_tree, memory_->trees, stats_, tally);
   const std::vector<std::size_t> order = tally.best_first();
   if (analyzing_) {
-    analysis_ = analysis_of(tally, order, *memory_->trees[0]);
+    analysis_ = detail::analysis_of(tally, order, *memory_->trees[0]);
     // The solver's proof, not the tree, knows the line of a move it proved before the search.
     if (proven_win != kNoVertex && analysis_.front().move == proven_win) {
-      analysis_.front().pv = proof_line(pos, proven_win, kLineLength,
+      analysis_.front().pv = proof_line(pos, proven_win, detail::kLineLength,
                                         std::max(config_.time, budget_seconds), &control_->stop);
     }
   }
