@@ -77,14 +77,14 @@ void usage(std::ostream& os) {
 }
 }  // namespace
 
+namespace {
+
+// The cause of the output's first failed write, when a command noted it (0: none noted).
+std::atomic<int> first_output_error{0};
+
 // Flushes standard output and reports when it could not be written (a full disk, a file-size
 // limit): the exit code becomes 1 where it was 0, so that a truncated output never passes for
 // a whole one.
-namespace {
-// The cause of the output's first failed write, when a command noted it (0: none noted).
-std::atomic<int> first_output_error{0};
-}  // namespace
-
 int checked_output(std::string_view name, int code) {
   errno = 0;
   const bool failed_before = std::cout.fail();
@@ -97,6 +97,8 @@ int checked_output(std::string_view name, int code) {
             << (error != 0 ? std::string(": ") + std::strerror(error) : "") << "\n";
   return code == 0 ? 1 : code;
 }
+
+}  // namespace
 
 void note_output_failure(int error) {
   int none = 0;
