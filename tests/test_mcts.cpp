@@ -312,9 +312,11 @@ TEST(MoveModel, FeaturesAgreeWithTheRules) {
   }
 }
 
-TEST(MoveModel, OnByDefaultOnBoardsLike9x9Only) {
+TEST(MoveModel, OnByDefaultOnGridsUpTo13x13Only) {
   const MctsConfig automatic;
   EXPECT_TRUE(model_priors(automatic, test::make("grid 9x9").graph()));
+  EXPECT_TRUE(model_priors(automatic, test::make("grid 13x13").graph()));
+  EXPECT_FALSE(model_priors(automatic, test::make("grid 13x14").graph()));
   EXPECT_TRUE(model_priors(automatic, test::make("line 25").graph()));
   EXPECT_FALSE(model_priors(automatic, test::make("grid 19x19").graph()));
   EXPECT_FALSE(model_priors(automatic, test::make("hex 5").graph()));
@@ -440,6 +442,9 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_TRUE(MctsConfig{}.reuse);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reuse=off")), "mcts:playouts=10,reuse=0");
   EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 9x9").graph()));
+  EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 13x13").graph()));
+  EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("hex 8").graph()));  // 169 points
+  EXPECT_FALSE(playout_tactics(MctsConfig{}, test::make("grid 13x14").graph()));
   EXPECT_FALSE(playout_tactics(MctsConfig{}, test::make("grid 19x19").graph()));
   EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 5x5x5").graph()));
   EXPECT_TRUE(playout_tactics(parse_mcts_options("tactics=1"), test::make("grid 19x19").graph()));
@@ -517,6 +522,8 @@ TEST(Mcts, ExplorationIsChosenByTheBoardUnlessGiven) {
   const MctsConfig automatic;
   EXPECT_EQ(exploration_constant(automatic, test::make("grid 9x9").graph()), 0.0);
   EXPECT_EQ(exploration_constant(automatic, test::make("line 12").graph()), 0.0);
+  EXPECT_EQ(exploration_constant(automatic, test::make("grid 10x10").graph()), 0.0);
+  EXPECT_EQ(exploration_constant(automatic, test::make("grid 13x13").graph()), 0.2);
   EXPECT_EQ(exploration_constant(automatic, test::make("grid 5x5x5").graph()), 0.2);
   EXPECT_EQ(exploration_constant(automatic, test::make("hex 4").graph()), 0.2);
   EXPECT_EQ(exploration_constant(automatic, test::make("grid 19x19").graph()), 0.2);

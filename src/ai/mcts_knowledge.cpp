@@ -192,12 +192,12 @@ double exploration_constant(const MctsConfig& config, const Graph& graph) {
 
 bool playout_tactics(const MctsConfig& config, const Graph& graph) {
   if (config.tactics >= 0) return config.tactics == 1;
-  return graph.num_vertices() <= kTunedTacticsPoints;
+  return graph.num_vertices() <= kTunedKnowledgePoints;
 }
 
 bool model_priors(const MctsConfig& config, const Graph& graph) {
   if (config.model >= 0) return config.model == 1;
-  return graph.num_vertices() <= kTunedExplorePoints && graph.max_degree() <= 4;
+  return graph.num_vertices() <= kTunedKnowledgePoints && graph.max_degree() <= 4;
 }
 
 MctsConfig parse_mcts_options(std::string_view options) {

@@ -49,30 +49,31 @@ struct MctsConfig {
   std::uint64_t solver = 100000;
 };
 
-// The boards the two choices below were measured on have at most these many points (7x7 and
-// 9x9 for the exploration, 9x9 and 5x5x5 for the tactics); on bigger ones the defaults stay as
-// they were, since both cost playout rate there (19x19, 30,000 playouts from the start: 1.09 s
-// before, 1.34 s with the tactics, 1.57 s with the tactics and no exploration, where tanbo
-// bench's rate would take 0.73 s and the search must keep 60% of it) for a strength nobody
-// measured yet.
+// The biggest boards the board-dependent defaults below hold on: 10x10 for no exploration
+// (measured on 9x9 and 7x7; on 13x13 it lost), 13x13 (169 points; also measured on 9x9 and
+// 5x5x5) for the playout tactics and the move model's priors. On 19x19 they stay off for their
+// cost in playout rate (30,000 playouts from the start: 1.09 s without them, 1.34 s with the
+// tactics, where tanbo bench's rate would take 0.73 s and the search must keep 60% of it),
+// though the tactics are worth +417 Elo there at 1000 playouts. docs/strength.md has the
+// matches.
 inline constexpr std::uint32_t kTunedExplorePoints = 100;
-inline constexpr std::uint32_t kTunedTacticsPoints = 125;
+inline constexpr std::uint32_t kTunedKnowledgePoints = 169;
 
 // The UCT exploration constant a search of `graph` uses: config.explore when it is set (>= 0),
 // else 0 with RAVE on boards of at most kTunedExplorePoints points that have at most 4
 // neighbours each (lines, square grids: the AMAF values and priors explore enough: on 9x9, 0
 // against 0.2 won 69 of 100 games at 1000 playouts, +139 Elo), else 0.2 (on 5x5x5, 0 lost 168
-// Elo; plain UCT needs exploration). docs/strength.md has the matches.
+// Elo; plain UCT needs exploration; on 13x13 with the move model 0 lost 115).
 double exploration_constant(const MctsConfig& config, const Graph& graph);
 // Whether the light playouts of a search of `graph` use tactical_move: config.tactics when it
-// is set (0 or 1), else on boards of at most kTunedTacticsPoints points (9x9: +191 Elo at 1000
-// playouts for 7% of the playout rate; 5x5x5: +17, not significant).
+// is set (0 or 1), else on boards of at most kTunedKnowledgePoints points (at 1000 playouts,
+// 9x9: +191 Elo for 7% of the playout rate; 13x13: +330 for 13%; 5x5x5: +17, not significant).
 bool playout_tactics(const MctsConfig& config, const Graph& graph);
 // Whether the priors of a search of `graph` come from the move model: config.model when it is
-// set (0 or 1), else on boards of at most kTunedExplorePoints points that have at most 4
+// set (0 or 1), else on boards of at most kTunedKnowledgePoints points that have at most 4
 // neighbours each, like 9x9, where its weights were fitted (there +182 Elo at 1000 playouts
-// against greedy's priors, 200 games); elsewhere greedy's priors (with the model, hex 5 won
-// 44-56 in 100 games, 5x5x5 12-28 in 40). docs/strength.md has the matches.
+// against greedy's priors, 200 games; on 13x13, with the tactics, +85 in 100 games);
+// elsewhere greedy's priors (with the model, hex 5 won 44-56 in 100 games, 5x5x5 12-28 in 40).
 bool model_priors(const MctsConfig& config, const Graph& graph);
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
