@@ -383,7 +383,16 @@ TEST(Mcts, TacticalMovesTakeAndSaveRootsAsTheRulesSay) {
       }
       const Vertex t = tactical_move(pos, p);
       ASSERT_EQ(t != kNoVertex, can_take || can_save) << board;
-      if (t == kNoVertex) return;
+      if (t == kNoVertex) {
+        // Nothing to take: the light policy, told so, draws the same moves and plays the same.
+        for (const int tries : {1, 3}) {
+          Rng told(pos.ply() * 8 + tries), checked(pos.ply() * 8 + tries);
+          ASSERT_EQ(light_playout_move(pos, told, tries, true),
+                    light_playout_move(pos, checked, tries, false))
+              << board;
+        }
+        return;
+      }
       Position probe = pos;
       const MoveRecord& rec = probe.play(t);
       ASSERT_FALSE(rec.expanded_removed);
@@ -443,11 +452,19 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reuse=off")), "mcts:playouts=10,reuse=0");
   EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 9x9").graph()));
   EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 13x13").graph()));
-  EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("hex 8").graph()));  // 169 points
-  EXPECT_FALSE(playout_tactics(MctsConfig{}, test::make("grid 13x14").graph()));
-  EXPECT_FALSE(playout_tactics(MctsConfig{}, test::make("grid 19x19").graph()));
+  EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 19x19").graph()));
+  EXPECT_FALSE(playout_tactics(MctsConfig{}, test::make("grid 19x20").graph()));
+  // In every playout move up to 169 points (13x13, hex 8), in the first 200 beyond.
+  EXPECT_EQ(tactics_moves(MctsConfig{}, test::make("grid 13x13").graph()), 0u);
+  EXPECT_EQ(tactics_moves(MctsConfig{}, test::make("hex 8").graph()), 0u);
+  EXPECT_EQ(tactics_moves(MctsConfig{}, test::make("grid 13x14").graph()), 200u);
+  EXPECT_EQ(tactics_moves(MctsConfig{}, test::make("grid 19x19").graph()), 200u);
+  EXPECT_EQ(tactics_moves(parse_mcts_options("tmoves=0"), test::make("grid 19x19").graph()), 0u);
+  EXPECT_EQ(tactics_moves(parse_mcts_options("tmoves=50"), test::make("grid 9x9").graph()), 50u);
+  EXPECT_EQ(mcts_spec(parse_mcts_options("tmoves=50")), "mcts:tmoves=50");
+  EXPECT_THROW(parse_mcts_options("tmoves=-1"), Error);
   EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 5x5x5").graph()));
-  EXPECT_TRUE(playout_tactics(parse_mcts_options("tactics=1"), test::make("grid 19x19").graph()));
+  EXPECT_TRUE(playout_tactics(parse_mcts_options("tactics=1"), test::make("grid 20x20").graph()));
   EXPECT_FALSE(playout_tactics(parse_mcts_options("tactics=off"), test::make("grid 9x9").graph()));
   EXPECT_EQ(mcts_spec(parse_mcts_options("tactics=0")), "mcts:tactics=0");
   EXPECT_THROW(parse_mcts_options("tactics=2"), Error);
@@ -516,6 +533,25 @@ TEST(Mcts, LastGoodReplyPlayoutsAreLegalAndReproducible) {
     plain.search(pos);
     EXPECT_NE(plain.last_stats().playout_moves, moves[0]) << board;
   }
+}
+
+// tmoves reaches the playouts: the tactics in the first few moves of each playout only play
+// other playouts than in all or in none, and a limit longer than any playout is no limit.
+TEST(Mcts, TacticsMovesLimitTheTacticsToTheStartOfEachPlayout) {
+  const Position pos = test::make("grid 9x9");
+  const auto playout_moves = [&](const char* options) {
+    Mcts m(parse_mcts_options(options), 5);
+    const Vertex v = m.search(pos);
+    EXPECT_EQ(pos.check_move(pos.to_move(), v), MoveStatus::kLegal) << options;
+    return m.last_stats().playout_moves;
+  };
+  const std::uint64_t all = playout_moves("playouts=300,solver=0,tactics=1,tmoves=0");
+  const std::uint64_t first = playout_moves("playouts=300,solver=0,tactics=1,tmoves=10");
+  const std::uint64_t none = playout_moves("playouts=300,solver=0,tactics=0");
+  EXPECT_NE(first, all);
+  EXPECT_NE(first, none);
+  EXPECT_EQ(playout_moves("playouts=300,solver=0,tactics=1,tmoves=100000"), all);
+  EXPECT_EQ(playout_moves("playouts=300,solver=0,tactics=1"), all);  // 9x9: every move
 }
 
 TEST(Mcts, ExplorationIsChosenByTheBoardUnlessGiven) {

@@ -62,7 +62,10 @@ class Worker {
         marks_(static_cast<std::size_t>(root.num_players()) * root.num_vertices(), 0),
         proofs_(root.num_players() == 2) {
     explore_ = exploration_constant(config, root.graph());
-    tactics_ = playout_tactics(config, root.graph());
+    tactics_ = config.light && playout_tactics(config, root.graph());
+    tactics_moves_ = tactics_moves(config, root.graph());
+    // Roots are only made by the setup, so the count of the root stands for every playout.
+    tactics_whole_ = tactics_ && root.num_root_ids() <= kTacticsMaxRoots;
     model_ = model_priors(config, root.graph());
     if (config.reply) replies_ = ReplyTable(root.num_players(), n_);
     if (root.ply() > 0) root_last_ = root.last_move().vertex;
@@ -183,7 +186,7 @@ class Worker {
     const bool record = config_.rave || config_.reply;
     while (!scratch_.is_over() && moves < cap) {
       const Player p = scratch_.to_move();
-      const Vertex v = playout_move(p);
+      const Vertex v = playout_move(p, moves);
       scratch_.play(v);
       if (record) steps_.push_back({p, v});
       ++moves;
@@ -233,11 +236,13 @@ class Worker {
     }
   }
 
-  // The next playout move of p: the tactical move, else the last good reply to the move before
-  // (config.reply: when it is legal and does not bound p's own root), else the light policy's
-  // draw (or a uniform one with policy=random).
-  Vertex playout_move(Player p) {
-    if (config_.light && tactics_) {
+  // The next playout move of p, after `moves` moves of the playout: the tactical move (in the
+  // first tactics_moves_), else the last good reply to the move before (config.reply: when it
+  // is legal and does not bound p's own root), else the light policy's draw (or a uniform one
+  // with policy=random).
+  Vertex playout_move(Player p, std::uint64_t moves) {
+    const bool tactics = tactics_ && (tactics_moves_ == 0 || moves < tactics_moves_);
+    if (tactics) {
       const Vertex v = tactical_move(scratch_, p, &hints_);
       if (v != kNoVertex) return v;
     }
@@ -246,8 +251,9 @@ class Worker {
       if (v != kNoVertex && scratch_.is_legal_point(p, v) && !move_bounds_own_root(scratch_, p, v))
         return v;
     }
-    return config_.light ? light_playout_move(scratch_, rng_, config_.tries)
-                         : random_move(scratch_, rng_);
+    return config_.light
+               ? light_playout_move(scratch_, rng_, config_.tries, tactics && tactics_whole_)
+               : random_move(scratch_, rng_);
   }
 
   // The game ended at the last node of the path: that node is proven, and so is every node
@@ -277,8 +283,10 @@ class Worker {
   Rng rng_;
   std::uint32_t n_;
   double explore_;
-  bool tactics_;
-  bool model_;  // priors from the move model (else greedy's)
+  bool tactics_;                 // light playouts with the tactics (tactical_move)
+  std::uint32_t tactics_moves_;  // ... in this many moves of a playout from its first (0: all)
+  bool tactics_whole_;           // tactical_move looks at every root, so it finds every taking move
+  bool model_;                   // priors from the move model (else greedy's)
   std::vector<std::uint32_t> marks_;
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> path_;

@@ -100,14 +100,18 @@ Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints) 
   for (RootId r = 0; r < spaces.size(); ++r) {
     if (spaces[r] != 1 || !pos.root_alive(r)) continue;
     const Vertex u = last_space_point(pos, r, hints);
-    if (u == kNoVertex || !pos.is_legal_point(p, u) || pos.joined_space_after(p, u) == 0) continue;
-    if (pos.root_owner(r) != p) return u;  // takes the last point of another player's root
-    if (escape == kNoVertex) escape = u;   // grows p's own root out of its last point
+    if (u == kNoVertex) continue;
+    if (pos.root_owner(r) != p) {
+      // Takes the last point of another player's root.
+      if (pos.is_legal_point(p, u) && pos.joined_space_after(p, u) > 0) return u;
+    } else if (escape == kNoVertex && pos.joined_space_after(p, u) > 0) {
+      escape = u;  // grows p's own root out of its last point (legal for p: it is root space)
+    }
   }
   return escape;
 }
 
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries, bool no_taking) {
   const Player p = pos.to_move();
   const std::uint32_t count = pos.legal_count(p);
   const Vertex first = pos.legal_move(p, rng.below(count));
@@ -115,7 +119,7 @@ Vertex light_playout_move(const Position& pos, Rng& rng, int tries) {
   // A move that bounds another player's root, among `tries` drawn at random.
   Vertex v = first;
   for (int t = 0;;) {
-    if (pos.others_bounded(p, v) > 0 && pos.joined_space_after(p, v) > 0) return v;
+    if (!no_taking && pos.others_bounded(p, v) > 0 && pos.joined_space_after(p, v) > 0) return v;
     if (++t >= tries) break;
     v = pos.legal_move(p, rng.below(count));
   }
@@ -174,6 +178,7 @@ bool parse_flag(std::string_view key, std::string_view value) {
 // Every key parse_mcts_options reads, for its messages.
 constexpr const char* kOptionKeys =
     "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
+    "tmoves, "
     "explore, ravek, expand, reuse, reply, solver";
 
 std::string format_number(double x) {
@@ -192,12 +197,17 @@ double exploration_constant(const MctsConfig& config, const Graph& graph) {
 
 bool playout_tactics(const MctsConfig& config, const Graph& graph) {
   if (config.tactics >= 0) return config.tactics == 1;
-  return graph.num_vertices() <= kTunedKnowledgePoints;
+  return graph.num_vertices() <= kTunedTacticsPoints;
+}
+
+std::uint32_t tactics_moves(const MctsConfig& config, const Graph& graph) {
+  if (config.tmoves >= 0) return static_cast<std::uint32_t>(config.tmoves);
+  return graph.num_vertices() <= kWholeTacticsPoints ? 0 : kTacticsPlayoutMoves;
 }
 
 bool model_priors(const MctsConfig& config, const Graph& graph) {
   if (config.model >= 0) return config.model == 1;
-  return graph.num_vertices() <= kTunedKnowledgePoints && graph.max_degree() <= 4;
+  return graph.num_vertices() <= kTunedModelPoints && graph.max_degree() <= 4;
 }
 
 MctsConfig parse_mcts_options(std::string_view options) {
@@ -246,6 +256,8 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.prior = static_cast<std::uint32_t>(parse_count(key, value, 0, 100000));
     } else if (key == "tactics") {
       c.tactics = parse_flag(key, value) ? 1 : 0;
+    } else if (key == "tmoves") {
+      c.tmoves = static_cast<std::int64_t>(parse_count(key, value, 0, 1000000000));
     } else if (key == "tries") {
       c.tries = static_cast<int>(parse_count(key, value, 1, 64));
     } else if (key == "explore") {
@@ -281,6 +293,7 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.prior != d.prior) parts.push_back("prior=" + std::to_string(c.prior));
   if (c.tries != d.tries) parts.push_back("tries=" + std::to_string(c.tries));
   if (c.tactics != d.tactics) parts.push_back(c.tactics == 1 ? "tactics=1" : "tactics=0");
+  if (c.tmoves != d.tmoves) parts.push_back("tmoves=" + std::to_string(c.tmoves));
   if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
   if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
   if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));

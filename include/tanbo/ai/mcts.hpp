@@ -33,10 +33,12 @@ struct MctsConfig {
   int model = -1;              // priors from the move model (move_model.hpp): 1, from greedy's
                                // one-ply score: 0, -1 model_priors' choice
   int tries = 1;               // light policy: random draws searched for a bounding move
-  int tactics = -1;     // light policy takes and saves roots down to one point first: 1 yes, 0 no,
-                        // -1 playout_tactics' choice
-  double explore = -1;  // UCT exploration constant (< 0: exploration_constant's choice)
-  double rave_k = 300;  // RAVE equivalence: AMAF counts half at this many visits
+  int tactics = -1;  // light policy takes and saves roots down to one point first: 1 yes, 0 no,
+                     // -1 playout_tactics' choice
+  std::int64_t tmoves = -1;  // the tactics act in the first tmoves moves of a playout: 0 in
+                             // all, -1 tactics_moves' choice
+  double explore = -1;       // UCT exploration constant (< 0: exploration_constant's choice)
+  double rave_k = 300;       // RAVE equivalence: AMAF counts half at this many visits
   std::uint32_t expand = 2;  // a leaf gets children once it has this many visits (one new level
                              // a playout)
   bool reuse = true;         // keep the tree between searches (see Mcts::search)
@@ -50,14 +52,17 @@ struct MctsConfig {
 };
 
 // The biggest boards the board-dependent defaults below hold on: 10x10 for no exploration
-// (measured on 9x9 and 7x7; on 13x13 it lost), 13x13 (169 points; also measured on 9x9 and
-// 5x5x5) for the playout tactics and the move model's priors. On 19x19 they stay off for their
-// cost in playout rate (30,000 playouts from the start: 1.09 s without them, 1.34 s with the
-// tactics, where tanbo bench's rate would take 0.73 s and the search must keep 60% of it),
-// though the tactics are worth +417 Elo there at 1000 playouts. docs/strength.md has the
-// matches.
+// (measured on 9x9 and 7x7; on 13x13 it lost), 13x13 for the move model's priors and for the
+// playout tactics in every playout move (also measured on 9x9 and 5x5x5), 19x19 for the
+// tactics in the first kTacticsPlayoutMoves moves of each playout. On 19x19 the search must
+// keep 60% of tanbo bench's rate: 30,000 playouts from the start took 0.87 s without the
+// tactics, 0.91 s with them in the first 200 moves, and 1.09 s with them in every move, where
+// 60% of the bench's rate would take 1.02 s (medians of 5). docs/strength.md has the matches.
 inline constexpr std::uint32_t kTunedExplorePoints = 100;
-inline constexpr std::uint32_t kTunedKnowledgePoints = 169;
+inline constexpr std::uint32_t kTunedModelPoints = 169;
+inline constexpr std::uint32_t kTunedTacticsPoints = 361;
+inline constexpr std::uint32_t kWholeTacticsPoints = 169;
+inline constexpr std::uint32_t kTacticsPlayoutMoves = 200;
 
 // The UCT exploration constant a search of `graph` uses: config.explore when it is set (>= 0),
 // else 0 with RAVE on boards of at most kTunedExplorePoints points that have at most 4
@@ -66,11 +71,18 @@ inline constexpr std::uint32_t kTunedKnowledgePoints = 169;
 // Elo; plain UCT needs exploration; on 13x13 with the move model 0 lost 115).
 double exploration_constant(const MctsConfig& config, const Graph& graph);
 // Whether the light playouts of a search of `graph` use tactical_move: config.tactics when it
-// is set (0 or 1), else on boards of at most kTunedKnowledgePoints points (at 1000 playouts,
-// 9x9: +191 Elo for 7% of the playout rate; 13x13: +330 for 13%; 5x5x5: +17, not significant).
+// is set (0 or 1), else on boards of at most kTunedTacticsPoints points (at 1000 playouts,
+// 9x9: +191 Elo for 7% of the playout rate; 13x13: +330 for 13%; 19x19, in the first 200 moves
+// of each playout: +301 for 15%; 5x5x5: +17, not significant).
 bool playout_tactics(const MctsConfig& config, const Graph& graph);
+// How many moves of each playout, from its first, use the tactics when they are on:
+// config.tmoves when it is set (>= 0), else every move (0) on boards of at most
+// kWholeTacticsPoints points, and the first kTacticsPlayoutMoves on bigger ones (19x19: in
+// every move +417 Elo at 1000 playouts, but the search would keep only 52-56% of the bench's
+// rate; in the first 100, +207).
+std::uint32_t tactics_moves(const MctsConfig& config, const Graph& graph);
 // Whether the priors of a search of `graph` come from the move model: config.model when it is
-// set (0 or 1), else on boards of at most kTunedKnowledgePoints points that have at most 4
+// set (0 or 1), else on boards of at most kTunedModelPoints points that have at most 4
 // neighbours each, like 9x9, where its weights were fitted (there +182 Elo at 1000 playouts
 // against greedy's priors, 200 games; on 13x13, with the tactics, +85 in 100 games);
 // elsewhere greedy's priors (with the model, hex 5 won 44-56 in 100 games, 5x5x5 12-28 in 40).
@@ -78,8 +90,8 @@ bool model_priors(const MctsConfig& config, const Graph& graph);
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
-// prior, model (0|1), tries, tactics (0|1), explore, ravek, expand, reuse (0|1), reply (0|1),
-// solver (nodes). Throws tanbo::Error naming the bad key or value.
+// prior, model (0|1), tries, tactics (0|1), tmoves, explore, ravek, expand, reuse (0|1), reply
+// (0|1), solver (nodes). Throws tanbo::Error naming the bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
@@ -136,8 +148,12 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v);
 // The light playout policy: draws `tries` legal moves at random and plays the first that
 // bounds another player's root without bounding its own; else the first draw, unless that
 // one bounds its own root (then one other draw). The search's playouts try tactical_move and
-// the last good reply (reply=1) before it (Worker::playout_move in mcts.cpp).
-Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1);
+// the last good reply (reply=1) before it (Worker::playout_move in mcts.cpp). `no_taking`
+// says the caller knows that no legal move bounds another player's root without bounding its
+// own (tactical_move looked at every root and found none): the draws and the move are the
+// same, without the test of each draw (19x19, the tactics in every playout move: 30,000
+// playouts took 1.16 s instead of 1.18 s, medians of 5).
+Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1, bool no_taking = false);
 
 // Roots at most tactical_move() looks through (a scan of every root on each playout move);
 // on boards with more (a spaced setup on a big board) it finds nothing.
