@@ -312,13 +312,13 @@ TEST(MoveModel, FeaturesAgreeWithTheRules) {
   }
 }
 
-TEST(MoveModel, OnByDefaultOnGridsUpTo13x13Only) {
+TEST(MoveModel, OnByDefaultOnGridsUpTo19x19Only) {
   const MctsConfig automatic;
   EXPECT_TRUE(model_priors(automatic, test::make("grid 9x9").graph()));
   EXPECT_TRUE(model_priors(automatic, test::make("grid 13x13").graph()));
-  EXPECT_FALSE(model_priors(automatic, test::make("grid 13x14").graph()));
+  EXPECT_TRUE(model_priors(automatic, test::make("grid 19x19").graph()));
+  EXPECT_FALSE(model_priors(automatic, test::make("grid 19x20").graph()));
   EXPECT_TRUE(model_priors(automatic, test::make("line 25").graph()));
-  EXPECT_FALSE(model_priors(automatic, test::make("grid 19x19").graph()));
   EXPECT_FALSE(model_priors(automatic, test::make("hex 5").graph()));
   EXPECT_FALSE(model_priors(automatic, test::make("grid 5x5x5").graph()));
   EXPECT_TRUE(model_priors(parse_mcts_options("model=1"), test::make("hex 5").graph()));

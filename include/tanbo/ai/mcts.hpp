@@ -52,14 +52,15 @@ struct MctsConfig {
 };
 
 // The biggest boards the board-dependent defaults below hold on: 10x10 for no exploration
-// (measured on 9x9 and 7x7; on 13x13 it lost), 13x13 for the move model's priors and for the
-// playout tactics in every playout move (also measured on 9x9 and 5x5x5), 19x19 for the
-// tactics in the first kTacticsPlayoutMoves moves of each playout. On 19x19 the search must
-// keep 60% of tanbo bench's rate: 30,000 playouts from the start took 0.87 s without the
-// tactics, 0.91 s with them in the first 200 moves, and 1.09 s with them in every move, where
-// 60% of the bench's rate would take 1.02 s (medians of 5). docs/strength.md has the matches.
+// (measured on 9x9 and 7x7; on 13x13 it lost), 13x13 for the playout tactics in every playout
+// move (also measured on 9x9 and 5x5x5), 19x19 for the tactics in the first
+// kTacticsPlayoutMoves moves of each playout and for the move model's priors. On 19x19 the search
+// must keep 60% of tanbo bench's rate: 30,000 playouts from the start took 0.96 s without the
+// tactics and the model, 1.00 s with the tactics in the first 200 moves, 1.01 s with the model
+// too, and 1.20 s with the tactics in every move, where 60% of the bench's rate would take
+// 1.06 s (medians of 5). docs/strength.md has the matches.
 inline constexpr std::uint32_t kTunedExplorePoints = 100;
-inline constexpr std::uint32_t kTunedModelPoints = 169;
+inline constexpr std::uint32_t kTunedModelPoints = 361;
 inline constexpr std::uint32_t kTunedTacticsPoints = 361;
 inline constexpr std::uint32_t kWholeTacticsPoints = 169;
 inline constexpr std::uint32_t kTacticsPlayoutMoves = 200;
@@ -78,13 +79,14 @@ bool playout_tactics(const MctsConfig& config, const Graph& graph);
 // How many moves of each playout, from its first, use the tactics when they are on:
 // config.tmoves when it is set (>= 0), else every move (0) on boards of at most
 // kWholeTacticsPoints points, and the first kTacticsPlayoutMoves on bigger ones (19x19: in
-// every move +417 Elo at 1000 playouts, but the search would keep only 52-56% of the bench's
+// every move +417 Elo at 1000 playouts, but the search would keep only 53-56% of the bench's
 // rate; in the first 100, +207).
 std::uint32_t tactics_moves(const MctsConfig& config, const Graph& graph);
 // Whether the priors of a search of `graph` come from the move model: config.model when it is
 // set (0 or 1), else on boards of at most kTunedModelPoints points that have at most 4
 // neighbours each, like 9x9, where its weights were fitted (there +182 Elo at 1000 playouts
-// against greedy's priors, 200 games; on 13x13, with the tactics, +85 in 100 games);
+// against greedy's priors, 200 games; with the tactics, on 13x13 +85 in 100 games and on 19x19
+// +223 in 60, for nothing measurable of 19x19's playout rate from the start);
 // elsewhere greedy's priors (with the model, hex 5 won 44-56 in 100 games, 5x5x5 12-28 in 40).
 bool model_priors(const MctsConfig& config, const Graph& graph);
 
