@@ -178,8 +178,7 @@ bool parse_flag(std::string_view key, std::string_view value) {
 // Every key parse_mcts_options reads, for its messages.
 constexpr const char* kOptionKeys =
     "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
-    "tmoves, "
-    "explore, ravek, expand, reuse, reply, solver";
+    "tmoves, explore, ravek, expand, reuse, reply, solver";
 
 std::string format_number(double x) {
   std::ostringstream os;
