@@ -8,6 +8,7 @@
 #include <span>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "mcts_tree.hpp"
@@ -24,8 +25,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kMaxNodes = std::size_t{1} << 22;  // ~4M nodes (~128 MB) per tree
+constexpr std::size_t kMaxNodes = std::size_t{1} << 22;  // ~4M nodes (~150 MB) per tree
+// Positions the transposition table of a tree holds at most (~50 bytes each: ~25 MB). On 9x9 a
+// search of 10,000 playouts holds about 10,000; boards of one or two moves a position could
+// otherwise hold one for every other node.
+constexpr std::size_t kMaxBlocks = std::size_t{1} << 19;
 
+using detail::Block;
 using detail::Node;
 using detail::RootTally;
 using detail::Tree;
@@ -79,6 +85,7 @@ class Worker {
 
   std::uint64_t playouts = 0;
   std::uint64_t playout_moves = 0;
+  std::uint64_t transpositions = 0;  // expansions that found their position's children in the table
 
  private:
   std::uint32_t select(const Tree& tree, const Node& parent) const {
@@ -111,6 +118,19 @@ class Worker {
   }
 
   void expand(Tree& tree, std::uint32_t index) {
+    if (config_.transpose) {
+      // The same position reached by another line: its children (and their statistics) are
+      // shared.
+      if (const auto it = tree.blocks.find(scratch_.hash()); it != tree.blocks.end()) {
+        Node& node = tree.nodes[index];
+        node.first = it->second.first;
+        node.count = it->second.count;
+        node.win_child = it->second.win_child;
+        node.expanded = true;
+        ++transpositions;
+        return;
+      }
+    }
     const Player p = scratch_.to_move();
     const std::uint32_t count = scratch_.legal_count(p);
     if (tree.nodes.size() + count > kMaxNodes) return;
@@ -145,6 +165,9 @@ class Worker {
     node.first = first;
     node.count = count;
     node.expanded = true;
+    if (config_.transpose && tree.blocks.size() < kMaxBlocks) {
+      tree.blocks[scratch_.hash()] = {first, count, win};
+    }
   }
 
   void iterate(Tree& tree, bool shared) {
@@ -301,6 +324,7 @@ class Worker {
 
 void init_root(Tree& tree) {
   tree.nodes.clear();
+  tree.blocks.clear();
   tree.nodes.reserve(1024);
   tree.nodes.emplace_back();
 }
@@ -322,21 +346,41 @@ std::optional<std::uint32_t> descend(const Tree& tree, std::span<const Vertex> m
   return index;
 }
 
-// Makes node `index` the root, keeping only its subtree: copied breadth first, so that each
-// node's children stay one block; child indices (first, win_child) are renumbered.
+// Makes node `index` the root, keeping only what it reaches: copied breadth first, so that each
+// block of children stays contiguous, and a block shared by transpositions is copied once; child
+// indices (first, win_child) and the blocks of the transposition table are renumbered.
 void reroot(Tree& tree, std::uint32_t index) {
   if (index == 0) return;
   std::vector<Node> kept;
+  std::unordered_map<std::uint32_t, std::uint32_t> moved;  // old first -> new first
   kept.push_back(tree.nodes[index]);
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (!kept[i].expanded) continue;
     const std::uint32_t first = kept[i].first, count = kept[i].count, win = kept[i].win_child;
-    const auto moved_to = static_cast<std::uint32_t>(kept.size());
-    kept.insert(kept.end(), tree.nodes.begin() + first, tree.nodes.begin() + first + count);
-    kept[i].first = moved_to;
-    kept[i].win_child = win ? moved_to + (win - first) : 0;
+    auto [it, fresh] = moved.try_emplace(first, static_cast<std::uint32_t>(kept.size()));
+    if (fresh) {
+      kept.insert(kept.end(), tree.nodes.begin() + first, tree.nodes.begin() + first + count);
+    }
+    kept[i].first = it->second;
+    kept[i].win_child = win ? it->second + (win - first) : 0;
   }
+  // A block shared by transpositions holds the visits of every line into it: the new root stands
+  // for them all.
+  std::uint32_t visits = 0;
+  for (std::uint32_t i = 0; i < kept[0].count; ++i) visits += kept[kept[0].first + i].n;
+  kept[0].n = std::max(kept[0].n, visits);
   tree.nodes.swap(kept);
+  for (auto it = tree.blocks.begin(); it != tree.blocks.end();) {
+    const auto m = moved.find(it->second.first);
+    if (m == moved.end()) {
+      it = tree.blocks.erase(it);
+      continue;
+    }
+    Block& b = it->second;
+    b.win_child = b.win_child ? m->second + (b.win_child - b.first) : 0;
+    b.first = m->second;
+    ++it;
+  }
 }
 
 }  // namespace
@@ -506,6 +550,7 @@ std::uint64_t run_workers(const MctsConfig& config, const Position& pos, Limits&
   for (std::size_t t = 0; t < threads; ++t) {
     stats.playouts += workers[t]->playouts;
     stats.playout_moves += workers[t]->playout_moves;
+    stats.transpositions += workers[t]->transpositions;
     if (one_tree && t > 0) continue;
     tally.gather(*trees[t]);
     nodes += trees[t]->nodes.size();

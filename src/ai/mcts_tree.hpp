@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "tanbo/ai/mcts.hpp"
@@ -32,10 +33,21 @@ struct Node {
   std::uint32_t win_child = 0;  // a child whose move wins at once (0 = none known)
 };
 
-// The nodes, the root first; a node's children are contiguous.
+// A block of children: the moves of one position, nodes[first, first + count).
+struct Block {
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+  std::uint32_t win_child = 0;
+};
+
+// The nodes, the root first; a node's children are contiguous. With transpositions
+// (MctsConfig::transpose) nodes whose positions are the same share one block of children, so
+// the tree is a graph without cycles (a Tanbo position never comes back: each move adds a stone
+// or removes a root, and roots are never made again).
 struct Tree {
   std::vector<Node> nodes;
-  std::mutex mu;  // used only when threads share the tree
+  std::unordered_map<std::uint64_t, Block> blocks;  // transpositions: position hash -> children
+  std::mutex mu;                                    // used only when threads share the tree
 };
 
 // What the search knows about each move at the root: visits and wins gathered from one tree or

@@ -6,8 +6,9 @@
 //   greedy                     one-ply heuristic: bound other roots, keep own roots' space
 //   mcts                       Monte Carlo tree search, 1000 playouts a move
 //   mcts:KEY=VALUE[,KEY=VALUE] with keys playouts, time, gametime, threads, parallel, rave,
-//                              policy, prior, tries, tactics, explore, ravek, expand,
-//                              reuse, reply, solver (see mcts.hpp, docs/strength.md)
+//                              policy, prior, model, tries, tactics, tmoves, explore, ravek,
+//                              expand, reuse, trans, reply, solver (see mcts.hpp,
+//                              docs/strength.md)
 // A list of agents (split_agent_list) separates agents by commas; a comma followed by an
 // agent name (random, greedy, mcts) starts a new agent, any other comma continues the
 // options of the agent before it: "mcts:playouts=2000,threads=2,random" is two agents.
