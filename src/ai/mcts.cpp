@@ -121,7 +121,8 @@ class Worker {
     if (config_.transpose) {
       // The same position reached by another line: its children (and their statistics) are
       // shared.
-      if (const auto it = tree.blocks.find(scratch_.hash()); it != tree.blocks.end()) {
+      if (const auto it = tree.blocks.find(scratch_.hash());
+          it != tree.blocks.end() && holds_legal_moves(tree, it->second)) {
         Node& node = tree.nodes[index];
         node.first = it->second.first;
         node.count = it->second.count;
@@ -168,6 +169,20 @@ class Worker {
     if (config_.transpose && tree.blocks.size() < kMaxBlocks) {
       tree.blocks[scratch_.hash()] = {first, count, win};
     }
+  }
+
+  // Whether the block's moves are the legal moves of the scratch position, as a block found by
+  // its position's hash must be: a check that makes a collision of two hashes (some 10^-11 a
+  // search) a miss, never an illegal move in the tree. It runs on transpositions only (3 to 7%
+  // of the expansions on 9x9).
+  bool holds_legal_moves(const Tree& tree, const Block& block) const {
+    const Player p = scratch_.to_move();
+    if (block.count != scratch_.legal_count(p)) return false;
+    for (std::uint32_t i = block.first; i < block.first + block.count; ++i) {
+      if (tree.nodes[i].player != p || !scratch_.is_legal_point(p, tree.nodes[i].move))
+        return false;
+    }
+    return true;
   }
 
   void iterate(Tree& tree, bool shared) {
