@@ -118,16 +118,13 @@ class Worker {
   }
 
   void expand(Tree& tree, std::uint32_t index) {
+    const std::uint64_t key = scratch_.hash();
     if (config_.transpose) {
       // The same position reached by another line: its children (and their statistics) are
       // shared.
-      if (const auto it = tree.blocks.find(scratch_.hash());
+      if (const auto it = tree.blocks.find(key);
           it != tree.blocks.end() && holds_legal_moves(tree, it->second)) {
-        Node& node = tree.nodes[index];
-        node.first = it->second.first;
-        node.count = it->second.count;
-        node.win_child = it->second.win_child;
-        node.expanded = true;
+        give_children(tree.nodes[index], it->second);
         ++transpositions;
         return;
       }
@@ -161,14 +158,16 @@ class Worker {
         c.aw = static_cast<float>(config_.prior * shares_[i]);
       }
     }
-    Node& node = tree.nodes[index];
-    node.win_child = win;
-    node.first = first;
-    node.count = count;
+    const Block block{first, count, win};
+    give_children(tree.nodes[index], block);
+    if (config_.transpose && tree.blocks.size() < kMaxBlocks) tree.blocks[key] = block;
+  }
+
+  static void give_children(Node& node, const Block& block) {
+    node.first = block.first;
+    node.count = block.count;
+    node.win_child = block.win_child;
     node.expanded = true;
-    if (config_.transpose && tree.blocks.size() < kMaxBlocks) {
-      tree.blocks[scratch_.hash()] = {first, count, win};
-    }
   }
 
   // Whether the block's moves are the legal moves of the scratch position, as a block found by
@@ -368,16 +367,20 @@ void reroot(Tree& tree, std::uint32_t index) {
   if (index == 0) return;
   std::vector<Node> kept;
   std::unordered_map<std::uint32_t, std::uint32_t> moved;  // old first -> new first
+  // A child index (first or win_child, 0 for none) of a block that moved to `to`.
+  const auto renumber = [](std::uint32_t child, std::uint32_t first, std::uint32_t to) {
+    return child ? to + (child - first) : 0;
+  };
   kept.push_back(tree.nodes[index]);
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (!kept[i].expanded) continue;
-    const std::uint32_t first = kept[i].first, count = kept[i].count, win = kept[i].win_child;
+    const std::uint32_t first = kept[i].first, count = kept[i].count;
     auto [it, fresh] = moved.try_emplace(first, static_cast<std::uint32_t>(kept.size()));
     if (fresh) {
       kept.insert(kept.end(), tree.nodes.begin() + first, tree.nodes.begin() + first + count);
     }
+    kept[i].win_child = renumber(kept[i].win_child, first, it->second);
     kept[i].first = it->second;
-    kept[i].win_child = win ? it->second + (win - first) : 0;
   }
   // A block shared by transpositions holds the visits of every line into it: the new root stands
   // for them all.
@@ -392,7 +395,7 @@ void reroot(Tree& tree, std::uint32_t index) {
       continue;
     }
     Block& b = it->second;
-    b.win_child = b.win_child ? m->second + (b.win_child - b.first) : 0;
+    b.win_child = renumber(b.win_child, b.first, m->second);
     b.first = m->second;
     ++it;
   }
