@@ -73,9 +73,6 @@ class Worker {
     // Roots are only made by the setup, so the count of the root stands for every playout.
     tactics_whole_ = tactics_ && root.num_root_ids() <= kTacticsMaxRoots;
     model_ = model_priors(config, root.graph());
-    // With two players the mover into a position is the one not to move, so every line into it
-    // counts the wins of the same player.
-    tvalues_ = config.transpose && config.transposed_values && root.num_players() == 2;
     if (config.reply) replies_ = ReplyTable(root.num_players(), n_);
     if (root.ply() > 0) root_last_ = root.last_move().vertex;
     root_.clear_history();  // each playout starts from a copy: without the record it is cheaper
@@ -102,19 +99,13 @@ class Worker {
       if (c.proof < 0) continue;  // proven to lose: never (all proven lost: the first)
       double value;
       const double explore = explore_ * std::sqrt(log_n / (c.n + 1.0));
-      // The child's own visits, or its position's from every line into it when they are more.
-      double cn = c.n, cw = c.w;
-      if (tvalues_ && c.expanded && tree.nodes[c.first].pn > c.n) {
-        cn = tree.nodes[c.first].pn;
-        cw = tree.nodes[c.first].pw;
-      }
       if (config_.rave && c.an > 0) {
-        const double beta = std::sqrt(config_.rave_k / (3.0 * cn + config_.rave_k));
+        const double beta = std::sqrt(config_.rave_k / (3.0 * c.n + config_.rave_k));
         const double qa = c.aw / c.an;
-        const double q = cn > 0 ? cw / cn : qa;
+        const double q = c.n > 0 ? c.w / c.n : qa;
         value = (1.0 - beta) * q + beta * qa + explore;
-      } else if (cn > 0) {
-        value = cw / cn + explore;
+      } else if (c.n > 0) {
+        value = c.w / c.n + explore;
       } else {
         value = 1.0 + explore;  // first-play urgency: try unvisited moves
       }
@@ -167,31 +158,9 @@ class Worker {
         c.aw = static_cast<float>(config_.prior * shares_[i]);
       }
     }
-    if (config_.inherit > 0 && path_.size() >= 3) {
-      inherit_amaf(tree, tree.nodes[path_[path_.size() - 3]], first, count);
-    }
     const Block block{first, count, win};
     give_children(tree.nodes[index], block);
     if (config_.transpose && tree.blocks.size() < kMaxBlocks) tree.blocks[key] = block;
-  }
-
-  // Adds to each new child (nodes[first, first + count)) the AMAF statistics of the same move by
-  // the same player at `grand`, the node two plies up, worth at most config.inherit visits and
-  // only the visits beyond that node's priors. Both blocks are in vertex order.
-  void inherit_amaf(Tree& tree, const Node& grand, std::uint32_t first, std::uint32_t count) {
-    if (!grand.expanded) return;
-    std::uint32_t j = grand.first;
-    const std::uint32_t end = grand.first + grand.count;
-    for (std::uint32_t i = first; i < first + count; ++i) {
-      Node& c = tree.nodes[i];
-      while (j < end && tree.nodes[j].move < c.move) ++j;
-      if (j == end) return;
-      const Node& g = tree.nodes[j];
-      if (g.move != c.move || g.player != c.player || g.an <= config_.prior) continue;
-      const double k = std::min<double>(config_.inherit, g.an - config_.prior);
-      c.an += static_cast<std::uint32_t>(k);
-      c.aw += static_cast<float>(std::floor(k) * g.aw / g.an);
-    }
   }
 
   static void give_children(Node& node, const Block& block) {
@@ -277,11 +246,6 @@ class Worker {
     for (std::uint32_t idx : path_) {
       Node& node = tree.nodes[idx];
       if (node.player == winner) node.w += 1.0f;
-      if (tvalues_ && node.expanded) {
-        Node& block = tree.nodes[node.first];
-        ++block.pn;
-        if (node.player == winner) block.pw += 1.0f;
-      }
     }
     if (!config_.rave) return;
     // AMAF: a child of the node at depth d gets the result when its player played its move
@@ -360,7 +324,6 @@ class Worker {
   std::uint32_t tactics_moves_;  // ... in this many moves of a playout from its first (0: all)
   bool tactics_whole_;           // tactical_move looks at every root, so it finds every taking move
   bool model_;                   // priors from the move model (else greedy's)
-  bool tvalues_;                 // values of transposed positions from every line (two players)
   std::vector<std::uint32_t> marks_;
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> path_;

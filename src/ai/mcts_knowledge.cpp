@@ -178,7 +178,7 @@ bool parse_flag(std::string_view key, std::string_view value) {
 // Every key parse_mcts_options reads, for its messages.
 constexpr const char* kOptionKeys =
     "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
-    "tmoves, explore, ravek, expand, reuse, trans, tvalue, inherit, reply, solver";
+    "tmoves, explore, ravek, expand, reuse, trans, reply, solver";
 
 std::string format_number(double x) {
   std::ostringstream os;
@@ -269,10 +269,6 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.reuse = parse_flag(key, value);
     } else if (key == "trans") {
       c.transpose = parse_flag(key, value);
-    } else if (key == "inherit") {
-      c.inherit = static_cast<std::uint32_t>(parse_count(key, value, 0, 1000000));
-    } else if (key == "tvalue") {
-      c.transposed_values = parse_flag(key, value);
     } else if (key == "reply") {
       c.reply = parse_flag(key, value);
     } else if (key == "solver") {
@@ -305,9 +301,6 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.reuse != d.reuse) parts.push_back(c.reuse ? "reuse=1" : "reuse=0");
   if (c.model != d.model) parts.push_back(c.model == 1 ? "model=1" : "model=0");
   if (c.transpose != d.transpose) parts.push_back(c.transpose ? "trans=1" : "trans=0");
-  if (c.inherit != d.inherit) parts.push_back("inherit=" + std::to_string(c.inherit));
-  if (c.transposed_values != d.transposed_values)
-    parts.push_back(c.transposed_values ? "tvalue=1" : "tvalue=0");
   if (c.reply != d.reply) parts.push_back(c.reply ? "reply=1" : "reply=0");
   if (c.solver != d.solver) parts.push_back("solver=" + std::to_string(c.solver));
   std::string s = "mcts";

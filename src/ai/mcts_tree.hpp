@@ -31,11 +31,6 @@ struct Node {
   // unknown (the MCTS-solver's proofs: game ends, backed up through the tree).
   std::int8_t proof = 0;
   std::uint32_t win_child = 0;  // a child whose move wins at once (0 = none known)
-  // On the first node of a block (MctsConfig::transposed_values): the visits of every node whose
-  // children the block is, after they got it, and the wins of their mover. With transpositions
-  // that is the position's value from every line into it.
-  std::uint32_t pn = 0;
-  float pw = 0;
 };
 
 // A block of children: the moves of one position, nodes[first, first + count).

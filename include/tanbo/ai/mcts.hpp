@@ -37,21 +37,18 @@ struct MctsConfig {
   int tries = 1;               // light policy: random draws searched for a bounding move
   int tactics = -1;  // light policy takes and saves roots down to one point first: 1 yes, 0 no,
                      // -1 playout_tactics' choice
-  std::int64_t tmoves = -1;   // the tactics act in the first tmoves moves of a playout: 0 in
-                              // all, -1 tactics_moves' choice
-  double explore = -1;        // UCT exploration constant (< 0: exploration_constant's choice)
-  double rave_k = 300;        // RAVE equivalence: AMAF counts half at this many visits
-  std::uint32_t expand = 2;   // a leaf gets children once it has this many visits (one new level
-                              // a playout)
-  bool reuse = true;          // keep the tree between searches (see Mcts::search)
-  bool transpose = true;      // a position reached by different lines has one block of children,
-                              // with their statistics (on 9x9 +42 Elo at 1000 playouts, 200
-                              // games; see docs/strength.md)
-  std::uint32_t inherit = 0;  // a new child's AMAF also starts from its move's at the node two
-                              // plies up, worth at most this many visits (0 = not)
-  bool transposed_values = false;  // a node's value is its position's, from every line into it
-  bool reply = false;              // playouts play the last good reply to the move before (see
-                                   // src/ai/reply_table.hpp)
+  std::int64_t tmoves = -1;  // the tactics act in the first tmoves moves of a playout: 0 in
+                             // all, -1 tactics_moves' choice
+  double explore = -1;       // UCT exploration constant (< 0: exploration_constant's choice)
+  double rave_k = 300;       // RAVE equivalence: AMAF counts half at this many visits
+  std::uint32_t expand = 2;  // a leaf gets children once it has this many visits (one new level
+                             // a playout)
+  bool reuse = true;         // keep the tree between searches (see Mcts::search)
+  bool transpose = true;     // a position reached by different lines has one block of children,
+                             // with their statistics (on 9x9 +42 Elo at 1000 playouts, 200
+                             // games; see docs/strength.md)
+  bool reply = false;        // playouts play the last good reply to the move before (see
+                             // src/ai/reply_table.hpp)
   // Two players, at most 64 empty points: positions the exact solver searches before each
   // search (0 = none), above 25 empty points at most 10 a playout of the playout limit, and
   // within a quarter of the move's time. A proven win is played at once; the solver's table is kept
