@@ -177,9 +177,11 @@ TEST_F(Gtp, RefusedMovesSayWhyAndChangeNothing) {
           "? setup spaced does not fit line 2 (the board is too small to give 2 players the same "
           "number of free seeds); setups that fit: none\n\n");
   refused("setup nonsense",
-          "? unknown setup \"nonsense\"; setups that fit grid 9x9: steere1995, dense, spaced\n\n");
+          "? unknown setup \"nonsense\"; setups that fit grid 9x9: steere1995, steere2026, dense, "
+          "spaced\n\n");
   refused("setup four",
-          "? setup four does not fit grid 9x9; setups that fit: steere1995, dense, spaced\n\n");
+          "? setup four does not fit grid 9x9; setups that fit: steere1995, steere2026, dense, "
+          "spaced\n\n");
   refused("setup spaced 9", "? PLAYERS must be 2 to 8\n\n");
   refused("clear_board now", "? usage: clear_board\n\n");
 }
@@ -419,7 +421,7 @@ TEST(GtpBinary, OptionsChooseTheBoardAndBadOnesAreRefused) {
       "setup\nlist_stones white\n");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "= spaced pbmserv\n\n= 511 151 115 555\n\n");
-  test::expect_refused(
-      std::string(TANBO_BINARY) + " gtp --topology 'grid 9x9' --setup nonsense",
-      "unknown setup \"nonsense\"; setups that fit grid 9x9: steere1995, dense, spaced");
+  test::expect_refused(std::string(TANBO_BINARY) + " gtp --topology 'grid 9x9' --setup nonsense",
+                       "unknown setup \"nonsense\"; setups that fit grid 9x9: steere1995, "
+                       "steere2026, dense, spaced");
 }

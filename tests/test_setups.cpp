@@ -209,6 +209,61 @@ TEST(Setups, DenseOnSquareBoards) {
             std::string::npos);
 }
 
+// The 2026 re-release: a stone on every point whose 0-based coordinates are both even,
+// checkerboard colours with Black on A1 and on the opposite corner.
+TEST(Setups, Steere2026OnOddSquareBoards) {
+  const std::map<std::uint32_t, std::size_t> stones = {{3, 4},   {5, 9},   {7, 16},  {9, 25},
+                                                       {11, 36}, {13, 49}, {15, 64}, {19, 100}};
+  for (const auto& [n, count] : stones) {
+    auto t = parse_topology("grid " + std::to_string(n) + "x" + std::to_string(n));
+    SCOPED_TRACE(t->spec);
+    const tanbo::Setup s = make_setup(*t, "steere2026");
+    EXPECT_EQ(s.name, "steere2026");
+    EXPECT_EQ(s.players, 2);
+    EXPECT_EQ(s.stones.size(), count);
+    for (const auto& [v, p] : s.stones) {
+      const auto c = t->coords(v);
+      EXPECT_EQ(c[0] % 2, 0u);
+      EXPECT_EQ(c[1] % 2, 0u);
+      EXPECT_EQ(p, (c[0] / 2 + c[1] / 2) % 2 + 1);
+    }
+    const auto by = seeds_by_name(*t, s);
+    const std::string last(1, "ABCDEFGHJKLMNOPQRST"[n - 1]);
+    EXPECT_EQ(by.at("A1"), kBlack);
+    EXPECT_EQ(by.at(last + std::to_string(n)), kBlack);
+    EXPECT_EQ(by.at("A" + std::to_string(n)), n % 4 == 1 ? kBlack : kWhite);
+    check_valid(t, s);
+  }
+  // 7x7: 8 stones each, on A1 C1 E1 G1, A3 ..., G7.
+  auto t7 = parse_topology("grid 7x7");
+  const auto s7 = make_setup(*t7);
+  EXPECT_EQ(s7.name, "steere2026");
+  expect_equal_shares(s7);
+  const auto by7 = seeds_by_name(*t7, s7);
+  EXPECT_EQ(by7.at("C1"), kWhite);
+  EXPECT_EQ(by7.at("C3"), kBlack);
+  EXPECT_EQ(by7.at("G1"), kWhite);
+  EXPECT_EQ(by7.count("B2"), 0u);
+  // The default on odd square boards no seed document gives a start for; offered beside the
+  // documented defaults of 9x9, 13x13 and 19x19; dense keeps its meaning.
+  for (const char* spec : {"grid 3x3", "grid 5x5", "grid 7x7", "grid 11x11", "grid 15x15"}) {
+    EXPECT_EQ(default_setup(*parse_topology(spec)), "steere2026") << spec;
+  }
+  EXPECT_EQ(setups_for(*parse_topology("grid 9x9")),
+            (std::vector<std::string>{"steere1995", "steere2026", "dense", "spaced"}));
+  EXPECT_EQ(setups_for(*parse_topology("grid 13x13")).front(), "steere2005");
+  EXPECT_EQ(make_setup(*t7, "dense").stones.size(), 9u);
+  // Two players only; odd square boards only.
+  EXPECT_EQ(error_of(*t7, "steere2026", 3),
+            "setup steere2026 does not fit grid 7x7 for 3 players; setups that fit: dense, spaced");
+  EXPECT_EQ(error_of(*parse_topology("grid 8x8"), "steere2026"),
+            "setup steere2026 does not fit grid 8x8; setups that fit: spaced, dense");
+  EXPECT_NE(error_of(*parse_topology("grid 7x9"), "steere2026").find("does not fit"),
+            std::string::npos);
+  EXPECT_NE(error_of(*parse_topology("grid 7x7 wrap"), "steere2026").find("does not fit"),
+            std::string::npos);
+}
+
 TEST(Setups, HexboForTwoThreeAndSixPlayers) {
   for (std::uint32_t side : {5u, 6u, 9u}) {
     auto t = parse_topology("hex " + std::to_string(side));
@@ -346,20 +401,20 @@ TEST(Setups, FileSetupReadsTheStones) {
 
 TEST(Setups, UnknownAndUnfittingNamesAreRefusedWithTheListThatFits) {
   auto t = parse_topology("grid 19x19");
-  EXPECT_EQ(setups_for(*t),
-            (std::vector<std::string>{"steere1995", "pbmserv", "four", "dense", "spaced"}));
+  EXPECT_EQ(setups_for(*t), (std::vector<std::string>{"steere1995", "pbmserv", "steere2026", "four",
+                                                      "dense", "spaced"}));
   EXPECT_EQ(error_of(*t, "nonsense"),
-            "unknown setup \"nonsense\"; setups that fit grid 19x19: steere1995, pbmserv, four, "
-            "dense, spaced");
+            "unknown setup \"nonsense\"; setups that fit grid 19x19: steere1995, pbmserv, "
+            "steere2026, four, dense, spaced");
   EXPECT_EQ(error_of(*t, "steere2005"),
-            "setup steere2005 does not fit grid 19x19; setups that fit: steere1995, pbmserv, four, "
-            "dense, spaced");
+            "setup steere2005 does not fit grid 19x19; setups that fit: steere1995, pbmserv, "
+            "steere2026, four, dense, spaced");
   EXPECT_EQ(
       error_of(*t, "steere1995", 3),
       "setup steere1995 does not fit grid 19x19 for 3 players; setups that fit: dense, spaced");
   EXPECT_EQ(error_of(*t, "hexbo"),
-            "setup hexbo does not fit grid 19x19; setups that fit: steere1995, pbmserv, four, "
-            "dense, spaced");
+            "setup hexbo does not fit grid 19x19; setups that fit: steere1995, pbmserv, "
+            "steere2026, four, dense, spaced");
   EXPECT_EQ(error_of(*t, "spaced", 9), "a game needs 2 to 8 players, not 9");
   // Names are case-insensitive; "default" is the board's default.
   EXPECT_EQ(make_setup(*t, "PBMSERV").name, "pbmserv");

@@ -14,9 +14,9 @@ void add_board_options(po::options_description& desc, BoardOptions& b, bool with
       "topology,t", po::value(&b.topology)->default_value(b.topology),
       "board: \"line N\", \"grid AxBx... [wrap]\", \"hex N\" or \"file PATH\" (DOT)")(
       "setup,s", po::value(&b.setup)->default_value(b.setup),
-      "starting setup (steere1995, pbmserv, steere2005, four, dense, hexbo, spaced, file)")(
-      "players,p", po::value(&b.players),
-      "number of players (2-8), or their names: --players alice,bob");
+      "starting setup (steere1995, pbmserv, steere2005, steere2026, four, dense, hexbo, spaced, "
+      "file)")("players,p", po::value(&b.players),
+               "number of players (2-8), or their names: --players alice,bob");
   if (with_seed) {
     desc.add_options()("seed", po::value(&b.seed)->default_value(b.seed), "random seed");
   }

@@ -17,6 +17,11 @@ bool is_square_2d(const Topology& t, std::uint32_t n) {
   return t.kind == BoardKind::kLattice && !t.wrap && t.dims.size() == 2 && t.dims[0] == n &&
          t.dims[1] == n;
 }
+// An odd square board of side at least 3: the boards the 2026 start fits.
+bool is_odd_square_2d(const Topology& t) {
+  return t.kind == BoardKind::kLattice && !t.wrap && t.dims.size() == 2 && t.dims[0] == t.dims[1] &&
+         t.dims[0] >= 3 && t.dims[0] % 2 == 1;
+}
 bool is_cube5(const Topology& t) {
   return t.kind == BoardKind::kLattice && !t.wrap && t.dims == std::vector<std::uint32_t>{5, 5, 5};
 }
@@ -172,6 +177,16 @@ const std::vector<SetupDef>& definitions() {
          return grid_seeds(t, "steere2005", 2, {1, 5, 9, 13}, {1, 5, 9, 13},
                            [](int i, int j) { return (i + j) % 2 + 1; });
        }},
+      {"steere2026",
+       [](const Topology& t, int k) { return is_odd_square_2d(t) && (k == 0 || k == 2); },
+       [](const Topology& t, int) {
+         // The 2026 re-release: a stone on every point whose coordinates, counted from 1, are
+         // both odd (so every corner holds one), coloured like a checkerboard, A1 Black.
+         std::vector<std::uint32_t> odds;
+         for (std::uint32_t x = 1; x <= t.dims[0]; x += 2) odds.push_back(x);
+         return grid_seeds(t, "steere2026", 2, odds, odds,
+                           [](int i, int j) { return (i + j) % 2 + 1; });
+       }},
       {"four", [](const Topology& t, int k) { return is_square_2d(t, 19) && (k == 0 || k == 4); },
        [](const Topology& t, int) {
          // A Latin square on the 4x4 seed grid, symmetric under a quarter turn of the board
@@ -251,6 +266,7 @@ std::string default_setup(const Topology& t) {
   if (is_square_2d(t, 19) || is_square_2d(t, 9)) return "steere1995";
   if (is_square_2d(t, 13)) return "steere2005";
   if (is_cube5(t)) return "pbmserv";
+  if (is_odd_square_2d(t)) return "steere2026";
   return "spaced";
 }
 

@@ -44,17 +44,17 @@ grep -q "player games" out && fail "a 2-player match called itself a many-player
 
 # tanbo study seats every listed player too: a list the setup of a board does not seat is
 # refused naming the board; one that fits says on stderr which setups it plays.
-printf 'grid 7x7\nhex 5\n' > fits.txt
-printf 'grid 7x7\ngrid 3x3\n' > small.txt
+printf 'grid 8x8\nhex 5\n' > fits.txt
+printf 'grid 8x8\ngrid 3x3\n' > small.txt
 "$TANBO" study --topologies small.txt --players random,random,greedy --games 2 > out 2> err
 status=$?
 [ $status -eq 2 ] || fail "study with a board that seats no 3 players: status $status"
-grep -qF 'small.txt: "grid 3x3": --players lists 3 players, but setup spaced does not seat 3 players on grid 3x3' err \
+grep -qF 'small.txt: "grid 3x3": --players lists 3 players, but setup steere2026 does not seat 3 players on grid 3x3' err \
   || fail "study refusal: $(cat err)"
 [ -s out ] && fail "study played anyway: $(cat out)"
 "$TANBO" study --topologies fits.txt --players random,random,greedy --games 2 > out 2> err \
   || fail "study with 3 players: $(cat err)"
-grep -qF "tanbo study: 3-player games (3 players listed, seats rotating); setups: grid 7x7 spaced, hex 5 hexbo" err \
+grep -qF "tanbo study: 3-player games (3 players listed, seats rotating); setups: grid 8x8 spaced, hex 5 hexbo" err \
   || fail "study did not say it plays 3-player games: $(cat err)"
 "$TANBO" study --topologies fits.txt --players random,greedy --games 2 > out 2> err || fail "study, 2"
 grep -q "player games" err && fail "a 2-player study called itself a many-player one"

@@ -25,7 +25,8 @@ struct Setup {
 std::vector<std::string> setups_for(const Topology& topo, int players = 0);
 
 // The default setup's name for the topology (steere1995 on 19x19 and 9x9, steere2005 on
-// 13x13, pbmserv on 5x5x5, hexbo on hex boards, file on DOT boards, spaced elsewhere).
+// 13x13, steere2026 on the other odd square boards, pbmserv on 5x5x5, hexbo on hex boards,
+// file on DOT boards, spaced elsewhere).
 std::string default_setup(const Topology& topo);
 
 // Builds setup `name` ("default" = default_setup, or the first setup that fits when the
