@@ -6,9 +6,11 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/safe_file.hpp"
 
 namespace tanbo::cli {
 
@@ -24,6 +26,7 @@ struct SolveArgs {
   bool no_symmetry = false;
   double progress = 5;
   std::string method = "pn";
+  std::string proof;  // where to write the certificate ("" = none)
 };
 
 std::string rate(std::uint64_t nodes, double seconds) {
@@ -69,6 +72,18 @@ void print_result(const Position& pos, const SolveResult& r, const SolveArgs& a,
   out << "time: " << std::fixed << std::setprecision(2) << r.seconds << " s\n";
 }
 
+// The certificate of the result, found by a solver of its own (the first winning move wherever
+// the winner is to move), written atomically.
+void write_certificate(const Position& pos, Player winner, const SolverOptions& options,
+                       const std::string& path, std::ostream& out) {
+  ProofStats stats;
+  const std::string text = write_proof(pos, winner, options, {}, &stats);
+  write_file_atomic(path, text);
+  out << "proof: " << path << " (" << stats.lines << " positions with " << player_name(winner)
+      << " to move, " << stats.positions << " in all, " << std::fixed << std::setprecision(2)
+      << stats.seconds << " s)\n";
+}
+
 }  // namespace
 
 int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream& out,
@@ -86,14 +101,16 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "method", po::value(&a.method)->default_value(a.method),
       "pn (proof-number search) or ab (alpha-beta)")(
       "progress", po::value(&a.progress)->default_value(a.progress),
-      "seconds between progress lines on stderr (0 = none)");
+      "seconds between progress lines on stderr (0 = none)")(
+      "proof", po::value(&a.proof),
+      "write a certificate of the result to FILE (tanbo check-proof FILE checks it)");
   po::positional_options_description positional;
   positional.add("game", 1);
   po::variables_map vm;
   if (const auto stop =
           parse_args(args, desc, &positional, vm,
                      "usage: tanbo solve [GAME] [--topology SPEC --setup NAME] [--time S] "
-                     "[--threads T]\n"
+                     "[--threads T] [--proof FILE]\n"
                      "Finds who wins with perfect play from a game file's current position or\n"
                      "from the start of a board (default grid 4x4), two players only, and prints\n"
                      "the winner, every winning move of the side to move, a best move, the nodes\n"
@@ -134,6 +151,10 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   limits.seconds = a.seconds;
   const SolveResult r = solver.solve(pos, limits);
   print_result(pos, r, a, out);
+  if (!a.proof.empty()) {
+    if (!r.solved) throw Error("no proof written: the position was not solved");
+    write_certificate(pos, r.winner, options, a.proof, out);
+  }
   return 0;
 }
 

@@ -29,6 +29,7 @@ const std::vector<Command>& commands() {
       {"study", "measure fairness and game length of many topologies", cmd_study, 2},
       {"solve", "find the winner with perfect play and the winning moves (two players)", cmd_solve,
        2},
+      {"check-proof", "verify a proof certificate written by solve --proof", cmd_check_proof, 2},
       {"analyze", "review a game: win rate before and after each move, mistakes, chart",
        cmd_analyze, 2},
       {"view", "show a game or position in 3D (VTK), play it with the mouse, render PNGs", cmd_view,

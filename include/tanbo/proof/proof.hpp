@@ -1,0 +1,55 @@
+// Proof certificates: a text file that shows a proven result so that anyone can check it
+// without trusting the search that found it (docs/solved.md, "Proofs").
+//
+//   tanbo-proof 1
+//   topology grid 5x5
+//   setup spaced
+//   moves                      the moves from the setup to the proven position (may be empty)
+//   winner black
+//   POSITION MOVE              one line per position of the proof where the winner is to move
+//
+// POSITION lists the stones of every player in turn order, players separated by '/', each
+// player's points in the board's vertex order joined by ',' ("B2,D4/B4,D2"); MOVE is the
+// winner's move there. A proof is valid when, from the proven position, every line of play in
+// which the winner plays the listed move and the others play any legal move ends with the
+// winner's victory and reaches only positions that are listed wherever the winner is to move.
+//
+// The checker is written straight over the rules, on its own: it uses the library only to
+// build the board and the setup's stones (and to name points), never the rules engine, the
+// solver, its table, symmetries or any knowledge.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "tanbo/core/players.hpp"
+#include "tanbo/core/topology.hpp"
+
+namespace tanbo::proof {
+
+// The first line of every certificate.
+inline constexpr const char* kMagic = "tanbo-proof 1";
+
+// POSITION of the format: `stones[v]` is the player on point v (kEmpty for none).
+std::string position_text(const Topology& topo, const std::vector<Player>& stones, int players);
+
+// What a check found.
+struct CheckResult {
+  bool valid = false;
+  std::string reason;              // why not, naming the position that breaks the proof
+  Player winner = kEmpty;          // the winner the proof claims
+  std::string topology;            // the board's spec
+  std::string setup;               // the setup's name
+  std::uint64_t listed = 0;        // positions listed in the file
+  std::uint64_t checked = 0;       // positions visited by the check (each once)
+  std::uint64_t winner_nodes = 0;  // of them, positions where the winner is to move
+};
+
+// Reads a certificate and checks it. A file that is not a certificate (a bad header, a line
+// that cannot be read, a point that is not on the board) throws tanbo::Error; a certificate
+// that does not prove its claim gives valid = false and the reason.
+CheckResult check(std::istream& in);
+
+}  // namespace tanbo::proof

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Proof certificates end to end: tanbo solve --proof writes one, tanbo check-proof accepts it,
+# a corrupted one is refused with the position that breaks it (exit 1), text that is not a
+# certificate is refused (exit 2), and every certificate published in docs/proofs/ is valid.
+set -uo pipefail
+TANBO=$1
+SRC=$2
+work=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "work folder: $work" || trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail() { echo "proofs: FAIL: $*"; exit 1; }
+
+"$TANBO" solve --topology "grid 4x4" --table 8 --progress 0 --proof 4x4.proof > out 2> err \
+  || fail "solve --proof: $(cat err)"
+out=$(cat out)
+[[ $out == *"winner: white"* ]] || fail "solve: $out"
+[[ $out == *"proof: 4x4.proof ("* ]] || fail "no proof line: $out"
+[ "$(head -1 4x4.proof)" = "tanbo-proof 1" ] || fail "header: $(head -3 4x4.proof)"
+"$TANBO" check-proof 4x4.proof > out 2> err || fail "check-proof of a good certificate: $(cat out err)"
+grep -qx "valid: white wins grid 4x4 (setup spaced)" out || fail "check-proof said: $(cat out)"
+
+# A line removed: the check names the position that is missing, exit 1.
+sed '10d' 4x4.proof > cut.proof
+missing=$(sed -n '10p' 4x4.proof | sed 's/ [^ ]*$//')
+"$TANBO" check-proof cut.proof > out 2> err
+status=$?
+[ $status -eq 1 ] || fail "a certificate with a line removed: status $status, $(cat out err)"
+grep -qF "invalid: the position $missing (white to move) is not listed" out \
+  || fail "the missing position is not named: $(cat out)"
+
+# The winner changed.
+sed 's/^winner white$/winner black/' 4x4.proof > wrong.proof
+"$TANBO" check-proof wrong.proof > out 2> err
+[ $? -eq 1 ] || fail "a certificate for the loser was accepted: $(cat out)"
+
+# Not a certificate at all, or no file: exit 2, one line on stderr, nothing on stdout.
+printf 'hello\n' > junk.proof
+"$TANBO" check-proof junk.proof > out 2> err
+[ $? -eq 2 ] || fail "junk: status"
+grep -qF 'tanbo check-proof: not a proof certificate' err || fail "junk: $(cat err)"
+"$TANBO" check-proof > out 2> err
+[ $? -eq 2 ] || fail "no file: status"
+"$TANBO" solve --topology "grid 4x4" --table 8 --time 0.000001 --progress 0 --proof t.proof > out 2> err
+[ -e t.proof ] && fail "an unsolved search wrote a certificate"
+
+# Every published certificate passes.
+count=0
+for gz in "$SRC"/../docs/proofs/*.proof.gz; do
+  [ -e "$gz" ] || continue
+  gzip -dc "$gz" > pub.proof || fail "cannot unpack $gz"
+  "$TANBO" check-proof pub.proof > out 2> err || fail "$(basename "$gz"): $(cat out err)"
+  count=$((count + 1))
+done
+[ $count -ge 30 ] || fail "only $count published certificates in docs/proofs"
+echo "ok ($count published certificates checked)"

@@ -1,0 +1,158 @@
+// Proof certificates: what the solver writes passes the independent checker, and a certificate
+// with a move changed, a line removed or the wrong winner fails it, naming the position.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+#include "tanbo/ai/proof_writer.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/proof/proof.hpp"
+#include "test_support.hpp"
+
+using namespace tanbo;
+
+namespace {
+
+SolverOptions small_table() {
+  SolverOptions o;
+  o.table_bytes = std::size_t{8} << 20;
+  return o;
+}
+
+Player solved_winner(const Position& pos) {
+  Solver solver(small_table());
+  const SolveResult r = solver.solve(pos);
+  EXPECT_TRUE(r.solved);
+  return r.winner;
+}
+
+proof::CheckResult check_text(const std::string& text) {
+  std::istringstream in(text);
+  return proof::check(in);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+// The certificate of the start of a board, with its check.
+std::string proven(const std::string& spec, const std::string& setup = "default") {
+  const Position pos = test::make(spec, setup);
+  const Player winner = solved_winner(pos);
+  ProofStats stats;
+  const std::string text = write_proof(pos, winner, small_table(), {}, &stats);
+  const auto r = check_text(text);
+  EXPECT_TRUE(r.valid) << spec << ": " << r.reason;
+  EXPECT_EQ(r.winner, winner) << spec;
+  EXPECT_EQ(r.listed, stats.lines) << spec;
+  EXPECT_EQ(r.winner_nodes, stats.lines) << spec;
+  return text;
+}
+
+}  // namespace
+
+TEST(Proof, CertificatesOfSolvedBoardsPassTheChecker) {
+  for (const char* spec :
+       {"grid 4x4", "grid 3x3", "hex 3", "grid 2x2x3", "line 5", "line 12", "line 17"}) {
+    SCOPED_TRACE(spec);
+    const auto text = proven(spec);
+    EXPECT_EQ(lines_of(text).at(0), "tanbo-proof 1");
+    EXPECT_EQ(lines_of(text).at(1), std::string("topology ") + spec);
+  }
+}
+
+TEST(Proof, PositionsAreListedInTheFormatOfTheContract) {
+  const Position pos = test::make("grid 4x4", "spaced");
+  std::vector<Player> stones(pos.num_vertices());
+  for (Vertex v = 0; v < stones.size(); ++v) stones[v] = pos.at(v);
+  EXPECT_EQ(proof::position_text(pos.topology(), stones, 2), "A1,D4/D1,A4");
+}
+
+TEST(Proof, APositionInTheMiddleOfAGameIsProvenFromItsMoves) {
+  std::mt19937 rng(7);
+  for (int game = 0; game < 6; ++game) {
+    Position pos = test::make("grid 4x4", "spaced");
+    for (int i = 0; i < 3 + game && !pos.is_over(); ++i) {
+      const auto moves = pos.legal_moves(pos.to_move());
+      pos.play(moves[rng() % moves.size()]);
+    }
+    if (pos.is_over()) continue;
+    const Player winner = solved_winner(pos);
+    const std::string text = write_proof(pos, winner, small_table(), {});
+    const auto lines = lines_of(text);
+    EXPECT_NE(lines.at(3), "moves");  // the moves played are in the header
+    const auto r = check_text(text);
+    EXPECT_TRUE(r.valid) << r.reason;
+  }
+}
+
+TEST(Proof, ACorruptedCertificateFailsWithThePositionThatBreaksIt) {
+  const std::string good = proven("grid 4x4", "spaced");
+  const auto lines = lines_of(good);
+  ASSERT_GT(lines.size(), 20u);
+  // A line removed: the position it listed is reached and missing.
+  for (std::size_t drop : {std::size_t{5}, std::size_t{12}, lines.size() - 1}) {
+    auto cut = lines;
+    const std::string position = cut[drop].substr(0, cut[drop].rfind(' '));
+    cut.erase(cut.begin() + static_cast<std::ptrdiff_t>(drop));
+    const auto r = check_text(joined(cut));
+    EXPECT_FALSE(r.valid);
+    EXPECT_NE(r.reason.find(position), std::string::npos) << r.reason;
+  }
+  // A move changed: to a point that is not legal, or to a legal move that does not win.
+  int refuted = 0;
+  for (std::size_t i = 5; i < lines.size(); ++i) {
+    for (const std::string point : {"A1", "B2", "C3", "B1", "C1", "A2", "A3", "D2", "D3"}) {
+      auto changed = lines;
+      changed[i] = changed[i].substr(0, changed[i].rfind(' ')) + " " + point;
+      if (changed[i] == lines[i]) continue;
+      const auto r = check_text(joined(changed));
+      if (r.valid) continue;  // another winning move: still a proof
+      ++refuted;
+      EXPECT_FALSE(r.reason.empty());
+      EXPECT_NE(r.reason.find("position"), std::string::npos) << r.reason;
+    }
+    if (refuted > 20) break;
+  }
+  EXPECT_GT(refuted, 20);
+  // The loser named as the winner.
+  auto wrong = lines;
+  wrong[4] = wrong[4] == "winner white" ? "winner black" : "winner white";
+  EXPECT_FALSE(check_text(joined(wrong)).valid);
+}
+
+TEST(Proof, TextThatIsNotACertificateIsRefusedWithTheLine) {
+  auto refused = [](const std::string& text) {
+    try {
+      check_text(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(refused(""), "not a proof certificate: the first line must be \"tanbo-proof 1\"");
+  EXPECT_EQ(refused("tanbo-proof 2\n"),
+            "not a proof certificate: the first line must be \"tanbo-proof 1\"");
+  EXPECT_EQ(refused("tanbo-proof 1\ntopology grid 4x4\n"),
+            "the certificate ends before its \"setup\" line");
+  EXPECT_EQ(refused("tanbo-proof 1\ntopology grid 4x4\nsetup spaced\nmoves Z9\nwinner white\n")
+                .substr(0, 7),
+            "line 4:");
+  EXPECT_EQ(refused("tanbo-proof 1\ntopology grid 4x4\nsetup spaced\nmoves\nwinner mauve\n"),
+            "line 5: the winner is not a player");
+  EXPECT_EQ(refused("tanbo-proof 1\ntopology grid 4x4\nsetup spaced\nmoves\nwinner white\nA1\n"),
+            "line 6: expected \"POSITION MOVE\", found \"A1\"");
+  EXPECT_EQ(refused("tanbo-proof 1\ntopology grid 4x4\nsetup spaced\nmoves\nwinner white\n"
+                    "A1/D1 B1\nA1/D1 C1\n"),
+            "line 7: the position of line 6 is listed again with another move");
+}
