@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/input_file.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo {
@@ -492,6 +493,7 @@ std::string write_sgf(const Game& game) {
 }
 
 Game read_sgf(std::string_view text, std::string_view origin, std::size_t* variations_left_out) {
+  check_input_size(text.size(), kMaxGameFileBytes, origin, "SGF records");
   const std::string where(origin);
   Parser parser(text, where);
   std::vector<Props> nodes = parser.main_line();
