@@ -196,6 +196,30 @@ TEST_F(GtpClient, LoadsgfOfABadFileChangesNothing) {
   refused("loadsgf a b c", "? usage: loadsgf FILE [MOVE]\n\n");
 }
 
+TEST_F(GtpClient, LoadsgfOfHostileFiles) {
+  send("boardsize 9");
+  const std::string fifo = path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_directories(path("folder"));
+  std::ofstream(path("sparse.sgf")).put('(');
+  ASSERT_EQ(::truncate(path("sparse.sgf").c_str(), std::int64_t{2} << 30), 0);
+  std::ofstream(path("nul.sgf"), std::ios::binary) << std::string("(;GM[1]SZ[9];B[c\0h])", 21);
+  std::ofstream(path("big.sgf")) << "(;GM[1]SZ[" << std::string(1000000, '9') << "])";
+  // Without the input layer the FIFO blocks the session and /dev/zero fills memory.
+  refused("loadsgf " + fifo, "? cannot load " + fifo + ": is not a regular file (a FIFO)");
+  refused("loadsgf /dev/zero", "? cannot load /dev/zero: is not a regular file");
+  refused("loadsgf " + path("folder"), "? cannot load " + path("folder") + ": is a directory");
+  refused("loadsgf " + path("sparse.sgf"),
+          "? cannot load " + path("sparse.sgf") + ": has 2147483648 bytes, over the 64 MB limit");
+  refused("loadsgf " + path("nul.sgf"), "? cannot load " + path("nul.sgf") +
+                                            ": node 2: [\"c\\0h\"] is not a point of a 9x9 board");
+  const std::string big = send("loadsgf " + path("big.sgf"));
+  EXPECT_LT(big.size(), 250u) << big.substr(0, 300);
+  const std::string name = send("loadsgf " + std::string(200000, 'a') + ".sgf");
+  EXPECT_LT(name.size(), 250u) << name.substr(0, 300);
+  EXPECT_EQ(send("name"), "= tanbo\n\n");
+}
+
 TEST_F(GtpClient, PrintsgfRefusesGamesSgfCannotHold) {
   send("topology grid 5x5x5");
   refused("printsgf",
