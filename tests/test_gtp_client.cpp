@@ -220,6 +220,28 @@ TEST_F(GtpClient, LoadsgfOfHostileFiles) {
   EXPECT_EQ(send("name"), "= tanbo\n\n");
 }
 
+TEST_F(GtpClient, SgfTextInAnswersKeepsTheFraming) {
+  std::ofstream(path("names.sgf"))
+      << "(;GM[1]FF[4]SZ[9]PB[ann\r\n]PW[bob\r\n\r\n]AB[bh][hb]AW[hh][bb];B[ch])";
+  ASSERT_EQ(send("loadsgf " + path("names.sgf")), "=\n\n");
+  const std::string sgf = send("printsgf");
+  EXPECT_NE(sgf.find("PB[ann]PW[bob]"), std::string::npos) << sgf;
+  // One empty line, at the end; no carriage return, no line of blanks.
+  EXPECT_EQ(sgf.find("\n\n"), sgf.size() - 2) << sgf;
+  EXPECT_EQ(sgf.find('\r'), std::string::npos) << sgf;
+  EXPECT_EQ(sgf.find("\n \n"), std::string::npos) << sgf;
+}
+
+TEST(GtpFraming, ControlBytesInAnyAnswerCannotEndItEarly) {
+  GtpEngine engine;
+  // An answer holding a line of only a carriage return, a NUL and a bare CR: each would read
+  // as an end of line or of the answer to some controller.
+  engine.add_command("echo_raw", [](const std::vector<std::string>&) {
+    return GtpEngine::Reply{true, std::string("a\r\n\r\n\nb\0c\rd\n \t\ne", 16)};
+  });
+  EXPECT_EQ(engine.handle_line("echo_raw"), "= a \nb c d\ne\n\n");
+}
+
 TEST_F(GtpClient, PrintsgfRefusesGamesSgfCannotHold) {
   send("topology grid 5x5x5");
   refused("printsgf",
