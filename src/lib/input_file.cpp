@@ -21,7 +21,7 @@ std::string not_regular(mode_t mode) {
                      : S_ISCHR(mode)  ? "a character device"
                      : S_ISBLK(mode)  ? "a block device"
                      : S_ISSOCK(mode) ? "a socket"
-                                      : "not a plain file";
+                                      : "a special file";
   return std::string("is not a regular file (") + what + "); only regular files are read";
 }
 
@@ -52,7 +52,13 @@ InputFile::InputFile(const std::string& path, std::string name, std::uint64_t ma
     : max_bytes_(max_bytes), name_(std::move(name)), kind_(std::move(kind)) {
   if (path.find('\0') != std::string::npos)
     throw Error(name_ + ": a file name cannot hold a NUL byte");
-  // O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting for one.
+  // A device is not even opened (opening one may act on it); what the path names may change
+  // before the open, so the descriptor opened is checked again. O_NONBLOCK: opening a FIFO
+  // without a writer returns at once instead of waiting for one.
+  struct stat named {};
+  if (::stat(path.c_str(), &named) == 0 && !S_ISREG(named.st_mode)) {
+    throw Error(name_ + ": " + not_regular(named.st_mode));
+  }
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd_ < 0) {
     const int e = errno;
