@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
@@ -161,10 +162,6 @@ const std::vector<std::string>* property(const Props& p, const std::string& id) 
   return nullptr;
 }
 
-bool property_in(const Props& p, const std::string& id) {
-  return property(p, id) != nullptr;
-}
-
 // A property name or value as a message repeats it: as it is when short and printable, else
 // quoted, escaped and cut (quote_input).
 std::string shown(std::string_view text) {
@@ -245,6 +242,7 @@ class Parser {
   }
   Props node() {
     Props props;
+    std::set<std::string> seen;  // (a node may hold many properties: no quadratic search)
     skip_ws();
     while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
       std::string id;
@@ -269,7 +267,7 @@ class Parser {
         skip_ws();
       }
       if (values.empty()) throw err("property " + shown(id) + " has no value");
-      if (property_in(props, id)) {
+      if (!id.empty() && !seen.insert(id).second) {
         throw err("property " + shown(id) + " is given twice in one node (SGF allows one)");
       }
       props.emplace_back(std::move(id), std::move(values));
