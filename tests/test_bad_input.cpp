@@ -113,7 +113,7 @@ TEST(BadSpec, MalformedSpecsGetSpecificMessages) {
   EXPECT_NE(spec_error("hex 5 5").find("hex N"), std::string::npos);
   EXPECT_NE(spec_error("file").find("needs a path"), std::string::npos);
   EXPECT_NE(
-      spec_error("file /no/such/tanbo.dot").find("cannot open DOT file \"/no/such/tanbo.dot\""),
+      spec_error("file /no/such/tanbo.dot").find("DOT file \"/no/such/tanbo.dot\": cannot open"),
       std::string::npos);
 }
 
@@ -125,8 +125,7 @@ TEST(BadSpec, DotPathsThatAreNotRegularFiles) {
   EXPECT_NE(spec_error("file " + fifo.string()).find("is not a regular file"), std::string::npos);
   fs::remove(fifo);
   EXPECT_NE(spec_error("file /dev/null").find("is not a regular file"), std::string::npos);
-  EXPECT_NE(spec_error("file " + testing::TempDir()).find("is not a regular file"),
-            std::string::npos);
+  EXPECT_NE(spec_error("file " + testing::TempDir()).find("is a directory"), std::string::npos);
 }
 
 TEST(BadSpec, HugeNumbersAreRefusedNotWrapped) {

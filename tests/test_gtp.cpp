@@ -291,7 +291,8 @@ TEST_F(Gtp, TopologiesAndSetups) {
   EXPECT_EQ(send("list_stones black"), "= n1\n\n");
   EXPECT_EQ(send("legal_moves"), "= n2 n8\n\n");
   EXPECT_EQ(send("play black N2"), "=\n\n");  // node ids are case-insensitive when unique
-  refused("topology file /nonexistent.dot", "? cannot open DOT file \"/nonexistent.dot\"\n\n");
+  refused("topology file /nonexistent.dot",
+          "? DOT file \"/nonexistent.dot\": cannot open (No such file or directory)\n\n");
 }
 
 TEST_F(Gtp, ShowboardAndQuit) {

@@ -196,6 +196,52 @@ TEST_F(GtpClient, LoadsgfOfABadFileChangesNothing) {
   refused("loadsgf a b c", "? usage: loadsgf FILE [MOVE]\n\n");
 }
 
+TEST_F(GtpClient, LoadsgfOfHostileFiles) {
+  send("boardsize 9");
+  const std::string fifo = path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_directories(path("folder"));
+  std::ofstream(path("sparse.sgf")).put('(');
+  ASSERT_EQ(::truncate(path("sparse.sgf").c_str(), std::int64_t{2} << 30), 0);
+  std::ofstream(path("nul.sgf"), std::ios::binary) << std::string("(;GM[1]SZ[9];B[c\0h])", 21);
+  std::ofstream(path("big.sgf")) << "(;GM[1]SZ[" << std::string(1000000, '9') << "])";
+  // Without the input layer the FIFO blocks the session and /dev/zero fills memory.
+  refused("loadsgf " + fifo, "? cannot load " + fifo + ": is not a regular file (a FIFO)");
+  refused("loadsgf /dev/zero", "? cannot load /dev/zero: is not a regular file");
+  refused("loadsgf " + path("folder"), "? cannot load " + path("folder") + ": is a directory");
+  refused("loadsgf " + path("sparse.sgf"),
+          "? cannot load " + path("sparse.sgf") + ": has 2147483648 bytes, over the 64 MB limit");
+  refused("loadsgf " + path("nul.sgf"), "? cannot load " + path("nul.sgf") +
+                                            ": node 2: [\"c\\0h\"] is not a point of a 9x9 board");
+  const std::string big = send("loadsgf " + path("big.sgf"));
+  EXPECT_LT(big.size(), 250u) << big.substr(0, 300);
+  const std::string name = send("loadsgf " + std::string(200000, 'a') + ".sgf");
+  EXPECT_LT(name.size(), 250u) << name.substr(0, 300);
+  EXPECT_EQ(send("name"), "= tanbo\n\n");
+}
+
+TEST_F(GtpClient, SgfTextInAnswersKeepsTheFraming) {
+  std::ofstream(path("names.sgf"))
+      << "(;GM[1]FF[4]SZ[9]PB[ann\r\n]PW[bob\r\n\r\n]AB[bh][hb]AW[hh][bb];B[ch])";
+  ASSERT_EQ(send("loadsgf " + path("names.sgf")), "=\n\n");
+  const std::string sgf = send("printsgf");
+  EXPECT_NE(sgf.find("PB[ann]PW[bob]"), std::string::npos) << sgf;
+  // One empty line, at the end; no carriage return, no line of blanks.
+  EXPECT_EQ(sgf.find("\n\n"), sgf.size() - 2) << sgf;
+  EXPECT_EQ(sgf.find('\r'), std::string::npos) << sgf;
+  EXPECT_EQ(sgf.find("\n \n"), std::string::npos) << sgf;
+}
+
+TEST(GtpFraming, ControlBytesInAnyAnswerCannotEndItEarly) {
+  GtpEngine engine;
+  // An answer holding a line of only a carriage return, a NUL and a bare CR: each would read
+  // as an end of line or of the answer to some controller.
+  engine.add_command("echo_raw", [](const std::vector<std::string>&) {
+    return GtpEngine::Reply{true, std::string("a\r\n\r\n\nb\0c\rd\n \t\ne", 16)};
+  });
+  EXPECT_EQ(engine.handle_line("echo_raw"), "= a \nb c d\ne\n\n");
+}
+
 TEST_F(GtpClient, PrintsgfRefusesGamesSgfCannotHold) {
   send("topology grid 5x5x5");
   refused("printsgf",

@@ -281,6 +281,61 @@ std::string refusal(const std::string& sgf) {
   return "";
 }
 
+TEST(Sgf, BoardSizesAreWholeNumbersGivenOnce) {
+  EXPECT_EQ(refusal("(;GM[1]SZ[9.5])"),
+            "x.sgf: node 1: SZ[9.5] is not a board size (SZ[9] or SZ[7:5])");
+  EXPECT_EQ(refusal("(;GM[1]SZ[9:5.5])"),
+            "x.sgf: node 1: SZ[9:5.5] is not a board size (SZ[9] or SZ[7:5])");
+  for (const char* bad : {"(;GM[1]SZ[-9])", "(;GM[1]SZ[+9])", "(;GM[1]SZ[ 9])", "(;GM[1]SZ[9e0])",
+                          "(;GM[1]SZ[])", "(;GM[1]SZ[9:])", "(;GM[1]SZ[0x9])"}) {
+    EXPECT_NE(refusal(bad).find("is not a board size"), std::string::npos) << bad;
+  }
+  EXPECT_EQ(refusal("(;GM[1]SZ[9]SZ[19])"),
+            "x.sgf:1: property SZ is given twice in one node (SGF allows one)");
+  EXPECT_EQ(refusal("(;GM[1]PB[a]SZ[9]PB[b])"),
+            "x.sgf:1: property PB is given twice in one node (SGF allows one)");
+  EXPECT_EQ(refusal("(;GM[1]SZ[9][19])"), "x.sgf: node 1: SZ has 2 values, not one");
+  // Repeats are found without comparing every pair: 100,000 properties in a node read at once
+  // (a quadratic search would take minutes under the sanitizers).
+  std::string many = "(;GM[1]SZ[9]";
+  for (int i = 0; i < 100000; ++i) {
+    for (int k = i, d = 0; d < 4; ++d, k /= 26) many += static_cast<char>('A' + k % 26);
+    many += "[x]";
+  }
+  EXPECT_EQ(refusal(many + ")"), "");
+  EXPECT_EQ(refusal(many + "ABCD[y])"),
+            "x.sgf:1: property ABCD is given twice in one node (SGF allows one)");
+  EXPECT_EQ(refusal("(;GM[1]SZ[53])"), "x.sgf: node 1: SZ[53] is outside 1..52");
+  EXPECT_EQ(read_sgf("(;GM[1]SZ[7:5])").position.topology().spec, "grid 7x5");
+}
+
+TEST(Sgf, MessagesQuoteValuesShortAndEscaped) {
+  const std::string huge(1000000, '9');
+  const std::string sz = refusal("(;GM[1]SZ[" + huge + "])");
+  EXPECT_LT(sz.size(), 120u) << sz.substr(0, 200);
+  EXPECT_NE(sz.find("(1000000 bytes)"), std::string::npos) << sz;
+  const std::string b = refusal("(;GM[1]SZ[9];B[" + std::string(1000000, 'c') + "])");
+  EXPECT_LT(b.size(), 120u) << b.substr(0, 200);
+  EXPECT_EQ(refusal(std::string("(;GM[1]SZ[9];B[c\0h])", 21)),
+            "x.sgf: node 2: [\"c\\0h\"] is not a point of a 9x9 board");
+  EXPECT_EQ(refusal(std::string("(;GM[1]SZ[9]\0)", 15)), "x.sgf:1: unexpected \"\\0\"");
+  const std::string id = refusal("(;GM[1]SZ[9]" + std::string(100000, 'X') + ")");
+  EXPECT_LT(id.size(), 140u) << id.substr(0, 200);
+  EXPECT_EQ(refusal("(;GM[\x01\x02]SZ[9])").rfind("x.sgf: node 1: GM[\"\\x01\\x02\"]", 0), 0u);
+}
+
+TEST(Sgf, NamesAreReadAsOneLine) {
+  // SGF's SimpleText: line breaks and other control characters become spaces.
+  const Game g =
+      read_sgf("(;GM[1]SZ[9]PB[ann\r\n\r\n]PW[bob\r\n\tsmith]EV[cup\n2026]DT[2026-11-21\r])");
+  EXPECT_EQ(g.names[0], "ann");
+  EXPECT_EQ(g.names[1], "bob   smith");
+  EXPECT_EQ(g.event, "cup 2026");
+  EXPECT_EQ(g.date, "2026-11-21");
+  // The game file written from it keeps one line per name.
+  EXPECT_EQ(read_game(write_game(g)).names, g.names);
+}
+
 TEST(Sgf, BadRecordsRefused) {
   const std::string head = "(;GM[1]FF[4]SZ[9]AB[bh][hb]AW[hh][bb]";
   EXPECT_EQ(refusal(head + ";B[ch];W[gh])"), "");

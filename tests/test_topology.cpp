@@ -178,7 +178,7 @@ TEST(Topology, SpecParsing) {
   EXPECT_TRUE(contains(spec_error("grid"), "needs sizes"));
   EXPECT_EQ(spec_error("file"), "\"file\" needs a path: file PATH");
   EXPECT_EQ(spec_error("file /nonexistent/board.dot"),
-            "cannot open DOT file \"/nonexistent/board.dot\"");
+            "DOT file \"/nonexistent/board.dot\": cannot open (No such file or directory)");
   // Too big for the machine: refused up front with the memory it would need.
   const std::string big =
       error_of([] { parse_topology("grid 100000x100000", {.memory_bytes = 1ull << 30}); });

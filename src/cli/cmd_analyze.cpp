@@ -9,6 +9,7 @@
 #include "options.hpp"
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/png.hpp"
 #include "tanbo/io/safe_file.hpp"
@@ -107,7 +108,11 @@ void print_reviews(const Game& game, const std::vector<Review>& reviews, double 
   }
   out << "win rates are the mover's (! = proven by the solver); " << flagged
       << " moves lost more than " << margin << " or a proven win\n";
-  out << "result: " << result_text(game) << "\n";
+  const Position& end = game.position;
+  out << "result: "
+      << (end.is_over() ? result_text(game)
+                        : "unfinished (" + std::string(player_name(end.to_move())) + " to play)")
+      << "\n";
 }
 
 // The first player's win rate after each move, as a line chart.
@@ -152,6 +157,22 @@ Canvas chart(const std::vector<Review>& reviews, const std::string& title) {
   return c;
 }
 
+// Writes the chart (atomically), or with no `png` data only checks that it can be written;
+// false, with the reason on `err`, when it cannot: failed output exits with status 1.
+bool written(const std::string& path, const std::string& png, std::ostream& err) {
+  try {
+    if (png.empty()) {
+      check_writable(path);
+    } else {
+      write_file_atomic(path, png);
+    }
+  } catch (const Error& e) {
+    err << "tanbo analyze: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int cmd_analyze(const std::vector<std::string>& args, std::istream&, std::ostream& out,
@@ -182,6 +203,8 @@ int cmd_analyze(const std::vector<std::string>& args, std::istream&, std::ostrea
   if (file.empty()) throw Error("give the game file to review (tanbo analyze GAME)");
   if (playouts < 1 || playouts > 1000000000) throw Error("--playouts must be 1 to 10^9");
   if (!(margin >= 0 && margin <= 1)) throw Error("--margin must be from 0 to 1");
+  // A chart that cannot be written is found before the review, not after it.
+  if (!png.empty() && !written(png, "", err)) return 1;
   const Game game = load_game(file);
   if (game.position.num_players() != 2) {
     throw Error("analyze reviews two-player games; this game has " +
@@ -191,8 +214,8 @@ int cmd_analyze(const std::vector<std::string>& args, std::istream&, std::ostrea
   const std::vector<Review> reviews = review_game(game, playouts, margin, seed, err);
   print_reviews(game, reviews, margin, out);
   if (!png.empty()) {
-    write_file_atomic(png, encode_png(chart(reviews, game.position.topology().spec)));
-    out << "chart: " << png << "\n";
+    if (!written(png, encode_png(chart(reviews, game.position.topology().spec)), err)) return 1;
+    out << "chart: " << shown_name(png) << "\n";
   }
   return 0;
 }

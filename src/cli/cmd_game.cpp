@@ -50,7 +50,7 @@ void write_output(const std::string& output, const std::string& text, std::ostre
     out << text;
   } else {
     write_file_atomic(output, text);
-    err << "wrote " << output << "\n";
+    err << "wrote " << shown_name(output) << "\n";
   }
 }
 
@@ -112,7 +112,7 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
     if (force || ::access(file.c_str(), F_OK) != 0) throw;
     throw Error(shown_name(file) + " exists already (use --force to overwrite it)");
   }
-  out << "created " << file << ": " << game.position.topology().spec << ", setup "
+  out << "created " << shown_name(file) << ": " << game.position.topology().spec << ", setup "
       << game.position.setup().name << ", " << game.position.num_players() << " players\n";
   print_game(game, out, colour_wanted(colour, out));
   return 0;
@@ -202,7 +202,7 @@ int cmd_show(const std::vector<std::string>& args, std::istream&, std::ostream& 
   RenderOptions o;
   o.colour = colour_wanted(colour, out);
   o.full = full;
-  out << g.file << ": " << pos.topology().spec << ", setup " << pos.setup().name;
+  out << shown_name(g.file) << ": " << pos.topology().spec << ", setup " << pos.setup().name;
   for (Player p = 1; p <= pos.num_players(); ++p) {
     if (p <= game.names.size() && !game.names[p - 1].empty()) {
       out << ", " << player_title(p) << " " << game.names[p - 1];
@@ -312,10 +312,11 @@ int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream
                   "example: tanbo import game.sgf -o game.tanbo",
                   out, err))
     return *stop;
-  const std::string text = read_text_file(g.file);
+  const std::string text = read_text_file(g.file, "game files");
+  const std::string origin = shown_name(g.file);
   std::size_t left_out = 0;
   const Game game =
-      is_sgf_text(text) ? read_sgf(text, g.file, &left_out) : game_from_text(text, g.file);
+      is_sgf_text(text) ? read_sgf(text, origin, &left_out) : game_from_text(text, origin);
   write_output(output, write_game(game), out, err);
   if (left_out > 0) {
     err << "tanbo import: left out " << left_out << " variation" << (left_out == 1 ? "" : "s")

@@ -219,7 +219,7 @@ class Session {
               << (game_.position.num_players() > before ? "; the new seats are human" : "")
               << ")\n";
       }
-      out() << "loaded " << file << ": " << game_.position.topology().spec << ", "
+      out() << "loaded " << shown_name(file) << ": " << game_.position.topology().spec << ", "
             << game_.position.ply() << " turns\n";
       draw();
     } catch (const Error& e) {

@@ -76,7 +76,8 @@ std::vector<Entry> read_list(const std::string& path) {
     e.spec = trim(line.substr(0, bar));
     e.setup = bar == std::string::npos ? "default" : trim(line.substr(bar + 1));
     if (e.spec.empty() || e.setup.empty()) {
-      throw Error(path + ":" + std::to_string(number) + ": expected \"SPEC\" or \"SPEC | SETUP\"");
+      throw Error(shown_name(path) + ":" + std::to_string(number) +
+                  ": expected \"SPEC\" or \"SPEC | SETUP\"");
     }
     e.resolved = e.spec;
     if (e.spec.rfind("file ", 0) == 0) {
@@ -88,13 +89,13 @@ std::vector<Entry> read_list(const std::string& path) {
     }
     for (const auto& o : out) {
       if (o.spec == e.spec && o.setup == e.setup) {
-        throw Error(path + ":" + std::to_string(number) + ": " + quote_input(e.spec) +
+        throw Error(shown_name(path) + ":" + std::to_string(number) + ": " + quote_input(e.spec) +
                     " is listed twice");
       }
     }
     out.push_back(e);
   }
-  if (out.empty()) throw Error(path + ": no topology listed");
+  if (out.empty()) throw Error(shown_name(path) + ": no topology listed");
   return out;
 }
 
@@ -149,7 +150,7 @@ Study prepare(const StudyOptions& o) {
       auto topo = parse_topology(e.resolved);
       s.starts.emplace_back(topo, setup_for_players(*topo, e.setup, k));
     } catch (const Error& ex) {
-      throw Error(o.list_path + ": " + quote_input(e.spec) + ": " + ex.what());
+      throw Error(shown_name(o.list_path) + ": " + quote_input(e.spec) + ": " + ex.what());
     }
     names.push_back(e.spec);
     setups.push_back(e.setup);

@@ -324,6 +324,34 @@ void GtpEngine::register_clock() {
   };
 }
 
+namespace {
+
+// A response as it is sent: whatever text went into it (an SGF record's names, an error
+// message), a blank line inside would end it early for the controller and a bare carriage
+// return reads as a line end to many, so control bytes other than line feed and tab become
+// spaces and lines left blank are dropped; the empty line that ends the response follows.
+std::string framed(const std::string& out) {
+  std::string clean, line;
+  const auto end_line = [&] {
+    if (line.find_first_not_of(" \t") != std::string::npos) {
+      clean += (clean.empty() ? "" : "\n") + line;
+    }
+    line.clear();
+  };
+  for (const char ch : out) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '\n') {
+      end_line();
+    } else {
+      line += (u < 32 && ch != '\t') || u == 127 ? ' ' : ch;
+    }
+  }
+  end_line();
+  return clean + "\n\n";
+}
+
+}  // namespace
+
 std::string GtpEngine::handle_line(const std::string& raw) {
   if (raw.size() > kMaxInputLine) {  // the reader keeps one byte more of a longer line
     const auto digits = raw.find_first_not_of("0123456789");
@@ -375,14 +403,7 @@ std::string GtpEngine::handle_line(const std::string& raw) {
   }
   std::string out = (reply.ok ? "=" : "?") + id;
   if (!reply.text.empty()) out += (reply.text.front() == '\n' ? "" : " ") + reply.text;
-  // A blank line inside a response would end it early for the controller.
-  std::string clean;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == '\n' && !clean.empty() && clean.back() == '\n') continue;
-    clean += out[i];
-  }
-  while (!clean.empty() && clean.back() == '\n') clean.pop_back();
-  return clean + "\n\n";
+  return framed(out);
 }
 
 void GtpEngine::run(std::istream& in, std::ostream& out) {

@@ -32,7 +32,8 @@ class GtpEngine {
   explicit GtpEngine(Position start, std::uint64_t seed = 1);
 
   // Handles one input line; returns the full response ("=id ...\n\n" or "?id ...\n\n"), or
-  // "" for a blank or comment line. Sets quit() after `quit`.
+  // "" for a blank or comment line. Sets quit() after `quit`. Whatever text went into the
+  // answer, it has no blank line and no control byte but line feed and tab inside.
   std::string handle_line(const std::string& line);
   // Reads commands from `in` until `quit`, the end of input or an answer that cannot be
   // written, answering on `out`.

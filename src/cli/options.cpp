@@ -40,6 +40,15 @@ int player_count(const std::string& players) {
       })) {
     throw Error(shown + ": a name cannot hold control characters (tab, line feed, ...)");
   }
+  std::size_t start = 0;
+  for (int i = 1; i <= n; ++i) {
+    const std::size_t comma = std::min(players.find(',', start), players.size());
+    if (trim(players.substr(start, comma - start), " ").empty()) {
+      throw Error(shown + ": name " + std::to_string(i) +
+                  " is empty (give 2 to 8 names separated by commas: alice,bob)");
+    }
+    start = comma + 1;
+  }
   return n;
 }
 

@@ -81,7 +81,7 @@ void save_command(const Game& game, const std::string& file, std::ostream& out) 
   }
   try {
     write_file_atomic(file, is_sgf_file_name(file) ? write_sgf(game) : write_game(game));
-    out << "saved to " << file << "\n";
+    out << "saved to " << shown_name(file) << "\n";
   } catch (const Error& e) {
     out << "not saved: " << e.what() << "\n";
   }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/input_file.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/sgf.hpp"
 
@@ -365,11 +366,12 @@ class GameFileReader {
 }  // namespace
 
 Game read_game(std::string_view text, std::string_view origin) {
+  check_input_size(text.size(), kMaxGameFileBytes, origin, "game files");
   return GameFileReader(text, origin).read();
 }
 
 Game load_game(const std::string& path) {
-  return game_from_text(read_text_file(path), path);
+  return game_from_text(read_text_file(path, "game files"), shown_name(path));
 }
 
 Game game_from_text(const std::string& text, const std::string& origin) {
@@ -389,7 +391,7 @@ void save_game(const Game& game, const std::string& path) {
 Game update_game_file(const std::string& path, const std::function<void(Game&)>& change) {
   std::optional<Game> changed;
   update_file(path, [&](const std::string& text) -> std::optional<std::string> {
-    changed.emplace(game_from_text(text, path));
+    changed.emplace(game_from_text(text, shown_name(path)));
     change(*changed);
     return write_game_as(*changed, text, false);
   });
@@ -413,8 +415,8 @@ std::string save_game_if_unchanged(const Game& game, const std::string& path,
     return text;
   }
   update_file(path, [&](const std::string& now) -> std::optional<std::string> {
-    if (now != expected && write_game(game_from_text(now, path)) != expected) {
-      throw Error(path +
+    if (now != expected && write_game(game_from_text(now, shown_name(path))) != expected) {
+      throw Error(shown_name(path) +
                   " was changed by another program since this one read it; "
                   "the file was not changed (open it again to go on from its moves)");
     }

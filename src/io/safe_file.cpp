@@ -12,12 +12,13 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/input_file.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 
@@ -33,6 +34,8 @@ struct Target {
   std::string path;  // the file written (symbolic links followed)
   std::string dir;   // its folder
   std::string base;  // its name in the folder
+
+  std::string shown() const { return shown_name(path); }  // for messages
 };
 
 std::string folder_of(const std::string& path) {
@@ -50,20 +53,25 @@ std::string follow_links(const std::string& given) {
     if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
     char buf[PATH_MAX];
     const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
-    if (n < 0) throw Error(given + ": cannot follow the link (" + errno_text(errno) + ")");
+    if (n < 0)
+      throw Error(shown_name(given) + ": cannot follow the link (" + errno_text(errno) + ")");
     std::string next(buf, static_cast<std::size_t>(n));
     path = next.front() == '/' ? next : folder_of(path) + "/" + next;
   }
-  throw Error(given + ": too many levels of symbolic links");
+  throw Error(shown_name(given) + ": too many levels of symbolic links");
 }
 
 Target target_of(const std::string& given) {
+  if (given.find('\0') != std::string::npos) {
+    throw Error(shown_name(given) + ": a file name cannot hold a NUL byte");
+  }
   Target t;
   t.path = follow_links(given);
   t.dir = folder_of(t.path);
   const auto slash = t.path.rfind('/');
   t.base = slash == std::string::npos ? t.path : t.path.substr(slash + 1);
-  if (t.base.empty() || t.base == "." || t.base == "..") throw Error(given + ": not a file name");
+  if (t.base.empty() || t.base == "." || t.base == "..")
+    throw Error(shown_name(given) + ": not a file name");
   return t;
 }
 
@@ -97,11 +105,12 @@ class WriteLock {
       } else if (errno != EWOULDBLOCK && errno != EINTR) {
         const int e = errno;
         release();
-        throw Error(t.path + ": cannot lock it (" + errno_text(e) + "); the file was not changed");
+        throw Error(t.shown() + ": cannot lock it (" + errno_text(e) +
+                    "); the file was not changed");
       }
       release();
       if (std::chrono::steady_clock::now() >= deadline) {
-        throw Error(t.path + ": another program is writing it (waited " + waited_text() +
+        throw Error(t.shown() + ": another program is writing it (waited " + waited_text() +
                     " for its lock; TANBO_LOCK_TIMEOUT sets the wait); the file was not changed");
       }
       std::this_thread::sleep_for(pause);
@@ -123,17 +132,19 @@ class WriteLock {
     fd_ = ::open(t.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd_ < 0) {
       if (errno == ENOENT) return false;
-      throw Error(t.path + ": cannot open it (" + errno_text(errno) + ")");
+      throw Error(t.shown() + ": cannot open it (" + errno_text(errno) + ")");
+    }
+    try {
+      need_regular_file(fd_, t.shown());
+    } catch (...) {
+      release();
+      throw;
     }
     struct stat st {};
     ::fstat(fd_, &st);
-    if (!S_ISREG(st.st_mode)) {
-      release();
-      throw Error(t.path + ": not a regular file");
-    }
     if (st.st_nlink > 1) {
       release();
-      throw Error(t.path + ": the file has " + std::to_string(st.st_nlink) +
+      throw Error(t.shown() + ": the file has " + std::to_string(st.st_nlink) +
                   " hard links, and replacing it would leave the others behind; use a copy or "
                   "a symbolic link instead (the file was not changed)");
     }
@@ -215,8 +226,8 @@ class TempFile {
     name.push_back('\0');
     fd_ = ::mkstemp(name.data());
     if (fd_ < 0) {
-      throw Error(t.path + ": cannot write in its folder " + t.dir + " (" + errno_text(errno) +
-                  "); the file was not changed");
+      throw Error(t.shown() + ": cannot write in its folder " + shown_name(t.dir) + " (" +
+                  errno_text(errno) + "); the file was not changed");
     }
     path_ = name.data();
     ::flock(fd_, LOCK_EX);  // marks it as in use (see remove_abandoned_temps)
@@ -266,7 +277,7 @@ class TempFile {
  private:
   [[noreturn]] void fail(const char* step) const {
     const int e = errno;
-    throw Error(target_.path + ": cannot write, " + step + " failed (" + errno_text(e) +
+    throw Error(target_.shown() + ": cannot write, " + step + " failed (" + errno_text(e) +
                 "); the file was not changed");
   }
 
@@ -274,21 +285,6 @@ class TempFile {
   std::string path_;
   int fd_ = -1;
 };
-
-std::string read_fd(int fd, const std::string& path) {
-  std::string text;
-  char buf[65536];
-  ::lseek(fd, 0, SEEK_SET);
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw Error(path + ": read error (" + errno_text(errno) + ")");
-    }
-    if (n == 0) return text;
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-}
 
 }  // namespace
 
@@ -312,34 +308,36 @@ void write_file_atomic(const std::string& path, std::string_view contents) {
   tmp.replace_target();
 }
 
+void check_writable(const std::string& path) {
+  const Target t = target_of(path);
+  const WriteLock lock(t);
+  const TempFile tmp(t, 0644);  // removed again when it goes
+}
+
 void create_file_exclusive(const std::string& path, std::string_view contents) {
   const Target t = target_of(path);
-  if (::access(t.path.c_str(), F_OK) == 0) throw Error(path + " exists already");
+  if (::access(t.path.c_str(), F_OK) == 0) throw Error(shown_name(path) + " exists already");
   TempFile tmp(t, 0644);
   tmp.fill(contents);
-  if (!tmp.create_target()) throw Error(path + " exists already");
+  if (!tmp.create_target()) throw Error(shown_name(path) + " exists already");
 }
 
 void update_file(const std::string& path,
                  const std::function<std::optional<std::string>(const std::string&)>& change) {
   const Target t = target_of(path);
   const WriteLock lock(t);
-  if (!lock.exists()) throw Error(path + ": cannot open (" + errno_text(ENOENT) + ")");
+  if (!lock.exists()) throw Error(shown_name(path) + ": cannot open (" + errno_text(ENOENT) + ")");
   remove_abandoned_temps(t);
-  const std::optional<std::string> text = change(read_fd(lock.fd(), path));
+  const std::optional<std::string> text =
+      change(read_input_fd(lock.fd(), shown_name(path), kMaxGameFileBytes, "game files"));
   if (!text) return;
   TempFile tmp(t, lock.mode());
   tmp.fill(*text);
   tmp.replace_target();
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open (" + errno_text(errno) + ")");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw Error(path + ": read error");
-  return ss.str();
+std::string read_text_file(const std::string& path, const std::string& kind) {
+  return read_input_file(path, shown_name(path), kMaxGameFileBytes, kind);
 }
 
 }  // namespace tanbo

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/input_file.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo {
@@ -153,6 +155,41 @@ void write_move(std::ostream& os, Position& pos, const MoveRecord& rec) {
 // ---- a small SGF reader: the main line of the first game tree
 using Props = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
+const std::vector<std::string>* property(const Props& p, const std::string& id) {
+  for (const auto& [k, v] : p) {
+    if (k == id) return &v;
+  }
+  return nullptr;
+}
+
+// A property name or value as a message repeats it: as it is when short and printable, else
+// quoted, escaped and cut (quote_input).
+std::string shown(std::string_view text) {
+  return shown_name(text, 40);
+}
+
+// A board side of SZ: decimal digits only (no sign, blank, fraction or exponent).
+std::optional<std::uint32_t> side(std::string_view text) {
+  if (text.empty() || text.size() > 9) return std::nullopt;
+  std::uint32_t n = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::uint32_t>(c - '0');
+  }
+  return n;
+}
+
+// SGF SimpleText (names, date, event) as one line: line breaks and other control characters
+// become spaces (SGF converts them so), blanks at either end are dropped. A name read from a
+// record can then neither break a game file's line nor the framing of a GTP answer.
+std::string simple_text(std::string_view value) {
+  std::string out(value);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 32 || c == 127) c = ' ';
+  }
+  return trim(out, " ");
+}
+
 class Parser {
  public:
   Parser(std::string_view text, std::string origin) : s_(text), origin_(std::move(origin)) {}
@@ -199,12 +236,13 @@ class Parser {
     }
     if (first && !keep) ++left_out_;  // the end of a line off the main line
     if (i_ >= s_.size()) throw err("unexpected end of the SGF text (a ')' is missing)");
-    if (s_[i_] != ')') throw err(std::string("unexpected '") + s_[i_] + "'");
+    if (s_[i_] != ')') throw err("unexpected " + quote_input(s_.substr(i_, 1)));
     ++i_;
     --depth_;
   }
   Props node() {
     Props props;
+    std::set<std::string> seen;  // (a node may hold many properties: no quadratic search)
     skip_ws();
     while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
       std::string id;
@@ -221,12 +259,17 @@ class Parser {
           if (s_[i_] == '\\' && i_ + 1 < s_.size()) ++i_;
           v += s_[i_++];
         }
-        if (i_ >= s_.size()) throw err("unterminated value of " + id + " (a ']' is missing)");
+        if (i_ >= s_.size()) {
+          throw err("unterminated value of " + shown(id) + " (a ']' is missing)");
+        }
         ++i_;
         values.push_back(std::move(v));
         skip_ws();
       }
-      if (values.empty()) throw err("property " + id + " has no value");
+      if (values.empty()) throw err("property " + shown(id) + " has no value");
+      if (!id.empty() && !seen.insert(id).second) {
+        throw err("property " + shown(id) + " is given twice in one node (SGF allows one)");
+      }
       props.emplace_back(std::move(id), std::move(values));
     }
     return props;
@@ -239,13 +282,6 @@ class Parser {
   int depth_ = 0;
   std::size_t left_out_ = 0;
 };
-
-const std::vector<std::string>* property(const Props& p, const std::string& id) {
-  for (const auto& [k, v] : p) {
-    if (k == id) return &v;
-  }
-  return nullptr;
-}
 
 bool has_setup(const Props& n) {
   return property(n, "AB") || property(n, "AW") || property(n, "AE");
@@ -287,24 +323,24 @@ class Reader {
   void read_board() {
     const Props& root = nodes_.front();
     if (auto gm = property(root, "GM"); gm && gm->front() != "1") {
-      throw fail(0, "GM[" + gm->front() +
+      throw fail(0, "GM[" + shown(gm->front()) +
                         "]: this program reads the Go-board records it writes "
                         "(GM[1])");
     }
     if (auto sz = property(root, "SZ")) {
       const std::string& v = sz->front();
-      try {
-        std::size_t used = 0;
-        const auto colon = v.find(':');
-        w_ = static_cast<std::uint32_t>(std::stoul(v.substr(0, colon), &used));
-        h_ = colon == std::string::npos
-                 ? w_
-                 : static_cast<std::uint32_t>(std::stoul(v.substr(colon + 1)));
-      } catch (const std::exception&) {
-        throw fail(0, "SZ[" + v + "] is not a board size");
+      const auto colon = v.find(':');
+      const auto w = side(v.substr(0, colon));
+      const auto h = colon == std::string::npos ? w : side(v.substr(colon + 1));
+      if (sz->size() > 1)
+        throw fail(0, "SZ has " + std::to_string(sz->size()) + " values, not one");
+      if (!w || !h) {
+        throw fail(0, "SZ[" + shown(v) + "] is not a board size (SZ[9] or SZ[7:5])");
       }
+      w_ = *w;
+      h_ = *h;
       if (w_ < 1 || h_ < 1 || w_ > kMaxSgfSide || h_ > kMaxSgfSide) {
-        throw fail(0, "SZ[" + v + "] is outside 1..52");
+        throw fail(0, "SZ[" + shown(v) + "] is outside 1..52");
       }
     }
     topo_ = parse_topology("grid " + std::to_string(w_) + "x" + std::to_string(h_));
@@ -315,7 +351,7 @@ class Reader {
         static_cast<std::uint32_t>(sgf_index(s[0])) >= w_ ||
         static_cast<std::uint32_t>(sgf_index(s[1])) >= h_) {
       if (s.empty() || s == "tt") throw fail(node, "a pass: Tanbo has no passing");
-      throw fail(node, "[" + s + "] is not a point of a " + std::to_string(w_) + "x" +
+      throw fail(node, "[" + shown(s) + "] is not a point of a " + std::to_string(w_) + "x" +
                            std::to_string(h_) + " board");
     }
     return topo_->vertex_at({static_cast<std::uint32_t>(sgf_index(s[0])),
@@ -368,10 +404,10 @@ class Reader {
   void read_header(Game& game) const {
     const Props& root = nodes_.front();
     game.names.assign(2, "");
-    if (auto pb = property(root, "PB")) game.names[0] = pb->front();
-    if (auto pw = property(root, "PW")) game.names[1] = pw->front();
-    if (auto dt = property(root, "DT")) game.date = dt->front();
-    if (auto ev = property(root, "EV")) game.event = ev->front();
+    if (auto pb = property(root, "PB")) game.names[0] = simple_text(pb->front());
+    if (auto pw = property(root, "PW")) game.names[1] = simple_text(pw->front());
+    if (auto dt = property(root, "DT")) game.date = simple_text(dt->front());
+    if (auto ev = property(root, "EV")) game.event = simple_text(ev->front());
   }
 
   // Every B/W node through the rules. The stones a move removed may be given on the move's
@@ -408,8 +444,8 @@ class Reader {
     const Vertex v = vertex(i, value);
     const std::string why = pos.explain(p, v);
     if (!why.empty()) {
-      throw fail(i,
-                 std::string(b ? "B" : "W") + "[" + value + "] (" + topo_->name(v) + "): " + why);
+      throw fail(i, std::string(b ? "B" : "W") + "[" + shown(value) + "] (" + topo_->name(v) +
+                        "): " + why);
     }
     std::vector<Vertex> before = stones_on_board(pos);
     before.push_back(v);
@@ -459,10 +495,10 @@ class Reader {
     if (!pos.is_over() && resign) {
       pos.resign(winner == kBlack ? kWhite : kBlack);
     } else if (pos.is_over() && pos.winner() != winner) {
-      throw fail(0,
-                 "RE[" + r + "] contradicts the moves: " + player_title(pos.winner()) + " has won");
+      throw fail(0, "RE[" + shown(r) + "] contradicts the moves: " + player_title(pos.winner()) +
+                        " has won");
     } else if (!pos.is_over()) {
-      throw fail(0, "RE[" + r + "] but after these moves the game is not over");
+      throw fail(0, "RE[" + shown(r) + "] but after these moves the game is not over");
     }
   }
 
@@ -492,6 +528,7 @@ std::string write_sgf(const Game& game) {
 }
 
 Game read_sgf(std::string_view text, std::string_view origin, std::size_t* variations_left_out) {
+  check_input_size(text.size(), kMaxGameFileBytes, origin, "SGF records");
   const std::string where(origin);
   Parser parser(text, where);
   std::vector<Props> nodes = parser.main_line();

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -12,6 +10,7 @@
 
 #include "dot.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/input_file.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo {
@@ -322,7 +321,7 @@ void read_dot_attributes(const dot::DotGraph& dg, Topology& topo, const std::str
 
 TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                           const TopologyLimits& limits) {
-  const std::string where = "DOT board " + std::string(origin);
+  const std::string where = "DOT board " + shown_name(origin);
   if (dot_text.find('\0') != std::string_view::npos) {
     throw Error(where + ": the file is binary, not Graphviz DOT text");
   }
@@ -357,8 +356,8 @@ std::string spec_shown(const std::vector<std::string>& words) {
   return quote_input(joined, 30);
 }
 
-// "file PATH": the path is everything after the keyword (it may hold spaces). Only a regular
-// file is read (a FIFO would block the open forever, a device has no size), and only when its
+// "file PATH": the path is everything after the keyword (it may hold spaces). It is read
+// through the input layer (input_file.hpp: a regular file of at most 1 GB), and only when its
 // text, kept twice (read, and with the board), fits the memory limit.
 TopologyPtr read_dot_file(std::string_view spec_text, const TopologyLimits& limits) {
   std::string_view rest = spec_text;
@@ -366,27 +365,15 @@ TopologyPtr read_dot_file(std::string_view spec_text, const TopologyLimits& limi
   rest.remove_prefix(4);  // "file", any case
   const std::string path = trim(rest);
   if (path.empty()) throw Error("\"file\" needs a path: file PATH");
-  const std::string shown = quote_input(path, 80);
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    throw Error("DOT file " + shown + " is not a regular file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open DOT file " + shown);
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::uint64_t>(in.tellg());
-  if (size > (1ull << 30)) throw Error("DOT file " + shown + " is larger than 1 GB");
+  const std::string shown = "DOT file " + quote_input(path, 80);
+  InputFile file(path, shown, kMaxDotFileBytes, "DOT files");
+  const std::uint64_t size = file.size();
   const MemoryLimit limit = *limits.memory;  // parse_topology resolved it
   if (2 * size > limit.board_room()) {
-    throw Error("DOT file " + shown + " has " + std::to_string(size) + " bytes and " +
+    throw Error(shown + " has " + std::to_string(size) + " bytes and " +
                 memory_refusal(2 * size, limit));
   }
-  in.seekg(0);
-  std::string text(size, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (!in) throw Error("cannot read DOT file " + shown);
-  return make_from_dot(text, path, limits);
+  return make_from_dot(file.read(), path, limits);
 }
 
 // "hex N" and nothing else.

@@ -1,4 +1,6 @@
-// libFuzzer target: the game-file reader (tanbo::read_game, docs/game-format.md).
+// libFuzzer target: the game-file reader (tanbo::read_game, docs/game-format.md), through the
+// entry every game file takes after the input layer (input_file.hpp): read_game applies the
+// same size limit to text as load_game to a file (kMaxGameFileBytes), then parses.
 //
 // Any text must give a game or a tanbo::Error, never a crash, a hang or another exception.
 // A game that is read must be consistent (check_consistency) and must survive a round trip:

@@ -1,4 +1,6 @@
-// libFuzzer target: SGF import (tanbo::read_sgf).
+// libFuzzer target: SGF import (tanbo::read_sgf), through the entry every SGF record takes
+// after the input layer (input_file.hpp): read_sgf applies the same size limit to text as
+// load_game to a file (kMaxGameFileBytes), then parses.
 //
 // Any text must give a game or a tanbo::Error, never a crash, a hang or another exception.
 // A game that is read must be consistent (check_consistency); when SGF export accepts it,

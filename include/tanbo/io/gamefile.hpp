@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tanbo/core/input_file.hpp"
 #include "tanbo/core/position.hpp"
 #include "tanbo/io/safe_file.hpp"
 
@@ -38,11 +39,13 @@ std::string write_game(const Game& game);
 
 // Reads game file text. Every move is replayed through the rules; anything wrong (a garbled
 // or illegal line, a result that contradicts the moves, a missing header) throws tanbo::Error
-// "ORIGIN:LINE: reason" and nothing is returned.
+// "ORIGIN:LINE: reason" and nothing is returned. Text over kMaxGameFileBytes (input_file.hpp)
+// is refused as a file that large would be.
 Game read_game(std::string_view text, std::string_view origin = "game");
 
-// Reads a file: SGF when its text starts with '(' (see sgf.hpp), else the game format.
-// Throws tanbo::Error naming the file when it cannot be read or is refused.
+// Reads a file: SGF when its text starts with '(' (see sgf.hpp), else the game format. The file
+// is read through the input layer (input_file.hpp: a regular file of at most 64 MB). Throws
+// tanbo::Error naming the file (shown_name) when it cannot be read or is refused.
 Game load_game(const std::string& path);
 
 // Reads file text as load_game does; `origin` names it in messages.

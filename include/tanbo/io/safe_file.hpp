@@ -32,18 +32,26 @@ std::chrono::milliseconds lock_timeout();
 // it does not exist. Throws tanbo::Error (leaving `path` untouched) when any step fails.
 void write_file_atomic(const std::string& path, std::string_view contents);
 
+// Checks before a long computation that write_file_atomic(path, ...) can write its result: the
+// target's folder takes a temporary file and an existing target is a plain file with one name.
+// Throws tanbo::Error saying why not; leaves nothing behind.
+void check_writable(const std::string& path);
+
 // Creates `path` with `contents`, atomically and only if no file of that name exists (the
 // loser of a race between two creators is told so). Throws tanbo::Error otherwise.
 void create_file_exclusive(const std::string& path, std::string_view contents);
 
-// Locks the existing file `path`, reads it and calls `change` with its text under the lock. When
-// `change` returns text, that text replaces the file atomically before the lock is released;
-// when it returns nullopt, the file is left alone. Whatever `change` throws passes through and
-// the file is not changed. Throws tanbo::Error when the file cannot be read, locked or written.
+// Locks the existing file `path`, reads it (as read_text_file reads game files) and calls `change`
+// with its text under the lock. When `change` returns text, that text replaces the file atomically
+// before the lock is released; when it returns nullopt, the file is left alone. Whatever
+// `change` throws passes through and the file is not changed. Throws tanbo::Error when the
+// file cannot be read, locked or written.
 void update_file(const std::string& path,
                  const std::function<std::optional<std::string>(const std::string& text)>& change);
 
-// Reads a whole file; throws tanbo::Error naming it when it cannot be read.
-std::string read_text_file(const std::string& path);
+// Reads a whole file through the input layer (input_file.hpp): a regular file of at most
+// kMaxGameFileBytes; throws tanbo::Error naming it otherwise (`kind`, in the plural, says
+// what the limit is for).
+std::string read_text_file(const std::string& path, const std::string& kind = "files");
 
 }  // namespace tanbo

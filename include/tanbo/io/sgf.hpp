@@ -27,7 +27,9 @@ std::string write_sgf(const Game& game);
 // the rules' removals when present), a resignation from RE[..+R].
 // Throws tanbo::Error "ORIGIN: ..." for malformed text or an illegal move (naming the move).
 // When `variations_left_out` is given, it receives how many lines of play branch off the main
-// line (the variations not read).
+// line (the variations not read). Text over kMaxGameFileBytes (input_file.hpp) is refused as a
+// file that large would be; a property given twice in a node is refused; PB, PW, DT and EV are
+// read as one line (control characters become spaces, as SGF's SimpleText says).
 Game read_sgf(std::string_view text, std::string_view origin = "sgf",
               std::size_t* variations_left_out = nullptr);
 

@@ -1,0 +1,129 @@
+// The input-reading layer (tanbo/core/input_file.hpp) and every reader through it: a FIFO, a
+// device and a folder are refused at once, a file over its kind's limit before anything is
+// read (a sparse file of gigabytes as fast as a small one), text over the limit handed in as a
+// string too; file names in messages are shown short and escaped.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/input_file.hpp"
+#include "tanbo/core/topology.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/safe_file.hpp"
+#include "tanbo/io/sgf.hpp"
+
+using namespace tanbo;
+namespace fs = std::filesystem;
+
+namespace {
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted input that should be refused";
+  return "";
+}
+
+class InputFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(testing::TempDir()) / ("tanbo_input_files_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::string load_error(const std::string& file) {
+    return error_of([&] { load_game(file); });
+  }
+
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(InputFiles, AFifoIsRefusedAtOnceByEveryReader) {
+  const std::string fifo = path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Without the layer each of these waits for a writer that never comes (the test would hang).
+  const std::string why = "fifo: is not a regular file (a FIFO); only regular files are read";
+  EXPECT_NE(load_error(fifo).find(why), std::string::npos) << load_error(fifo);
+  EXPECT_NE(error_of([&] { read_text_file(fifo); }).find(why), std::string::npos);
+  EXPECT_NE(error_of([&] {
+              update_file(fifo, [](const std::string&) { return std::nullopt; });
+            }).find(why),
+            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { parse_topology("file " + fifo); }).find("is not a regular file (a FIFO)"),
+      std::string::npos);
+}
+
+TEST_F(InputFiles, DevicesAndFoldersAreRefusedWithWhatTheyAre) {
+  EXPECT_EQ(load_error("/dev/zero"),
+            "/dev/zero: is not a regular file (a character device); only regular files are read");
+  EXPECT_EQ(load_error(dir_.string()), dir_.string() + ": is a directory, not a file");
+  EXPECT_EQ(error_of([&] { update_file("/dev/zero", [](const std::string&) { return ""; }); }),
+            "/dev/zero: is not a regular file (a character device); only regular files are read");
+}
+
+TEST_F(InputFiles, AFileOverTheLimitIsRefusedBeforeItIsRead) {
+  // A sparse file of 2 GB: read whole, it would take gigabytes and many seconds.
+  const std::string sparse = path("sparse.tanbo");
+  std::ofstream(sparse).put('(');
+  ASSERT_EQ(::truncate(sparse.c_str(), std::int64_t{2} << 30), 0);
+  EXPECT_EQ(load_error(sparse),
+            sparse + ": has 2147483648 bytes, over the 64 MB limit for game files");
+  EXPECT_NE(error_of([&] {
+              update_file(sparse, [](const std::string&) { return ""; });
+            }).find("over the 64 MB limit"),
+            std::string::npos);
+  const std::string dot = path("big.dot");
+  std::ofstream(dot).put('g');
+  ASSERT_EQ(::truncate(dot.c_str(), (std::int64_t{1} << 30) + 1), 0);
+  EXPECT_NE(error_of([&] {
+              parse_topology("file " + dot);
+            }).find("has 1073741825 bytes, over the 1 GB limit for DOT files"),
+            std::string::npos);
+}
+
+TEST_F(InputFiles, TextOverTheLimitIsRefusedAsAFileWouldBe) {
+  std::string text(kMaxGameFileBytes + 1, ' ');
+  EXPECT_EQ(error_of([&] { read_game(text, "big.tanbo"); }),
+            "big.tanbo: has 67108865 bytes, over the 64 MB limit for game files");
+  text[0] = '(';
+  EXPECT_EQ(error_of([&] { read_sgf(text, "big.sgf"); }),
+            "big.sgf: has 67108865 bytes, over the 64 MB limit for SGF records");
+  EXPECT_EQ(size_text(kMaxGameFileBytes), "64 MB");
+  EXPECT_EQ(size_text(kMaxDotFileBytes), "1 GB");
+  EXPECT_EQ(size_text(1000), "1000 bytes");
+}
+
+TEST_F(InputFiles, FileNamesInMessagesAreShortAndEscaped) {
+  const std::string long_name = std::string(200000, 'a') + ".tanbo";
+  const std::string m = load_error(long_name);
+  EXPECT_LT(m.size(), 200u) << m.substr(0, 300);
+  EXPECT_NE(m.find("(200006 bytes)"), std::string::npos) << m;
+  // A NUL in a name would cut it where the system reads it: refused, shown escaped.
+  const std::string nul("a.sgf\0.tanbo", 12);
+  EXPECT_EQ(load_error(nul), "\"a.sgf\\0.tanbo\": a file name cannot hold a NUL byte");
+  EXPECT_EQ(error_of([&] { write_file_atomic(nul, "x"); }),
+            "\"a.sgf\\0.tanbo\": a file name cannot hold a NUL byte");
+  EXPECT_FALSE(fs::exists("a.sgf"));
+}
+
+TEST_F(InputFiles, CheckWritableLeavesNothingBehind) {
+  EXPECT_NE(error_of([&] { check_writable(path("no/such/x.png")); }).find("cannot write in"),
+            std::string::npos);
+  check_writable(path("x.png"));
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
