@@ -5,7 +5,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "tanbo/core/error.hpp"
-#include "tanbo/io/safe_file.hpp"
+#include "tanbo/core/input_file.hpp"
+#include "tanbo/core/text.hpp"
 #include "tanbo/proof/proof.hpp"
 
 namespace tanbo::cli {
@@ -31,7 +32,8 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
           out, err))
     return *stop;
   if (path.empty()) throw Error("give the certificate to check: tanbo check-proof FILE");
-  std::istringstream in(read_text_file(path));
+  std::istringstream in(
+      read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
   const proof::CheckResult r = proof::check(in);
   if (!r.valid) {
     out << "invalid: " << r.reason << "\n";

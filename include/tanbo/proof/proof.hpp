@@ -29,6 +29,9 @@
 
 namespace tanbo::proof {
 
+// The largest certificate `tanbo check-proof` reads: 1 GB.
+inline constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 30;
+
 // The first line of every certificate.
 inline constexpr const char* kMagic = "tanbo-proof 1";
 
