@@ -292,6 +292,21 @@ TEST_F(Gtp, TopologiesAndSetups) {
   refused("topology file /nonexistent.dot", "? cannot open DOT file \"/nonexistent.dot\"\n\n");
 }
 
+// GTP reads "pass" wherever a point is named: a DOT board with a node so named is refused
+// with the reason (by the DOT reader), and the session goes on on the board it had.
+TEST_F(Gtp, TopologyFileWithANodeNamedPassIsRefusedAndTheSessionGoesOn) {
+  EXPECT_EQ(send("boardsize 5"), "=\n\n");
+  const auto dot = std::filesystem::temp_directory_path() / "tanbo_test_gtp_pass.dot";
+  std::ofstream(dot) << "graph { a [stone=black]; b [stone=white]; a -- pass -- c -- b }\n";
+  refused("topology file " + dot.string(),
+          "? DOT board " + dot.string() +
+              ": node id \"pass\" cannot name a point: the engine protocol (GTP) reads "
+              "\"pass\", in any case, as a pass\n\n");
+  std::filesystem::remove(dot);
+  EXPECT_EQ(send("topology"), "= grid 5x5\n\n");
+  EXPECT_EQ(send("genmove b").rfind("= ", 0), 0u);
+}
+
 TEST_F(Gtp, ShowboardAndQuit) {
   send("boardsize 9");
   send("play b B3");
