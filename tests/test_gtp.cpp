@@ -491,11 +491,12 @@ static std::vector<long> updates_of(const std::string& out, const std::string& i
 }
 
 // The streaming form through the program: it stops at PLAYOUTS playouts however long its
-// interval, and what it refuses, it refuses at once with the plain form's answer.
+// interval, and what it refuses, it refuses at once with the plain form's answer. The pauses
+// give each search far more time than it needs (even under a sanitizer).
 TEST(GtpBinary, StreamingAnalysisStopsAtPlayoutsAndRefusesAsThePlainForm) {
   const std::string session =
-      "(printf 'boardsize 7\\n1 tanbo-analyze 1 5\\n'; sleep 1; "
-      "printf '2 tanbo-analyze 300 0.05\\n'; sleep 2; "
+      "(printf 'boardsize 7\\n1 tanbo-analyze 1 5\\n'; sleep 2; "
+      "printf '2 tanbo-analyze 300 0.05\\n'; sleep 3; "
       "printf '3 tanbo-analyze 0x10 1\\n4 tanbo-analyze 100 1e2\\n5 resign w\\n"
       "6 tanbo-analyze 100 0.2\\n7 tanbo-analyze 100\\nquit\\n') | " +
       std::string(TANBO_BINARY) + " gtp";
