@@ -4,12 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <charconv>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "test_support.hpp"
 
 namespace tanbo {
 namespace {
@@ -133,6 +137,60 @@ TEST(Dot, StrictGraphsMergeRepeatedEdgesOthersRefuseThem) {
   EXPECT_TRUE(has(error_of("graph { a -- b; c -- d; b -- a }"), "duplicate edge b -- a"));
   EXPECT_TRUE(has(error_of("graph { a, a -- b }"), "duplicate edge a -- b"));
   EXPECT_TRUE(has(error_of("graph { { a b } -- { a c } }"), "self-loop at node a"));
+}
+
+// GTP and its controllers read "pass" and "resign" as a pass and a resignation wherever a
+// point is named, a game file reads "black resigns" as a resignation: a point so named could
+// not be played, or would be read as a pass, so the board is refused, with the reason.
+TEST(Dot, IdsThatTheProtocolReadsAsAPassOrAResignationAreRefused) {
+  const std::string gtp = "cannot name a point: the engine protocol (GTP) reads ";
+  EXPECT_EQ(error_of("graph { a [stone=1]; b [stone=2]; a -- pass -- b }"),
+            "DOT board t.dot: node id \"pass\" " + gtp + "\"pass\", in any case, as a pass");
+  EXPECT_EQ(error_of("graph { a [stone=1]; b [stone=2]; a -- \"PaSs\" -- b }"),
+            "DOT board t.dot: node id \"PaSs\" " + gtp + "\"pass\", in any case, as a pass");
+  EXPECT_EQ(
+      error_of("graph { <Resign> [stone=1]; b [stone=2]; Resign -- b }"),
+      "DOT board t.dot: node id \"Resign\" " + gtp + "\"resign\", in any case, as a resignation");
+  EXPECT_EQ(error_of("graph { a [stone=1]; b [stone=2]; a -- RESIGNS -- b }"),
+            "DOT board t.dot: node id \"RESIGNS\" cannot name a point: a game file reads "
+            "\"COLOUR resigns\", in any case, as a resignation");
+  // Words that hold them are names like any other.
+  EXPECT_EQ(make_from_dot("graph { a [stone=1]; b [stone=2]; a -- passes -- pass2 -- "
+                          "resigned -- _resign -- b }",
+                          "t.dot")
+                ->node_ids,
+            (Ids{"a", "b", "passes", "pass2", "resigned", "_resign"}));
+}
+
+// A game file carries its DOT board in its `dot` lines: they are read by the same reader, so a
+// board with a node `pass` is refused there too.
+TEST(Dot, AGameFileWhoseBoardHasANodePassIsRefused) {
+  const Game g =
+      new_game("file " + std::string(TANBO_TEST_DATA) + "/render/wheel.dot", "default", 0, {});
+  const std::string text = write_game(g);
+  ASSERT_EQ(read_game(text, "w.tanbo").position.num_vertices(), 13u);
+  std::string renamed = text;
+  for (std::size_t at; (at = renamed.find("hub")) != std::string::npos;)
+    renamed.replace(at, 3, "pass");
+  try {
+    read_game(renamed, "w.tanbo");
+    ADD_FAILURE() << "a board with a node pass was read";
+  } catch (const Error& e) {
+    EXPECT_TRUE(has(e.what(), "node id \"pass\" cannot name a point")) << e.what();
+  }
+}
+
+// The command line reads a DOT board with the same reader: refused, status 2, the reason.
+TEST(Dot, TheCommandLineRefusesANodeNamedResign) {
+  const auto dot = std::filesystem::temp_directory_path() / "tanbo_test_dot_resign.dot";
+  std::ofstream(dot) << "graph { a [stone=1]; b [stone=2]; a -- resign -- b }\n";
+  const auto game = std::filesystem::temp_directory_path() / "tanbo_test_dot_resign.tanbo";
+  test::expect_refused(std::string(TANBO_BINARY) + " new " + game.string() + " --topology 'file " +
+                           dot.string() + "'",
+                       "node id \"resign\" cannot name a point: the engine protocol (GTP) "
+                       "reads \"resign\", in any case, as a resignation");
+  EXPECT_FALSE(std::filesystem::exists(game));
+  std::filesystem::remove(dot);
 }
 
 TEST(Dot, BrokenTextIsRefusedWithTheLineAndAShortExcerpt) {

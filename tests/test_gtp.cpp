@@ -3,12 +3,14 @@
 // real `tanbo gtp` program.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "../src/cli/gtp.hpp"
 #include "gtp_state.hpp"
@@ -295,6 +297,57 @@ TEST_F(Gtp, TopologiesAndSetups) {
           "? DOT file \"/nonexistent.dot\": cannot open (No such file or directory)\n\n");
 }
 
+// GTP reads "pass" wherever a point is named: a DOT board with a node so named is refused
+// with the reason (by the DOT reader), and the session goes on on the board it had.
+TEST_F(Gtp, TopologyFileWithANodeNamedPassIsRefusedAndTheSessionGoesOn) {
+  EXPECT_EQ(send("boardsize 5"), "=\n\n");
+  const auto dot = std::filesystem::temp_directory_path() / "tanbo_test_gtp_pass.dot";
+  std::ofstream(dot) << "graph { a [stone=black]; b [stone=white]; a -- pass -- c -- b }\n";
+  refused("topology file " + dot.string(),
+          "? DOT board " + dot.string() +
+              ": node id \"pass\" cannot name a point: the engine protocol (GTP) reads "
+              "\"pass\", in any case, as a pass\n\n");
+  std::filesystem::remove(dot);
+  EXPECT_EQ(send("topology"), "= grid 5x5\n\n");
+  EXPECT_EQ(send("genmove b").rfind("= ", 0), 0u);
+}
+
+// Each tanbo-analyze PLAYOUTS is a search of its own: the same command on the same position
+// answers the same, whatever was searched before.
+TEST_F(Gtp, AnalyzeAnswersTheSameCommandAlike) {
+  EXPECT_EQ(send("boardsize 7"), "=\n\n");
+  const std::string first = send("tanbo-analyze 300");
+  ASSERT_EQ(first.rfind("= move ", 0), 0u) << first;
+  EXPECT_EQ(send("tanbo-analyze 300"), first);
+  EXPECT_EQ(send("tanbo-analyze 200").rfind("= move ", 0), 0u);
+  EXPECT_EQ(send("genmove b").rfind("= ", 0), 0u);
+  EXPECT_EQ(send("undo"), "=\n\n");
+  EXPECT_EQ(send("tanbo-analyze 300"), first);
+}
+
+// Both forms read their numbers alike (digits only) and refuse a finished game alike; the
+// streaming form is answered by tanbo gtp's input loop only (GtpBinary.StreamingAnalysis...).
+TEST_F(Gtp, AnalyzeFormsRefuseAlike) {
+  EXPECT_EQ(send("boardsize 7"), "=\n\n");
+  const std::string playouts = "? PLAYOUTS must be a whole number from 1 to 1e+09, not ";
+  for (const char* bad : {"1e2", "0x10", "100.0", "-5", "0", "+3"}) {
+    const std::string why = playouts + "\"" + bad + "\"\n\n";
+    refused(std::string("tanbo-analyze ") + bad, why);
+    refused(std::string("tanbo-analyze ") + bad + " 1", why);
+  }
+  for (const char* bad : {"1e2", "0x10", "0.01", "inf", "nan", "5000"}) {
+    refused(std::string("tanbo-analyze 100 ") + bad,
+            std::string("? INTERVAL must be a number from 0.05 to 3600, not \"") + bad + "\"\n\n");
+  }
+  refused("tanbo-analyze 100 1 2", "? usage: tanbo-analyze PLAYOUTS [INTERVAL]\n\n");
+  refused("tanbo-analyze 100 0.5",
+          "? the streaming form tanbo-analyze PLAYOUTS INTERVAL is answered by tanbo gtp's "
+          "input loop only\n\n");
+  EXPECT_EQ(send("resign white"), "=\n\n");
+  refused("tanbo-analyze 100", "? the game is over: Black has won\n\n");
+  refused("tanbo-analyze 100 0.5", "? the game is over: Black has won\n\n");
+}
+
 TEST_F(Gtp, ShowboardAndQuit) {
   send("boardsize 9");
   send("play b B3");
@@ -425,4 +478,48 @@ TEST(GtpBinary, OptionsChooseTheBoardAndBadOnesAreRefused) {
   test::expect_refused(std::string(TANBO_BINARY) + " gtp --topology 'grid 9x9' --setup nonsense",
                        "unknown setup \"nonsense\"; setups that fit grid 9x9: steere1995, "
                        "steere2026, dense, spaced");
+}
+
+// The "update N" counts of the streaming answer with id `id` in a session's output.
+static std::vector<long> updates_of(const std::string& out, const std::string& id) {
+  std::vector<long> counts;
+  const auto start = out.find("=" + id + "\n");
+  if (start == std::string::npos) return counts;
+  const auto end = out.find("\n\n", start);
+  std::istringstream lines(out.substr(start, end - start));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("update ", 0) == 0) counts.push_back(std::stol(line.substr(7)));
+  }
+  return counts;
+}
+
+// The streaming form through the program: it stops at PLAYOUTS playouts however long its
+// interval, and what it refuses, it refuses at once with the plain form's answer. The pauses
+// give each search far more time than it needs (even under a sanitizer).
+TEST(GtpBinary, StreamingAnalysisStopsAtPlayoutsAndRefusesAsThePlainForm) {
+  const std::string session =
+      "(printf 'boardsize 7\\n1 tanbo-analyze 1 5\\n'; sleep 2; "
+      "printf '2 tanbo-analyze 300 0.05\\n'; sleep 3; "
+      "printf '3 tanbo-analyze 0x10 1\\n4 tanbo-analyze 100 1e2\\n5 resign w\\n"
+      "6 tanbo-analyze 100 0.2\\n7 tanbo-analyze 100\\nquit\\n') | " +
+      std::string(TANBO_BINARY) + " gtp";
+  const auto r = test::run_command(session);
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::size_t answers = 0;  // each ends with an empty line, and none holds one
+  for (auto at = r.out.find("\n\n"); at != std::string::npos; at = r.out.find("\n\n", at + 2))
+    ++answers;
+  EXPECT_EQ(answers, 9u) << r.out;
+  EXPECT_EQ(updates_of(r.out, "1"), std::vector<long>{1}) << r.out;
+  const std::vector<long> second = updates_of(r.out, "2");
+  ASSERT_FALSE(second.empty()) << r.out;
+  EXPECT_EQ(second.back(), 300) << r.out;
+  EXPECT_TRUE(std::is_sorted(second.begin(), second.end())) << r.out;
+  const std::string tail = r.out.substr(r.out.find("\n\n?3") + 2);
+  EXPECT_EQ(tail,
+            "?3 PLAYOUTS must be a whole number from 1 to 1e+09, not \"0x10\"\n\n"
+            "?4 INTERVAL must be a number from 0.05 to 3600, not \"1e2\"\n\n"
+            "=5\n\n"
+            "?6 the game is over: Black has won\n\n"
+            "?7 the game is over: Black has won\n\n"
+            "=\n\n");
 }

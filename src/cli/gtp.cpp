@@ -359,27 +359,9 @@ std::string GtpEngine::handle_line(const std::string& raw) {
     return "?" + (has_id ? raw.substr(0, digits) : "") + " the line is longer than " +
            std::to_string(kMaxInputLine) + " bytes, the most a command may have\n\n";
   }
-  // GTP preprocessing: drop control characters except tab and newline, tabs become spaces,
-  // comments start at '#'.
-  std::string line;
-  for (char ch : raw) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (ch == '#') break;
-    if (ch == '\t')
-      line += ' ';
-    else if (u >= 32 && u != 127)
-      line += ch;
-  }
-  std::istringstream is(line);
-  std::vector<std::string> words;
-  for (std::string w; is >> w;) words.push_back(w);
-  if (words.empty()) return "";
   std::string id;
-  if (std::all_of(words[0].begin(), words[0].end(),
-                  [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
-    id = words[0];
-    words.erase(words.begin());
-  }
+  std::vector<std::string> words;
+  if (!split_command(raw, id, words)) return "";
   Reply reply;
   if (words.empty()) {
     reply = {false, "missing command"};
@@ -412,6 +394,31 @@ void GtpEngine::run(std::istream& in, std::ostream& out) {
     const std::string reply = handle_line(line);
     if (!reply.empty()) send(out, reply);
   }
+}
+
+bool split_command(const std::string& raw, std::string& id, std::vector<std::string>& words) {
+  // GTP preprocessing: drop control characters except tab and newline, tabs become spaces,
+  // comments start at '#'.
+  std::string line;
+  for (char ch : raw) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '#') break;
+    if (ch == '\t')
+      line += ' ';
+    else if (u >= 32 && u != 127)
+      line += ch;
+  }
+  std::istringstream is(line);
+  id.clear();
+  words.clear();
+  for (std::string w; is >> w;) words.push_back(w);
+  if (words.empty()) return false;
+  if (std::all_of(words[0].begin(), words[0].end(),
+                  [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+    id = words[0];
+    words.erase(words.begin());
+  }
+  return true;
 }
 
 bool send(std::ostream& out, const std::string& text) {

@@ -125,6 +125,10 @@ void add_client_commands(GtpEngine& engine);
 // "tanbo-analyze PLAYOUTS INTERVAL" with an update every INTERVAL seconds until the next
 // command (gtp_solver.cpp).
 void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out);
+// Splits a command line as GTP reads it (control characters other than tabs dropped, tabs as
+// spaces, nothing from '#' on): the id, if the first word is one, and the other words, the
+// command's name first. False for a blank or comment line.
+bool split_command(const std::string& raw, std::string& id, std::vector<std::string>& words);
 // Writes `text` (an answer or part of one) to `out` and flushes it; when it cannot be written,
 // notes the cause for the program's last message (note_output_failure) and returns false.
 bool send(std::ostream& out, const std::string& text);

@@ -37,10 +37,17 @@ double need_number(const std::string& text, const char* what, double lo, double 
   if (!digits || x < lo || x > hi) {
     std::ostringstream os;
     os << what << " must be " << (whole ? "a whole number" : "a number") << " from " << lo << " to "
-       << hi << ", not \"" << text << "\"";
+       << hi << ", not " << quote_input(text);
     throw Error(os.str());
   }
   return x;
+}
+
+// The position the engine stands on, checked to be a game not over.
+const Position& game_on(const GtpEngine& engine) {
+  const Position& pos = engine.position();
+  if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
+  return pos;
 }
 
 // The position the engine stands on, checked for the solver: two players, game not over.
@@ -50,8 +57,23 @@ const Position& solvable(const GtpEngine& engine) {
     throw Error("tanbo-solve solves two-player games only; this game has " +
                 std::to_string(pos.num_players()) + " players");
   }
-  if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
-  return pos;
+  return game_on(engine);
+}
+
+// The arguments of tanbo-analyze, PLAYOUTS [INTERVAL], checked alike for both forms, and a game
+// that goes on (interval 0: the plain form).
+struct AnalyzeRequest {
+  std::uint64_t playouts = 0;
+  double interval = 0;
+};
+
+AnalyzeRequest need_analyze_request(const GtpEngine& engine, const std::vector<std::string>& a) {
+  if (a.empty() || a.size() > 2) throw Error("usage: tanbo-analyze PLAYOUTS [INTERVAL]");
+  AnalyzeRequest r;
+  r.playouts = static_cast<std::uint64_t>(need_number(a[0], "PLAYOUTS", 1, 1e9, true));
+  if (a.size() == 2) r.interval = need_number(a[1], "INTERVAL", 0.05, 3600, false);
+  game_on(engine);
+  return r;
 }
 
 std::string solve_reply(const Position& pos, const SolveResult& r) {
@@ -114,78 +136,66 @@ MctsConfig analysis_config(const GtpEngine& engine) {
   return config;
 }
 
-// A streaming request: "[id] tanbo-analyze PLAYOUTS INTERVAL" with valid numbers.
+// A streaming request: "[id] tanbo-analyze PLAYOUTS INTERVAL", read as handle_line reads
+// commands, with arguments that need_analyze_request accepts. Any other line, a refused one
+// included, is for handle_line (whose tanbo-analyze refuses it with the same reason).
 struct StreamRequest {
   std::string id;
-  std::uint64_t playouts = 0;
-  double interval = 0;
+  AnalyzeRequest analyze;
 };
 
-bool parse_request(const std::string& raw, StreamRequest& r) {
-  std::istringstream is(raw.substr(0, raw.find('#')));
+bool parse_request(const GtpEngine& engine, const std::string& raw, StreamRequest& r) {
   std::vector<std::string> w;
-  for (std::string s; is >> s;) w.push_back(s);
-  if (!w.empty() && std::all_of(w[0].begin(), w[0].end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c));
-      })) {
-    r.id = w[0];
-    w.erase(w.begin());
-  }
+  if (raw.size() > kMaxInputLine || !split_command(raw, r.id, w)) return false;
   if (w.size() != 3 || w[0] != "tanbo-analyze") return false;
   try {
-    std::size_t used = 0;
-    const double p = std::stod(w[1], &used);
-    if (used != w[1].size() || p < 1 || p > 1e9 ||
-        p != static_cast<double>(static_cast<std::uint64_t>(p)))
-      return false;
-    const double i = std::stod(w[2], &used);
-    if (used != w[2].size() || !(i >= 0.05 && i <= 3600)) return false;
-    r.playouts = static_cast<std::uint64_t>(p);
-    r.interval = i;
-  } catch (const std::exception&) {
+    r.analyze = need_analyze_request(engine, {w[1], w[2]});
+  } catch (const Error&) {
     return false;
   }
   return true;
 }
 
-// Searches the engine's position in steps of `interval` seconds, printing an update after
-// each ("update PLAYOUTS" and one line per candidate move), until PLAYOUTS playouts are done
-// or the next line arrives; then ends the answer with its blank line.
+// Searches the engine's position (a game that goes on) in steps of `interval` seconds,
+// printing an update after each ("update PLAYOUTS" and one line per candidate move), until
+// PLAYOUTS playouts are done (a step searches at most the playouts left) or the next line
+// arrives; then ends the answer with its blank line.
 void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lines,
                      std::ostream& out) {
   const Position& pos = engine.position();
   if (!send(out, "=" + r.id + "\n")) return;
-  if (!pos.is_over()) {
-    MctsConfig config = analysis_config(engine);
-    config.time = r.interval;
-    Mcts mcts(config, engine.seed());
-    std::uint64_t done = 0;
-    while (done < r.playouts && out && !lines.wait_for(0)) {
-      // A watcher stops the step early when a line arrives (asking again until the search
-      // has started and taken it).
-      std::atomic<bool> finished{false};
-      std::thread watcher([&] {
-        while (!finished) {
-          if (lines.wait_for(0.02)) {
-            mcts.stop();
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-          }
+  MctsConfig config = analysis_config(engine);
+  config.time = r.analyze.interval;
+  Mcts mcts(config, engine.seed());
+  std::uint64_t done = 0;
+  while (done < r.analyze.playouts && out && !lines.wait_for(0)) {
+    mcts.set_playout_limit(r.analyze.playouts - done);
+    // A watcher stops the step early when a line arrives (asking again until the search
+    // has started and taken it).
+    std::atomic<bool> finished{false};
+    std::thread watcher([&] {
+      while (!finished) {
+        if (lines.wait_for(0.02)) {
+          mcts.stop();
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
-      });
-      std::vector<MoveAnalysis> analysis;
-      try {
-        analysis = mcts.analyze(pos);
-      } catch (...) {  // out of memory: the watcher ends before the error goes on
-        finished = true;
-        watcher.join();
-        throw;
       }
+    });
+    std::vector<MoveAnalysis> analysis;
+    try {
+      analysis = mcts.analyze(pos);
+    } catch (...) {  // out of memory: the watcher ends before the error goes on
       finished = true;
       watcher.join();
-      done += mcts.last_stats().playouts;
-      send(out, "update " + std::to_string(done) + "\n" + analysis_text(pos, analysis) + "\n");
-      if (mcts.last_stats().playouts == 0 && mcts.last_stats().proven != 0) break;  // proven
+      throw;
     }
+    finished = true;
+    watcher.join();
+    done += mcts.last_stats().playouts;
+    // A step that ran no playout may have no candidate line: no empty line inside the answer.
+    const std::string text = analysis_text(pos, analysis);
+    send(out, "update " + std::to_string(done) + "\n" + text + (text.empty() ? "" : "\n"));
+    if (mcts.last_stats().playouts == 0 && mcts.last_stats().proven != 0) break;  // proven
   }
   if (!out) return;
   lines.wait_for(1e9);  // answers until the next command
@@ -206,25 +216,21 @@ void add_solver_commands(GtpEngine& engine) {
     const SolveResult r = (*solver)->solve(pos, limits);
     return GtpEngine::Reply{true, solve_reply(pos, r)};
   });
-  // tanbo-analyze PLAYOUTS: a search of that many playouts from the current position (its own
-  // MCTS, with the engine's options and seed), every candidate move it looked at.
-  auto mcts = std::make_shared<std::unique_ptr<Mcts>>();
-  engine.add_command("tanbo-analyze", [&engine, mcts](const std::vector<std::string>& a) {
+  // tanbo-analyze PLAYOUTS: a search of that many playouts from the current position by an
+  // MCTS of its own, new for each command (with the engine's options and seed), so that the
+  // same command on the same position answers the same; every candidate move it looked at.
+  engine.add_command("tanbo-analyze", [&engine](const std::vector<std::string>& a) {
+    const AnalyzeRequest r = need_analyze_request(engine, a);
     if (a.size() == 2) {
-      need_number(a[1], "INTERVAL", 0.05, 3600, false);
       throw Error(
           "the streaming form tanbo-analyze PLAYOUTS INTERVAL is answered by tanbo "
           "gtp's input loop only");
     }
-    if (a.size() != 1) throw Error("usage: tanbo-analyze PLAYOUTS [INTERVAL]");
-    const auto playouts = static_cast<std::uint64_t>(need_number(a[0], "PLAYOUTS", 1, 1e9, true));
     const Position& pos = engine.position();
-    if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
     MctsConfig config = analysis_config(engine);
-    config.playouts = playouts;
-    if (!*mcts || (*mcts)->config().playouts != playouts)
-      *mcts = std::make_unique<Mcts>(config, engine.seed());
-    return GtpEngine::Reply{true, analysis_text(pos, (*mcts)->analyze(pos))};
+    config.playouts = r.playouts;
+    Mcts mcts(config, engine.seed());
+    return GtpEngine::Reply{true, analysis_text(pos, mcts.analyze(pos))};
   });
 }
 
@@ -249,7 +255,7 @@ void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
     // Until quit, the end of input, or answers that cannot be written (a full disk).
     while (!engine.quit() && out && lines->next(line)) {
       StreamRequest request;
-      if (parse_request(line, request)) {
+      if (parse_request(engine, line, request)) {
         stream_analysis(engine, request, *lines, out);
         continue;
       }

@@ -7,6 +7,8 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "dot.hpp"
 #include "tanbo/core/error.hpp"
@@ -232,8 +234,18 @@ dot::DotGraph read_dot_text(std::string_view text, const std::string& where,
   }
 }
 
-// Moves name points by node id, on a command line or a game-file line: an id must be a single
-// word (no space, control character or '#', which starts a protocol comment).
+// Words that name no point where a move is read, with who reads them otherwise: GTP (docs/
+// protocol.md) and its controllers read "pass" and "resign" in any case as a pass and a
+// resignation; a game file reads "COLOUR resigns" as a resignation.
+constexpr std::pair<std::string_view, std::string_view> kReservedIds[] = {
+    {"pass", "the engine protocol (GTP) reads \"pass\", in any case, as a pass"},
+    {"resign", "the engine protocol (GTP) reads \"resign\", in any case, as a resignation"},
+    {"resigns", "a game file reads \"COLOUR resigns\", in any case, as a resignation"},
+};
+
+// Moves name points by node id, on a command line, a game-file line or in the engine protocol:
+// an id must be a single word (no space, control character or '#', which starts a protocol
+// comment), and not one of the reserved words.
 void check_node_ids(const std::vector<std::string>& ids, const std::string& where) {
   for (const std::string& id : ids) {
     if (id.empty() || std::any_of(id.begin(), id.end(), [](char c) {
@@ -243,6 +255,13 @@ void check_node_ids(const std::vector<std::string>& ids, const std::string& wher
       throw Error(where + ": node id " + quote_input(id) +
                   " cannot name a point: an id must be one word without spaces, control "
                   "characters or '#'");
+    }
+    if (id.size() > std::string_view("resigns").size()) continue;  // longer than any of them
+    for (const auto& [word, why] : kReservedIds) {
+      if (to_lower(id) == word) {
+        throw Error(where + ": node id " + quote_input(id) +
+                    " cannot name a point: " + std::string(why));
+      }
     }
   }
 }

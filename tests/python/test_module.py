@@ -178,6 +178,14 @@ def test_dot_boards(tmp_path):
     assert game.legal_moves() == ["b", "f"]
 
 
+def test_dot_boards_refuse_a_node_named_as_gtp_names_a_pass(tmp_path):
+    dot = tmp_path / "pass.dot"
+    dot.write_text('graph { a [stone=1]; b [stone=2]; a -- Pass -- b }')
+    with pytest.raises(ValueError, match='node id "Pass" cannot name a point: the engine '
+                       r'protocol \(GTP\) reads "pass", in any case, as a pass'):
+        tanbo.Game("file " + str(dot))
+
+
 def test_random_playouts_count_every_game_and_repeat_for_a_seed():
     game = tanbo.Game("grid 9x9")
     wins = tanbo.random_playouts(game, 500, seed=7)

@@ -207,6 +207,9 @@ class Mcts {
   // Totals over every search since construction (for playouts-per-second figures).
   const SearchStats& total_stats() const { return total_; }
   const MctsConfig& config() const { return config_; }
+  // Sets the playout limit of the searches from now on, keeping the tree (a streaming analysis
+  // searches in steps and gives its last step only the playouts left).
+  void set_playout_limit(std::uint64_t playouts) { config_.playouts = playouts; }
   void reseed(std::uint64_t seed) { rng_.reseed(seed); }
 
  private:
