@@ -16,6 +16,7 @@
 #include "tanbo/ai/playout.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/players.hpp"
 #include "tanbo/core/random.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/sgf.hpp"
@@ -29,9 +30,11 @@ namespace {
 // A game as Python sees it: a tanbo::Game and the operations of docs/python.md.
 class PyGame {
  public:
+  // None for setup or players means the default; "" and 0, which the library reads as the
+  // default too, are refused here as the values they are.
   PyGame(const std::string& topology, const std::optional<std::string>& setup,
          std::optional<int> players)
-      : game_(new_game(topology, setup.value_or("default"), players.value_or(0), {})) {}
+      : game_(new_game(topology, checked_setup(setup), checked_players(players), {})) {}
   explicit PyGame(Game game) : game_(std::move(game)) {}
 
   const Game& game() const { return game_; }
@@ -113,11 +116,23 @@ class PyGame {
     }
     return out;
   }
+  // One pass over the points and one over each player's legal moves (not a scan of the legal
+  // moves for every root, which took seconds on big boards).
   py::list roots(py::object root_type) const {
+    std::vector<std::vector<Vertex>> stones(pos().num_root_ids()), space(pos().num_root_ids());
+    for (Vertex v = 0; v < topo().num_vertices(); ++v) {
+      if (const RootId r = pos().root_of(v); r != kNoRoot) stones[r].push_back(v);
+    }
+    for (Player p = 1; p <= pos().num_players(); ++p) {
+      if (pos().roots_alive(p) == 0) continue;
+      for (Vertex u : pos().legal_moves(p)) {  // in vertex order, so each space is sorted
+        space[pos().joined_root(p, u)].push_back(u);
+      }
+    }
     py::list out;
     for (RootId r : pos().live_roots()) {
-      out.append(root_type(static_cast<int>(pos().root_owner(r)), names_of(pos().root_stones(r)),
-                           names_of(pos().root_space_points(r))));
+      out.append(root_type(static_cast<int>(pos().root_owner(r)), names_of(stones[r]),
+                           names_of(space[r])));
     }
     return out;
   }
@@ -170,6 +185,19 @@ class PyGame {
     }
   }
   static std::string player_text(Player p) { return std::string(player_name(p)); }
+  static std::string checked_setup(const std::optional<std::string>& setup) {
+    if (setup && setup->empty()) {
+      throw Error("setup \"\" is not a setup: give its name, or None for the board's default");
+    }
+    return setup.value_or("default");
+  }
+  static int checked_players(std::optional<int> players) {
+    if (players && (*players < 2 || *players > kMaxPlayers)) {
+      throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
+                  std::to_string(*players) + " (None: the setup's number)");
+    }
+    return players.value_or(0);
+  }
 
   Game game_;
 };
@@ -304,7 +332,8 @@ PYBIND11_MODULE(tanbo, m) {
     }
   });
   py::object namedtuple = py::module_::import("collections").attr("namedtuple");
-  py::object root_type = namedtuple("Root", "player stones space");
+  // module="tanbo": pickle finds the type as tanbo.Root.
+  py::object root_type = namedtuple("Root", "player stones space", py::arg("module") = "tanbo");
   root_type.attr("__doc__") =
       "A root: its player (1-based), its stones and its root space (point names).";
   m.attr("Root") = root_type;

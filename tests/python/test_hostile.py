@@ -1,14 +1,19 @@
 """The Python module used as a careless or hostile program would: searches while another thread
-changes the game, time arguments out of range. Run by CTest (python.module) with the module
-built."""
+changes the game, time arguments out of range, arguments that once meant a default silently,
+pickled roots, roots() on a big board. Run by CTest (python.module) with the module built."""
+import copy
 import math
 import os
+import pickle
+import random
 import subprocess
 import sys
+import time
 
 import pytest
 
 import tanbo
+from test_module import reference_of
 
 # One kind of search, called again and again for a while, on a game that another thread plays
 # and undoes on meanwhile; prints "ok". Without the search's own copy of the position, solve and
@@ -85,3 +90,58 @@ def test_negative_and_nan_seconds_are_refused(seconds, message):
             search()
         assert str(e.value) == message
     assert game.ply == 0
+
+
+def test_players_0_and_setup_empty_are_refused_not_read_as_the_default():
+    with pytest.raises(ValueError, match=r"a game needs 2 to 8 players, not 0 \(None: "):
+        tanbo.Game("grid 9x9", players=0)
+    with pytest.raises(ValueError, match="not -3"):
+        tanbo.Game("grid 9x9", players=-3)
+    with pytest.raises(ValueError, match='setup "" is not a setup'):
+        tanbo.Game("grid 9x9", setup="")
+    default = tanbo.Game("grid 9x9", setup=None, players=None)
+    assert default.players == 2 and default.to_text() == tanbo.Game("grid 9x9").to_text()
+
+
+def test_roots_are_plain_values_that_pickle_and_copy():
+    roots = tanbo.Game("grid 9x9").roots()
+    again = pickle.loads(pickle.dumps(roots))
+    assert again == roots and type(again[0]) is tanbo.Root
+    assert copy.deepcopy(roots) == roots
+    assert tanbo.Root(1, ["A1"], ["B1"]).player == 1
+
+
+@pytest.mark.parametrize("spec,players", [("grid 9x9", None), ("hex 4", 3), ("grid 5x5x5", None)])
+def test_roots_match_the_rules_written_again(spec, players):
+    game = tanbo.Game(spec, players=players)
+    rng = random.Random(spec)
+    while True:
+        ref = reference_of(game)
+        want = sorted((ref.colour[next(iter(r))], sorted(r), sorted(ref.root_space(r)))
+                      for r in ref.roots())
+        index = {v: i for i, v in enumerate(game.vertices)}
+        for root in game.roots():
+            assert root.stones == sorted(root.stones, key=index.get)
+            assert root.space == sorted(root.space, key=index.get)
+        assert sorted((r.player, sorted(r.stones), sorted(r.space)) for r in game.roots()) == want
+        if game.is_over:
+            break
+        if game.players > 2 and rng.random() < 0.03:
+            game.resign()
+        else:
+            game.play(rng.choice(game.legal_moves()))
+
+
+def test_roots_takes_time_in_proportion_to_the_board():
+    # 28,224 roots on a million points: a scan of the legal moves for each root took 30 times
+    # as long as listing the point names; one pass over the board takes a fraction of it.
+    game = tanbo.Game("grid 1000x1000")
+    start = time.perf_counter()
+    names = game.vertices
+    listing = time.perf_counter() - start
+    start = time.perf_counter()
+    roots = game.roots()
+    took = time.perf_counter() - start
+    assert len(names) == 10**6 and len(roots) == 28224
+    assert sum(len(r.stones) for r in roots) == len(game.stones(1)) + len(game.stones(2))
+    assert took < 2 * listing + 1.0, (took, listing)
