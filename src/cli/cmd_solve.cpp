@@ -110,13 +110,6 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
     throw Error("--table must be 1 to 1048576 MB");
   if (!(a.progress >= 0)) throw Error("--progress must be a number of seconds");
-  try {  // the table against the memory limit, before anything is allocated
-    SolverOptions table;
-    table.table_bytes = a.table_mb << 20;
-    check_solver_memory(table);
-  } catch (const Error& e) {
-    throw Error("--table " + std::to_string(a.table_mb) + ": " + e.what());
-  }
   auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
   if (!a.game.empty() && (given("topology") || given("setup") || given("players")))
     throw Error("give a game file or --topology/--setup/--players, not both");
@@ -126,6 +119,13 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   }
   if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
   if (a.method != "pn" && a.method != "ab") throw Error("--method must be pn or ab");
+  try {  // the table against the memory limit (after the board's own check), before it is made
+    SolverOptions table;
+    table.table_bytes = a.table_mb << 20;
+    check_solver_memory(table);
+  } catch (const Error& e) {
+    throw Error("--table " + std::to_string(a.table_mb) + ": " + e.what());
+  }
   SolverOptions options;
   options.method = a.method == "pn" ? SolveMethod::kProofNumber : SolveMethod::kAlphaBeta;
   options.threads = solver_threads(a.threads);
