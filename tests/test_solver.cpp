@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "../src/cli/gtp.hpp"
 
@@ -278,6 +280,75 @@ TEST(Solver, RefusesWhatItCannotSolve) {
   Position pos = test::make("line 5");
   while (!pos.is_over()) pos.play(pos.legal_move(pos.to_move(), 0));
   EXPECT_THROW(solver.solve(pos), Error);
+}
+
+// A DOT path of n points with Black at one end and White at the other: a game of n - 2 plies
+// (each side has one move a turn), which Black wins.
+Position long_path(std::uint32_t n) {
+  std::string text = "graph p { n0 [stone=black]; n" + std::to_string(n - 1) + " [stone=white];\n";
+  for (std::uint32_t i = 0; i + 1 < n; ++i)
+    text += "n" + std::to_string(i) + " -- n" + std::to_string(i + 1) + "\n";
+  const TopologyPtr t = dot(text + "}\n");
+  return Position(t, make_setup(*t));
+}
+
+TEST(Solver, GamesAsLongAsTheBoardDoNotOverflowTheStack) {
+  // A path of 100,000 points: both searches go 99,998 plies deep (50,000 crashed on the call
+  // stack when they recursed), here on a thread of its own as a Python thread would.
+  const Position pos = long_path(100000);
+  for (SolveMethod method : {SolveMethod::kProofNumber, SolveMethod::kAlphaBeta}) {
+    SolverOptions options = small();
+    options.method = method;
+    SolveResult r;
+    std::thread([&] { r = Solver(options).solve(pos); }).join();
+    ASSERT_TRUE(r.solved);
+    EXPECT_EQ(r.winner, kBlack);
+    EXPECT_EQ(r.plies, 99998u);
+    EXPECT_EQ(pos.topology().name(r.best), "n1");
+  }
+}
+
+TEST(Solver, TimeLimitCountsSetupOnHugeBoards) {
+  // 500x500: the move generation, ordering and table of a node of a quarter of a million moves
+  // all look at the clock (a tenth of a second took 7 s); generous bounds that a search
+  // ignoring the clock breaks.
+  const Position pos = test::make("grid 500x500");
+  for (int threads : {1, 4}) {
+    SolverOptions options;
+    options.threads = threads;
+    const auto t0 = std::chrono::steady_clock::now();
+    const SolveResult r = Solver(options).solve(pos, SolveLimits{0.1, 0, nullptr});
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_FALSE(r.solved);
+    EXPECT_LT(secs, 2.0) << threads << " threads";
+  }
+}
+
+TEST(Solver, ThreadsAreCappedToTheCores) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(solver_threads(1), 1);
+  EXPECT_EQ(solver_threads(0), 1);
+  EXPECT_EQ(solver_threads(1000), cores);
+}
+
+TEST(Solver, TableMustFitTheMemoryLimit) {
+  EXPECT_EQ(solver_table_bytes(std::size_t{2000} << 20), std::size_t{1} << 30);
+  set_max_memory(std::uint64_t{512} << 20);
+  SolverOptions big;
+  big.table_bytes = std::size_t{2000} << 20;
+  try {
+    Solver solver(big);
+    ADD_FAILURE() << "a table of 1 GB was made under a limit of 512 MB";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("the solver's table of 1 GB"), std::string::npos) << m;
+    EXPECT_NE(m.find("the limit of 512 MB (--max-memory)"), std::string::npos) << m;
+  }
+  SolverOptions fits;
+  fits.table_bytes = std::size_t{256} << 20;
+  EXPECT_NO_THROW(check_solver_memory(fits));
+  set_max_memory(0);
 }
 
 TEST(PositionHash, IncrementalHashMatchesRecomputation) {

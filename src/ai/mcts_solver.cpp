@@ -8,6 +8,7 @@
 
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/ai/solver.hpp"
+#include "tanbo/core/error.hpp"
 
 namespace tanbo {
 
@@ -48,6 +49,11 @@ Vertex Mcts::solve_root(const Position& pos, double seconds, const std::atomic<b
   if (!solver_) {
     SolverOptions options;
     options.table_bytes = std::size_t{16} << 20;
+    try {
+      check_solver_memory(options);
+    } catch (const Error&) {
+      return kNoVertex;  // no room for its table under the memory limit: the search alone
+    }
     solver_ = std::make_unique<Solver>(options);
   }
   const SolveResult r = solver_->solve(pos, solver_limits(config_, pos, seconds, stop));

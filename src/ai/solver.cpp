@@ -3,16 +3,27 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <mutex>
 #include <thread>
 
 #include "solver_internal.hpp"
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/topology.hpp"
 
 namespace tanbo {
 
 using namespace solver_detail;
+
+namespace {
+
+SolverOptions checked(SolverOptions o) {
+  check_solver_memory(o);
+  return o;
+}
+
+}  // namespace
 
 struct Solver::Impl {
   SolverOptions options;
@@ -20,7 +31,7 @@ struct Solver::Impl {
   TopologyPtr topology;  // the board the keys are for
   std::unique_ptr<Keys> keys;
 
-  explicit Impl(SolverOptions o) : options(std::move(o)), table(options.table_bytes) {}
+  explicit Impl(SolverOptions o) : options(checked(std::move(o))), table(options.table_bytes) {}
 
   void ready_for(const Position& pos) {
     if (topology == pos.topology_ptr() && keys) return;
@@ -50,7 +61,7 @@ void root_worker(Searcher& searcher, Shared& sh, std::vector<RootResult>& result
     if (i >= results.size() || sh.stop.load()) return;
     RootResult& r = results[i];
     const Outcome child = sh.options.method == SolveMethod::kProofNumber
-                              ? searcher.child_outcome_pn(r.move, me, 0)
+                              ? searcher.child_outcome_pn(r.move, me)
                               : searcher.child_outcome(r.move, me, 0);
     if (child.value == Value::kUnknown) return;
     r.outcome = {child.value == Value::kLoss ? Value::kWin : Value::kLoss, child.plies + 1};
@@ -71,14 +82,18 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
                 std::to_string(pos.num_players()) + " players");
   }
   if (pos.is_over()) throw Error("the game is over: nothing to solve");
+  const Clock::time_point start = Clock::now();  // (the limits count the setup too)
   ready_for(pos);
-  Shared sh(table, *keys, limits, options);
-  const int threads = std::max(1, options.threads);
-  std::vector<std::unique_ptr<Searcher>> searchers;
-  for (int t = 0; t < threads; ++t) searchers.push_back(std::make_unique<Searcher>(pos, sh));
+  Shared sh(table, *keys, limits, options, start);
+  const Watchdog watchdog(sh);
+  const int threads = solver_threads(options.threads);
+  // One searcher now for the root's moves; the others are made by their own threads (each
+  // copies the position: on a huge board that takes a while).
+  std::vector<std::unique_ptr<Searcher>> searchers(static_cast<std::size_t>(threads));
+  searchers[0] = std::make_unique<Searcher>(pos, sh);
 
   SolveResult result;
-  result.symmetries = keys->perms.size();
+  result.symmetries = keys->count();
   const Player me = pos.to_move();
   std::vector<RootResult> roots;
   for (Vertex v : searchers[0]->root_moves()) roots.push_back({v, {}, false});
@@ -103,16 +118,28 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
       root_worker(*searchers[0], sh, open);
     } else {
       std::vector<std::thread> pool;
-      for (int t = 0; t < threads; ++t) {
-        pool.emplace_back([&, t] { root_worker(*searchers[t], sh, open); });
+      std::vector<std::exception_ptr> errors(searchers.size());  // (out of memory)
+      for (std::size_t t = 0; t < searchers.size(); ++t) {
+        pool.emplace_back([&, t] {
+          try {
+            if (!searchers[t]) searchers[t] = std::make_unique<Searcher>(pos, sh);
+            root_worker(*searchers[t], sh, open);
+          } catch (...) {
+            errors[t] = std::current_exception();
+            sh.stop = true;
+          }
+        });
       }
       for (auto& th : pool) th.join();
+      for (const auto& e : errors) {
+        if (e) std::rethrow_exception(e);
+      }
     }
     roots = std::move(proven);
     roots.insert(roots.end(), open.begin(), open.end());
   }
 
-  for (const auto& s : searchers) result.nodes += s->local_nodes();
+  for (const auto& s : searchers) result.nodes += s ? s->local_nodes() : 0;
   result.seconds = std::chrono::duration<double>(Clock::now() - sh.start).count();
   const RootResult* best_win = nullptr;
   const RootResult* longest_loss = nullptr;
@@ -143,6 +170,24 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
   }
   if (result.solved) searchers[0]->store_root(result.winner == me, result.best, result.plies);
   return result;
+}
+
+int solver_threads(int asked) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::clamp(asked, 1, cores);
+}
+
+std::size_t solver_table_bytes(std::size_t asked) {
+  return Table::size_for(asked);
+}
+
+void check_solver_memory(const SolverOptions& options) {
+  const std::size_t need = solver_table_bytes(options.table_bytes);
+  const MemoryLimit limit = memory_limit();
+  if (need > limit.board_room()) {
+    throw Error("the solver's table of " + human_bytes(need) + " " + memory_refusal(need, limit) +
+                " (or ask for a smaller table)");
+  }
 }
 
 Solver::Solver(SolverOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}

@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <deque>
+#include <condition_variable>
 #include <mutex>
+#include <span>
+#include <thread>
 #include <vector>
 
+#include "../lib/platform.hpp"
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/ai/solver.hpp"
 
@@ -73,20 +76,30 @@ inline std::uint32_t log2_of(std::uint64_t x) {
 
 // The transposition table: buckets of two entries (one kept by the work its proof took, one
 // always replaced), shared by the threads without locks: each slot stores key ^ data beside
-// data, so that a slot torn by two writers reads as a miss.
+// data, so that a slot torn by two writers reads as a miss. Its memory comes zeroed from the
+// system (platform::zeroed_buffer_allocate) and is only touched as the search reaches it, so
+// that making or clearing a table of gigabytes costs no time before the search.
 class Table {
  public:
-  explicit Table(std::size_t bytes) {
+  // The bytes a table of at most `bytes` takes: a power of two of buckets, at least one.
+  static std::size_t size_for(std::size_t bytes) {
     std::size_t buckets = 1;
-    while (buckets * 2 * sizeof(Bucket) <= bytes) buckets *= 2;
-    buckets_ = std::vector<Bucket>(buckets);
-    mask_ = buckets - 1;
+    while (buckets * 2 * kBucketBytes <= bytes) buckets *= 2;
+    return buckets * kBucketBytes;
   }
+  explicit Table(std::size_t bytes) : words_(size_for(bytes) / sizeof(std::uint64_t)) {
+    mask_ = words_ / kBucketWords - 1;
+    allocate();
+  }
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+  ~Table() { platform::zeroed_buffer_free(data_, bytes()); }
+
   bool probe(std::uint64_t key, Entry& e) const {
-    const Bucket& b = buckets_[key & mask_];
-    for (const Slot& s : b.slots) {
-      const std::uint64_t d = s.data.load(std::memory_order_relaxed);
-      if ((s.check.load(std::memory_order_relaxed) ^ d) == key && (d & 1u)) {
+    std::uint64_t* b = bucket(key);
+    for (int i = 0; i < 2; ++i) {
+      const std::uint64_t d = load(b[2 * i + 1]);
+      if ((load(b[2 * i]) ^ d) == key && (d & 1u)) {
         e = Entry::unpack(d);
         return true;
       }
@@ -94,59 +107,82 @@ class Table {
     return false;
   }
   void store(std::uint64_t key, const Entry& e) {
-    Bucket& b = buckets_[key & mask_];
+    std::uint64_t* b = bucket(key);
     const std::uint64_t d = e.pack();
-    Slot& deep = b.slots[0];
-    const std::uint64_t old = deep.data.load(std::memory_order_relaxed);
-    const bool same = (deep.check.load(std::memory_order_relaxed) ^ old) == key;
+    const std::uint64_t old = load(b[1]);
+    const bool same = (load(b[0]) ^ old) == key;
     const Entry was = Entry::unpack(old);
     const bool keep = (old & 1u) && !same && (was.work > e.work || (was.proven && !e.proven));
-    Slot& s = keep ? b.slots[1] : deep;
-    s.data.store(d, std::memory_order_relaxed);
-    s.check.store(key ^ d, std::memory_order_relaxed);
+    std::uint64_t* s = keep ? b + 2 : b;  // the kept slot or the one always replaced
+    std::atomic_ref<std::uint64_t>(s[1]).store(d, std::memory_order_relaxed);
+    std::atomic_ref<std::uint64_t>(s[0]).store(key ^ d, std::memory_order_relaxed);
   }
+  // Empties the table: fresh zeroed memory in place of the old (no pass over it).
   void clear() {
-    for (Bucket& b : buckets_) {
-      for (Slot& s : b.slots) s.data = 0, s.check = 0;
-    }
+    platform::zeroed_buffer_free(data_, bytes());
+    data_ = nullptr;
+    allocate();
   }
 
  private:
-  struct Slot {
-    std::atomic<std::uint64_t> check{0};
-    std::atomic<std::uint64_t> data{0};
-  };
-  struct Bucket {
-    Slot slots[2];
-  };
-  std::vector<Bucket> buckets_;
+  static constexpr std::size_t kBucketWords = 4;  // two slots of check and data
+  static constexpr std::size_t kBucketBytes = kBucketWords * sizeof(std::uint64_t);
+
+  void allocate() {
+    data_ = static_cast<std::uint64_t*>(platform::zeroed_buffer_allocate(bytes()));
+  }
+  std::size_t bytes() const { return words_ * sizeof(std::uint64_t); }
+  std::uint64_t* bucket(std::uint64_t key) const { return data_ + (key & mask_) * kBucketWords; }
+  static std::uint64_t load(std::uint64_t& w) {
+    return std::atomic_ref<std::uint64_t>(w).load(std::memory_order_relaxed);
+  }
+
+  std::size_t words_;
   std::size_t mask_ = 0;
+  std::uint64_t* data_ = nullptr;
 };
 
-// The board's symmetries and the Zobrist keys, for one topology.
+// The board's symmetries and the Zobrist keys, for one topology. The identity is kept
+// implicitly and the keys are computed, not stored, so that a board without symmetries (or
+// too large to look for them) costs nothing here however many points it has.
 struct Keys {
-  std::vector<std::vector<Vertex>> perms, inverse;
-  std::vector<std::uint64_t> stone;  // [v * 2 + colour - 1]
+  // Boards of more points than this are solved without their symmetries: finding them takes
+  // time in proportion to the board (half a second on a million points), more than a short
+  // time limit allows, and no board that large is within the solver's reach.
+  static constexpr std::uint32_t kSymmetryPoints = 65536;
+
+  std::vector<std::vector<Vertex>> perms, inverse;  // the symmetries after the identity
   std::uint64_t white_to_move = 0;
 
   Keys(const Topology& topo, bool symmetry) {
-    perms = board_symmetries(topo, symmetry ? 48 : 1);
+    if (symmetry && topo.num_vertices() <= kSymmetryPoints) {
+      perms = board_symmetries(topo, 48);
+      perms.erase(perms.begin());  // (the identity)
+    }
     for (const auto& p : perms) {
       std::vector<Vertex> inv(p.size());
       for (Vertex v = 0; v < p.size(); ++v) inv[p[v]] = v;
       inverse.push_back(std::move(inv));
     }
     std::uint64_t state = 0x7A4B0C0DE5ull;
-    stone.resize(2 * std::size_t{topo.num_vertices()});
-    for (auto& k : stone) k = splitmix(state);
     white_to_move = splitmix(state);
+  }
+  std::size_t count() const { return perms.size() + 1; }  // symmetries, the identity included
+  // The image of v under symmetry s (0: the identity) and back.
+  Vertex image(std::size_t s, Vertex v) const { return s == 0 ? v : perms[s - 1][v]; }
+  Vertex preimage(std::size_t s, Vertex v) const { return s == 0 ? v : inverse[s - 1][v]; }
+  // The Zobrist key of a stone of colour c (1 or 2) on v.
+  static std::uint64_t stone(Vertex v, Player c) {
+    std::uint64_t state = (2 * std::uint64_t{v} + (c - 1u)) * 0xD1B54A32D192ED03ull;
+    return splitmix(state);
   }
 };
 
 // Shared by the threads of one solve.
 struct Shared {
-  Shared(Table& t, const Keys& k, const SolveLimits& l, const SolverOptions& o)
-      : table(t), keys(k), limits(l), options(o), start(Clock::now()), last_progress(start) {}
+  Shared(Table& t, const Keys& k, const SolveLimits& l, const SolverOptions& o,
+         Clock::time_point begun)
+      : table(t), keys(k), limits(l), options(o), start(begun) {}
   Table& table;
   const Keys& keys;
   const SolveLimits& limits;
@@ -156,9 +192,65 @@ struct Shared {
   std::atomic<std::uint64_t> nodes{0};
   std::atomic<std::size_t> next_move{0};
   std::atomic<std::size_t> moves_done{0};
-  std::size_t moves_total = 0;
-  Clock::time_point last_progress;  // when progress was last reported
-  std::mutex progress_mu;
+  std::atomic<std::size_t> moves_total{0};
+};
+
+// Keeps the time limit and reports progress on a thread of its own, so that neither waits for
+// the search's next look at the clock (a node of a huge board may take a while): at the limit
+// it sets the stop flag, which the searchers read at every move they look at.
+class Watchdog {
+ public:
+  explicit Watchdog(Shared& sh) : sh_(sh) {
+    const bool progress = sh.options.progress && sh.options.progress_every > 0;
+    if (sh.limits.seconds > 0 || progress) thread_ = std::thread([this] { run(); });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  void run() {
+    using Duration = Clock::duration;
+    const SolverOptions& o = sh_.options;
+    const bool progress = o.progress && o.progress_every > 0;
+    const auto deadline = sh_.limits.seconds > 0
+                              ? sh_.start + std::chrono::duration_cast<Duration>(
+                                                std::chrono::duration<double>(sh_.limits.seconds))
+                              : Clock::time_point::max();
+    const auto every =
+        progress
+            ? std::chrono::duration_cast<Duration>(std::chrono::duration<double>(o.progress_every))
+            : Duration::max();
+    auto next = progress ? sh_.start + every : Clock::time_point::max();
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      if (wake_.wait_until(lock, std::min(deadline, next), [this] { return done_; })) return;
+      const auto now = Clock::now();
+      if (now >= deadline) {
+        sh_.stop = true;
+        return;
+      }
+      if (now >= next) {
+        o.progress(SolveProgress{sh_.nodes.load(),
+                                 std::chrono::duration<double>(now - sh_.start).count(),
+                                 sh_.moves_done.load(), sh_.moves_total.load()});
+        next = now + every;
+      }
+    }
+  }
+
+  Shared& sh_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
 };
 
 enum class Value : std::int8_t { kLoss = 0, kWin = 1, kUnknown = 2 };
@@ -175,7 +267,7 @@ class Searcher {
   Searcher(const Position& pos, Shared& shared) : pos_(pos), sh_(shared) {
     pos_.clear_history();
     pos_.set_recording(true);
-    const std::size_t s = sh_.keys.perms.size();
+    const std::size_t s = sh_.keys.count();
     hashes_.assign(s, 0);
     board_.assign(pos_.num_vertices(), kEmpty);
     for (Vertex v = 0; v < pos_.num_vertices(); ++v) {
@@ -197,6 +289,7 @@ class Searcher {
       toggle(v, me);
       board_[v] = me;
     } else {
+      work_ += pos_.num_vertices() / 16;  // (counted for the limits' next check)
       for (Vertex u = 0; u < pos_.num_vertices(); ++u) {
         const Player now = pos_.at(u);
         if (now == board_[u]) continue;
@@ -215,6 +308,7 @@ class Searcher {
     if (rec.stones_removed == 0) {
       board_[rec.vertex] = kEmpty;
     } else {
+      work_ += pos_.num_vertices() / 16;
       for (Vertex u = 0; u < pos_.num_vertices(); ++u) board_[u] = pos_.at(u);
     }
   }
@@ -228,98 +322,43 @@ class Searcher {
     return hashes_[sym] ^ (pos_.to_move() == kWhite ? sh_.keys.white_to_move : 0);
   }
 
-  // Proves the position for the side to move (the game is not over).
-  Outcome search(std::size_t ply) {
-    if (!count_node()) return {};
-    std::size_t sym = 0;
-    const std::uint64_t k = key(sym);
-    Entry e;
-    if (sh_.table.probe(k, e) && e.proven) return {e.win ? Value::kWin : Value::kLoss, e.plies};
-    const std::uint64_t before = nodes_;
-    const Player me = pos_.to_move();
-    std::vector<Vertex>& moves = moves_at(ply);
-    moves.clear();
-    const std::uint32_t count = pos_.legal_count(me);
-    for (std::uint32_t i = 0; i < count; ++i) moves.push_back(pos_.legal_move(me, i));
-    for (Vertex v : moves) {
-      if (move_wins_at_once(pos_, me, v)) {
-        store(k, sym, true, v, 1, nodes_);
-        return {Value::kWin, 1};
-      }
-    }
-    order(moves, me, kNoVertex);  // (entries are proofs: a position in the table is done)
-    std::uint32_t longest = 0;
-    Vertex longest_move = moves.front();
-    for (Vertex v : moves) {
-      const Outcome child = child_outcome(v, me, ply);
-      if (child.value == Value::kUnknown) return {};
-      if (child.value == Value::kLoss) {
-        history_[history_index(me, v)] += 1 + static_cast<std::uint32_t>(ply < 64 ? 64 - ply : 0);
-        store(k, sym, true, v, child.plies + 1, before);
-        return {Value::kWin, child.plies + 1};
-      }
-      if (child.plies + 1 > longest) longest = child.plies + 1, longest_move = v;
-    }
-    store(k, sym, false, longest_move, longest, before);
-    return {Value::kLoss, longest};
-  }
-
+  // Proves the position for the side to move (the game is not over) by alpha-beta on won/lost
+  // values (solver_ab.cpp), on a stack of its own: any length of game. `ply` is the position's
+  // distance from the root.
+  Outcome search(std::size_t ply);
   // The outcome for the side to move after `me` plays v: a win of `me` when the move ends the
   // game in its favour reads as the opponent's loss.
-  Outcome child_outcome(Vertex v, Player me, std::size_t ply) {
-    play(v);
-    Outcome child;
-    if (pos_.is_over()) {
-      child = {pos_.winner() == me ? Value::kLoss : Value::kWin, 0};
-    } else {
-      child = search(ply + 1);
-    }
-    undo();
-    return child;
-  }
+  Outcome child_outcome(Vertex v, Player me, std::size_t ply);
 
   // Orders moves best first: `first` (if legal), moves that bound another root without
-  // bounding their own, then by the history heuristic; self-bounding moves last.
-  void order(std::vector<Vertex>& moves, Player me, Vertex first) {
-    scored_.clear();
-    for (Vertex v : moves) {
-      std::int64_t s = history_[history_index(me, v)];
-      const std::uint32_t space = pos_.joined_space_after(me, v);
-      if (space == 0) {
-        s -= std::int64_t{1} << 40;
-      } else if (pos_.others_bounded(me, v) > 0) {
-        s += std::int64_t{1} << 36;
-      }
-      if (v == first) s += std::int64_t{1} << 44;
-      scored_.push_back({s, v});
-    }
-    std::stable_sort(scored_.begin(), scored_.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (std::size_t i = 0; i < moves.size(); ++i) moves[i] = scored_[i].second;
-  }
+  // bounding their own, then by the history heuristic; self-bounding moves last. False when
+  // a limit stopped it (the order is then unchanged).
+  bool order(std::span<Vertex> moves, Player me, Vertex first);
 
-  // The root's legal moves, ordered (the root's table move first).
+  // The root's legal moves, ordered (the root's table move first; unordered when a limit
+  // stopped the ordering).
   std::vector<Vertex> root_moves() {
     std::size_t sym = 0;
     const std::uint64_t k = key(sym);
     Entry e;
     Vertex first = kNoVertex;
     if (sh_.table.probe(k, e) && e.proven && e.move < pos_.num_vertices())
-      first = sh_.keys.inverse[sym][e.move];
+      first = sh_.keys.preimage(sym, e.move);
     std::vector<Vertex> moves = pos_.legal_moves(pos_.to_move());
+    tick(moves.size());
     order(moves, pos_.to_move(), first);
     return moves;
   }
 
   // Proof-number search (solver_pn.cpp): the numbers of the position for the side to move,
-  // searched until it is proven or its numbers reach the thresholds.
+  // searched until it is proven or its numbers reach the thresholds, on a stack of its own.
   struct Numbers {
     std::uint32_t pn = 1, dn = 1, plies = 0;
     bool aborted = false;
   };
-  Numbers prove(std::uint32_t thpn, std::uint32_t thdn, std::size_t ply);
+  Numbers prove(std::uint32_t thpn, std::uint32_t thdn);
   // The outcome for the side to move after `me` plays v, proven by proof-number search.
-  Outcome child_outcome_pn(Vertex v, Player me, std::size_t ply);
+  Outcome child_outcome_pn(Vertex v, Player me);
 
   void store_root(bool win, Vertex best, std::uint32_t plies) {
     std::size_t sym = 0;
@@ -327,40 +366,43 @@ class Searcher {
     store(k, sym, win, best, plies, 0);
   }
 
-  // Counts a node; every 1,024 checks the limits (and reports progress). False: stop.
+  // Counts a node. False: stop.
   bool count_node() {
     ++nodes_;
-    if ((nodes_ & 1023) != 0) return !sh_.stop.load(std::memory_order_relaxed);
-    const std::uint64_t total = sh_.nodes.fetch_add(1024, std::memory_order_relaxed) + 1024;
+    return tick(kNodeWork);
+  }
+  // Counts `units` of work (a move looked at is one, a node kNodeWork); every kCheckWork
+  // units checks the limits (and reports progress), so that a node with a million moves is
+  // timed as well as a thousand small ones. False: stop.
+  bool tick(std::uint64_t units) {
+    work_ += units;
+    if (work_ < kCheckWork) return !sh_.stop.load(std::memory_order_relaxed);
+    work_ = 0;
+    return check_limits();
+  }
+
+ private:
+  static constexpr std::uint64_t kNodeWork = 16, kCheckWork = 16384;
+
+  bool check_limits() {
+    const std::uint64_t total =
+        sh_.nodes.fetch_add(nodes_ - counted_, std::memory_order_relaxed) + (nodes_ - counted_);
+    counted_ = nodes_;
     if (sh_.stop.load(std::memory_order_relaxed)) return false;
     const SolveLimits& lim = sh_.limits;
-    const auto now = Clock::now();
-    const double secs = std::chrono::duration<double>(now - sh_.start).count();
+    const double secs = std::chrono::duration<double>(Clock::now() - sh_.start).count();
     if ((lim.nodes && total >= lim.nodes) || (lim.seconds > 0 && secs >= lim.seconds) ||
         (lim.stop && lim.stop->load(std::memory_order_relaxed))) {
       sh_.stop = true;
       return false;
     }
-    report(now, total, secs);
     return true;
   }
 
- private:
-  void report(Clock::time_point now, std::uint64_t total, double secs) {
-    const SolverOptions& o = sh_.options;
-    if (!o.progress || o.progress_every <= 0) return;
-    std::unique_lock<std::mutex> lock(sh_.progress_mu, std::try_to_lock);
-    if (!lock.owns_lock()) return;
-    if (std::chrono::duration<double>(now - sh_.last_progress).count() < o.progress_every) return;
-    sh_.last_progress = now;
-    o.progress(SolveProgress{total, secs, sh_.moves_done.load(), sh_.moves_total});
-  }
-
   void toggle(Vertex v, Player c) {
-    const auto& perms = sh_.keys.perms;
-    const std::uint64_t* stone = sh_.keys.stone.data() + (c - 1);
-    for (std::size_t s = 0; s < perms.size(); ++s)
-      hashes_[s] ^= stone[2 * std::size_t{perms[s][v]}];
+    hashes_[0] ^= Keys::stone(v, c);
+    for (std::size_t s = 1; s < hashes_.size(); ++s)
+      hashes_[s] ^= Keys::stone(sh_.keys.image(s, v), c);
   }
   std::size_t history_index(Player p, Vertex v) const {
     return 2 * std::size_t{v} + (p == kWhite ? 1 : 0);
@@ -371,19 +413,42 @@ class Searcher {
     std::uint32_t plies;   // when proven
   };
   Child child_numbers(Vertex v, Player me);
-  std::vector<Child>& children_at(std::size_t ply) {
-    if (kids_.size() <= ply) kids_.resize(ply + 1);
-    return kids_[ply];
-  }
-  std::vector<Vertex>& moves_at(std::size_t ply) {
-    if (lists_.size() <= ply) lists_.resize(ply + 1);
-    return lists_[ply];
-  }
+  // A position being searched, on the searches' own stacks (the game may be as long as the
+  // board is large: a path of a million points is a game of a million plies). Its moves or
+  // children are [begin, end) of moves_ or kids_.
+  struct AbFrame {
+    std::uint64_t key;
+    std::size_t sym;
+    std::uint64_t before;  // nodes_ when it was entered
+    std::size_t begin, end, next;
+    std::uint32_t longest;  // the longest loss so far, and its move
+    Vertex longest_move;
+    Player me;
+  };
+  struct PnFrame {
+    std::uint64_t key;
+    std::size_t sym;
+    std::uint64_t before;
+    std::uint32_t thpn, thdn;      // its thresholds
+    std::size_t begin, end, best;  // best: the child being searched
+  };
+  // Enters the position (alpha-beta): pushes its frame and returns true, or returns false with
+  // its outcome when known without a search (from the table, a move that wins at once, or
+  // kUnknown when a limit stopped it).
+  bool open_ab(Outcome& out);
+  // Leaves the frames above `base` after a limit stopped the search, taking back their moves.
+  void unwind_ab(std::size_t base);
+  // The same for the proof-number search (out.aborted when a limit stopped it).
+  bool open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out);
+  // The top frame's next step: true with its numbers when it is done (its frame is then
+  // popped), false with the thresholds of the child it searches next in `child_th`.
+  bool step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& child_thdn);
+  void unwind_pn(std::size_t base);
   void store(std::uint64_t k, std::size_t sym, bool win, Vertex best, std::uint32_t plies,
              std::uint64_t before) {
     Entry e;
     e.win = win;
-    e.move = sh_.keys.perms[sym][best];
+    e.move = sh_.keys.image(sym, best);
     e.plies = plies;
     e.work = log2_of(nodes_ - before + 1);
     sh_.table.store(k, e);
@@ -401,12 +466,15 @@ class Searcher {
   Shared& sh_;
   std::vector<std::uint64_t> hashes_, saved_;
   std::vector<Player> board_;
-  // Per ply (deques: a deeper ply added never moves the lists of the plies above).
-  std::deque<std::vector<Vertex>> lists_;
-  std::deque<std::vector<Child>> kids_;
+  std::vector<AbFrame> ab_;
+  std::vector<PnFrame> pn_;
+  std::vector<Vertex> moves_;  // the move lists of the frames of ab_, one after the other
+  std::vector<Child> kids_;    // the children of the frames of pn_, one after the other
   std::vector<std::uint32_t> history_;
   std::vector<std::pair<std::int64_t, Vertex>> scored_;
   std::uint64_t nodes_ = 0;
+  std::uint64_t counted_ = 0;  // the nodes added to sh_.nodes
+  std::uint64_t work_ = 0;     // units of work since the limits were last checked
 };
 
 }  // namespace tanbo::solver_detail

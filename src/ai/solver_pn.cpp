@@ -50,11 +50,11 @@ Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
   return c;
 }
 
-Searcher::Numbers Searcher::prove(std::uint32_t thpn, std::uint32_t thdn, std::size_t ply) {
-  Numbers out;
+bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
+  out = {};
   if (!count_node()) {
     out.aborted = true;
-    return out;
+    return false;
   }
   const std::uint64_t before = nodes_;
   std::size_t sym = 0;
@@ -64,86 +64,123 @@ Searcher::Numbers Searcher::prove(std::uint32_t thpn, std::uint32_t thdn, std::s
   const std::uint32_t count = pos_.legal_count(me);
   for (std::uint32_t i = 0; i < count; ++i) {
     const Vertex v = pos_.legal_move(me, i);
+    if (!tick(1)) {
+      out.aborted = true;
+      return false;
+    }
     if (move_wins_at_once(pos_, me, v)) {
       store(k, sym, true, v, 1, before);
-      return {0, kInfinity, 1, false};
+      out = {0, kInfinity, 1, false};
+      return false;
     }
   }
-  std::vector<Child>& kids = children_at(ply);
-  kids.clear();
-  for (std::uint32_t i = 0; i < count; ++i)
-    kids.push_back(child_numbers(pos_.legal_move(me, i), me));
+  const std::size_t begin = kids_.size();
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (!tick(4)) {
+      kids_.resize(begin);
+      out.aborted = true;
+      return false;
+    }
+    kids_.push_back(child_numbers(pos_.legal_move(me, i), me));
+  }
+  pn_.push_back({k, sym, before, thpn, thdn, begin, kids_.size(), begin});
+  return true;
+}
 
-  for (;;) {
-    // The position's numbers from its children's, and the child to search next.
-    std::uint32_t pn = kInfinity, second = kInfinity;
-    std::uint64_t dn = 0;
-    std::size_t best = 0;
-    for (std::size_t i = 0; i < kids.size(); ++i) {
-      const Child& c = kids[i];
-      dn += c.pn;
-      if (c.dn < pn) {
-        second = pn;
-        pn = c.dn, best = i;
-      } else if (c.dn < second) {
-        second = c.dn;
-      }
+bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& child_thdn) {
+  PnFrame& f = pn_.back();
+  // The position's numbers from its children's, and the child to search next.
+  std::uint32_t pn = kInfinity, second = kInfinity;
+  std::uint64_t dn = 0;
+  std::size_t best = f.begin;
+  for (std::size_t i = f.begin; i < f.end; ++i) {
+    const Child& c = kids_[i];
+    dn += c.pn;
+    if (c.dn < pn) {
+      second = pn;
+      pn = c.dn, best = i;
+    } else if (c.dn < second) {
+      second = c.dn;
     }
-    if (pn == 0) {  // a child proven lost for its side to move: a win, the shortest found
-      std::size_t win = best;
-      for (std::size_t i = 0; i < kids.size(); ++i) {
-        if (kids[i].dn == 0 && kids[i].plies < kids[win].plies) win = i;
-      }
-      store(k, sym, true, kids[win].move, kids[win].plies + 1, before);
-      return {0, kInfinity, kids[win].plies + 1, false};
+  }
+  const std::uint32_t sum = saturate(dn);
+  if (pn == 0) {  // a child proven lost for its side to move: a win, the shortest found
+    std::size_t win = best;
+    for (std::size_t i = f.begin; i < f.end; ++i) {
+      if (kids_[i].dn == 0 && kids_[i].plies < kids_[win].plies) win = i;
     }
-    if (dn == 0) {  // every child proven won for its side to move: a loss, the longest
-      std::size_t longest = 0;
-      for (std::size_t i = 0; i < kids.size(); ++i) {
-        if (kids[i].plies > kids[longest].plies) longest = i;
-      }
-      store(k, sym, false, kids[longest].move, kids[longest].plies + 1, before);
-      return {kInfinity, 0, kids[longest].plies + 1, false};
+    store(f.key, f.sym, true, kids_[win].move, kids_[win].plies + 1, f.before);
+    out = {0, kInfinity, kids_[win].plies + 1, false};
+  } else if (dn == 0) {  // every child proven won for its side to move: a loss, the longest
+    std::size_t longest = f.begin;
+    for (std::size_t i = f.begin; i < f.end; ++i) {
+      if (kids_[i].plies > kids_[longest].plies) longest = i;
     }
-    const std::uint32_t sum = saturate(dn);
-    if (pn >= thpn || sum >= thdn) {
-      store_numbers(k, pn, sum, before);
-      return {pn, sum, 0, false};
-    }
+    store(f.key, f.sym, false, kids_[longest].move, kids_[longest].plies + 1, f.before);
+    out = {kInfinity, 0, kids_[longest].plies + 1, false};
+  } else if (pn >= f.thpn || sum >= f.thdn) {
+    store_numbers(f.key, pn, sum, f.before);
+    out = {pn, sum, 0, false};
+  } else {
     // Thresholds of the child: its proof number may grow until this position's disproof
     // number reaches thdn; its disproof number until it passes the second best child's (times
     // 1.25) or this position's proof threshold.
-    Child& c = kids[best];
-    const std::uint32_t child_thpn =
-        thdn >= kInfinity ? kInfinity : saturate(std::uint64_t{thdn} - sum + c.pn);
+    const Child& c = kids_[best];
+    child_thpn = f.thdn >= kInfinity ? kInfinity : saturate(std::uint64_t{f.thdn} - sum + c.pn);
     const std::uint64_t widened = second >= kInfinity ? kInfinity : second + second / 4 + 1;
-    const std::uint32_t child_thdn =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(thpn, widened));
-    play(c.move);
-    Numbers r;
-    if (pos_.is_over()) {  // (children that end the game are proven from the start)
-      r = {c.pn, c.dn, 0, false};
+    child_thdn = static_cast<std::uint32_t>(std::min<std::uint64_t>(f.thpn, widened));
+    f.best = best;
+    return false;
+  }
+  kids_.resize(f.begin);
+  pn_.pop_back();
+  return true;
+}
+
+void Searcher::unwind_pn(std::size_t base) {
+  // The bottom frame's position was played by the caller; each frame above it by a move here.
+  for (std::size_t i = pn_.size(); i > base + 1; --i) undo();
+  kids_.resize(pn_[base].begin);
+  pn_.resize(base);
+}
+
+Searcher::Numbers Searcher::prove(std::uint32_t thpn, std::uint32_t thdn) {
+  const std::size_t base = pn_.size();
+  Numbers r;
+  if (!open_pn(thpn, thdn, r)) return r;
+  for (;;) {
+    std::uint32_t child_thpn = 0, child_thdn = 0;
+    if (step_pn(r, child_thpn, child_thdn)) {
+      if (pn_.size() == base) return r;
+      undo();  // the move into the frame just left
     } else {
-      r = prove(child_thpn, child_thdn, ply + 1);
+      const Child& c = kids_[pn_.back().best];
+      play(c.move);
+      if (pos_.is_over()) {  // (children that end the game are proven from the start)
+        r = {c.pn, c.dn, 0, false};
+      } else if (open_pn(child_thpn, child_thdn, r)) {
+        continue;
+      }
+      undo();
+      if (r.aborted) {
+        unwind_pn(base);
+        return r;
+      }
     }
-    undo();
-    if (r.aborted) {
-      out.aborted = true;
-      return out;
-    }
-    c.pn = r.pn;  // (the lists are kept in a deque: `c` is still valid)
+    Child& c = kids_[pn_.back().best];
+    c.pn = r.pn;
     c.dn = r.dn;
     c.plies = r.plies;
   }
 }
 
-Outcome Searcher::child_outcome_pn(Vertex v, Player me, std::size_t ply) {
+Outcome Searcher::child_outcome_pn(Vertex v, Player me) {
   play(v);
   Outcome child;
   if (pos_.is_over()) {
     child = {pos_.winner() == me ? Value::kLoss : Value::kWin, 0};
   } else {
-    const Numbers r = prove(kInfinity, kInfinity, ply + 1);
+    const Numbers r = prove(kInfinity, kInfinity);
     if (!r.aborted) child = {r.pn == 0 ? Value::kWin : Value::kLoss, r.plies};
   }
   undo();

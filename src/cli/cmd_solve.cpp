@@ -93,10 +93,13 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   po::options_description desc("tanbo solve options");
   add_board_options(desc, a.board, false);
   desc.add_options()("game", po::value(&a.game), "a game file: solve its current position")(
-      "time", po::value(&a.seconds), "give up after S seconds (default: no limit)")(
-      "threads", po::value(&a.threads)->default_value(1), "search threads")(
-      "table", po::value(&a.table_mb)->default_value(a.table_mb), "transposition table size in MB")(
-      "first", po::bool_switch(&a.first), "stop at the first winning move found")(
+      "time", po::value(&a.seconds), "give up after S seconds, setup included (default: no limit)")(
+      "threads", po::value(&a.threads)->default_value(1),
+      "search threads (at most the number of cores: more are capped, with a note)")(
+      "table", po::value(&a.table_mb)->default_value(a.table_mb),
+      "transposition table size in MB (rounded down to a power of two; must fit in the memory "
+      "limit, see --max-memory)")("first", po::bool_switch(&a.first),
+                                  "stop at the first winning move found")(
       "no-symmetry", po::bool_switch(&a.no_symmetry), "do not use the board's symmetries")(
       "method", po::value(&a.method)->default_value(a.method),
       "pn (proof-number search) or ab (alpha-beta)")(
@@ -133,9 +136,20 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   }
   if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
   if (a.method != "pn" && a.method != "ab") throw Error("--method must be pn or ab");
+  try {  // the table against the memory limit (after the board's own check), before it is made
+    SolverOptions table;
+    table.table_bytes = a.table_mb << 20;
+    check_solver_memory(table);
+  } catch (const Error& e) {
+    throw Error("--table " + std::to_string(a.table_mb) + ": " + e.what());
+  }
   SolverOptions options;
   options.method = a.method == "pn" ? SolveMethod::kProofNumber : SolveMethod::kAlphaBeta;
-  options.threads = a.threads;
+  options.threads = solver_threads(a.threads);
+  if (options.threads < a.threads) {
+    err << "tanbo solve: --threads " << a.threads << " capped to " << options.threads
+        << ", the number of cores of this machine\n";
+  }
   options.table_bytes = a.table_mb << 20;
   options.symmetry = !a.no_symmetry;
   options.all_moves = !a.first;

@@ -56,4 +56,30 @@ void big_buffer_free(void* p, std::size_t bytes) noexcept {
   ::operator delete (p, std::align_val_t{64});
 }
 
+void* zeroed_buffer_allocate(std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (on_huge_pages(bytes)) {
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    ::madvise(p, bytes, MADV_HUGEPAGE);  // a hint: failure only costs speed
+    return p;
+  }
+#endif
+  void* p = std::calloc(bytes, 1);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void zeroed_buffer_free(void* p, std::size_t bytes) noexcept {
+  if (!p) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (on_huge_pages(bytes)) {
+    ::munmap(p, bytes);
+    return;
+  }
+#endif
+  (void)bytes;
+  std::free(p);
+}
+
 }  // namespace tanbo::platform

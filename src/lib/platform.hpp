@@ -69,6 +69,13 @@ TANBO_TARGET_BMI2 inline std::uint32_t select_bit_bmi2(std::uint64_t word, std::
 void* big_buffer_allocate(std::size_t bytes);
 void big_buffer_free(void* p, std::size_t bytes) noexcept;
 
+// Zeroed memory for a big table that is filled as it is used (the solver's transposition
+// table): on Linux a private anonymous mapping, zero without a pass over it and marked for
+// transparent huge pages from 4 MB, so that the pages are only made (512 times fewer of them)
+// as they are first touched; elsewhere calloc. Throws std::bad_alloc when there is no room.
+void* zeroed_buffer_allocate(std::size_t bytes);
+void zeroed_buffer_free(void* p, std::size_t bytes) noexcept;
+
 // A std::allocator for such buffers.
 template <class T>
 struct BigBufferAllocator {

@@ -53,11 +53,13 @@ enum class SolveMethod { kProofNumber, kAlphaBeta };
 
 struct SolverOptions {
   SolveMethod method = SolveMethod::kProofNumber;
-  int threads = 1;                                  // search threads (sharing the table)
-  std::size_t table_bytes = std::size_t{64} << 20;  // transposition table (16 bytes an entry)
-  bool symmetry = true;                             // use the board's symmetries
-  bool all_moves = false;                           // prove every root move (all winning moves)
-  double progress_every = 0;                        // seconds between progress calls (0 = none)
+  int threads = 1;  // search threads (sharing the table), at most one a core (solver_threads)
+  // The transposition table, 16 bytes an entry, rounded down to a power of two (see
+  // solver_table_bytes); it must fit in the memory limit (check_solver_memory).
+  std::size_t table_bytes = std::size_t{64} << 20;
+  bool symmetry = true;       // use the board's symmetries
+  bool all_moves = false;     // prove every root move (all winning moves)
+  double progress_every = 0;  // seconds between progress calls (0 = none)
   std::function<void(const SolveProgress&)> progress;
 };
 
@@ -85,6 +87,16 @@ struct SolveResult {
   std::size_t symmetries = 1;   // symmetries used (1 = identity only)
 };
 
+// The threads a solve runs for `asked`: from 1 to the number of cores the machine has (more
+// would only take turns on the cores, each holding a copy of the position).
+int solver_threads(int asked);
+// The bytes the table takes for SolverOptions::table_bytes `asked`.
+std::size_t solver_table_bytes(std::size_t asked);
+// Throws tanbo::Error, naming the table's size and the memory limit (memory_limit(), as for
+// boards), when the table does not fit in the room the limit leaves. A Solver checks it when
+// it is made, before the table is allocated.
+void check_solver_memory(const SolverOptions& options);
+
 // A solver with its transposition table, kept between calls (positions proven once are known
 // at once afterwards; the table holds nothing about a particular board, so one solver serves
 // any position of its board; a new board clears it).
@@ -96,7 +108,9 @@ class Solver {
   Solver& operator=(Solver&&) noexcept;
 
   // Solves pos for its side to move. Throws tanbo::Error when the game is over or has more
-  // than two players. Stops at the first limit reached (result.solved false).
+  // than two players. Stops at the first limit reached (result.solved false); the time limit
+  // counts from the call, setup included (the board's symmetries, the table). Any length of
+  // game: the searches keep their own stacks, not the thread's.
   SolveResult solve(const Position& pos, const SolveLimits& limits = {});
   // Empties the table.
   void clear();
