@@ -100,14 +100,18 @@ done
 
 # 5. A writer that cannot get the lock in time gives up with a message and changes nothing;
 #    one with time enough waits and plays.
-flock g.tanbo sleep 2 &
+#    (A game of its own with a move to take back: the races above may have undone g.tanbo to
+#    its start.)
+"$TANBO" new l.tanbo --players ann,bob > /dev/null || fail "new l"
+"$TANBO" move l.tanbo "${points[0]}" > /dev/null || fail "first move of l"
+flock l.tanbo sleep 2 &
 holder=$!
 sleep 0.3
-cp g.tanbo before
-TANBO_LOCK_TIMEOUT=0.2 "$TANBO" undo g.tanbo > /dev/null 2> err && fail "undo ran while the file was locked"
+cp l.tanbo before
+TANBO_LOCK_TIMEOUT=0.2 "$TANBO" undo l.tanbo > /dev/null 2> err && fail "undo ran while the file was locked"
 grep -q "another program is writing it" err || fail "lock timeout message: $(cat err)"
-cmp -s g.tanbo before || fail "a writer that gave up changed the file"
-TANBO_LOCK_TIMEOUT=30 "$TANBO" undo g.tanbo > /dev/null 2> err || fail "a patient writer failed: $(cat err)"
+cmp -s l.tanbo before || fail "a writer that gave up changed the file"
+TANBO_LOCK_TIMEOUT=30 "$TANBO" undo l.tanbo > /dev/null 2> err || fail "a patient writer failed: $(cat err)"
 kill -0 "$holder" 2> /dev/null && fail "the patient writer did not wait for the lock"
 wait "$holder"
 
