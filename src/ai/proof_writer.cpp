@@ -10,15 +10,13 @@
 
 namespace tanbo {
 
-namespace {
-
-std::string stones_text(const Position& pos) {
+std::string proof_position(const Position& pos) {
   std::vector<Player> stones(pos.num_vertices());
   for (Vertex v = 0; v < stones.size(); ++v) stones[v] = pos.at(v);
   return proof::position_text(pos.topology(), stones, pos.num_players());
 }
 
-std::string header(const Position& pos, Player winner) {
+std::string proof_header(const Position& pos, Player winner) {
   std::string moves;
   for (const MoveRecord& m : pos.history()) {
     if (m.vertex != kNoVertex) moves += " " + pos.topology().name(m.vertex);
@@ -27,6 +25,8 @@ std::string header(const Position& pos, Player winner) {
          pos.setup().name + "\nmoves" + moves + "\nwinner " + std::string(player_name(winner)) +
          "\n";
 }
+
+namespace {
 
 // The moves of a position still to be followed.
 struct Frame {
@@ -40,7 +40,7 @@ class ProofWalk {
       : pos_(pos), winner_(winner), solver_(std::move(options)), limits_(limits) {}
 
   std::string run(ProofStats& stats) {
-    std::string out = header(pos_, winner_);
+    std::string out = proof_header(pos_, winner_);
     expand(out);
     while (!stack_.empty()) {
       Frame& top = stack_.back();
@@ -65,7 +65,7 @@ class ProofWalk {
       if (pos_.winner() != winner_) throw Error("the proof reached a game the winner loses");
       return false;
     }
-    std::string text = stones_text(pos_);
+    std::string text = proof_position(pos_);
     if (pos_.to_move() != winner_) {
       if (!others_.insert(std::move(text)).second) return false;
       stack_.push_back({pos_.legal_moves(pos_.to_move()), 0});

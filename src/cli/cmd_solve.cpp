@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "solve_split.hpp"
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
@@ -27,6 +28,10 @@ struct SolveArgs {
   double progress = 5;
   std::string method = "pn";
   std::string proof;  // where to write the certificate ("" = none)
+  int split = 0;      // --split DEPTH
+  std::string out;    // --out DIR
+  std::size_t unit = 0;
+  std::string merge;  // --merge DIR
 };
 
 std::string rate(std::uint64_t nodes, double seconds) {
@@ -84,57 +89,8 @@ void write_certificate(const Position& pos, Player winner, const SolverOptions& 
       << stats.seconds << " s)\n";
 }
 
-}  // namespace
-
-int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream& out,
-              std::ostream& err) {
-  SolveArgs a;
-  a.board.topology = "grid 4x4";
-  po::options_description desc("tanbo solve options");
-  add_board_options(desc, a.board, false);
-  desc.add_options()("game", po::value(&a.game), "a game file: solve its current position")(
-      "time", po::value(&a.seconds), "give up after S seconds, setup included (default: no limit)")(
-      "threads", po::value(&a.threads)->default_value(1),
-      "search threads (at most the number of cores: more are capped, with a note)")(
-      "table", po::value(&a.table_mb)->default_value(a.table_mb),
-      "transposition table size in MB (rounded down to a power of two; must fit in the memory "
-      "limit, see --max-memory)")("first", po::bool_switch(&a.first),
-                                  "stop at the first winning move found")(
-      "no-symmetry", po::bool_switch(&a.no_symmetry), "do not use the board's symmetries")(
-      "method", po::value(&a.method)->default_value(a.method),
-      "pn (proof-number search) or ab (alpha-beta)")(
-      "progress", po::value(&a.progress)->default_value(a.progress),
-      "seconds between progress lines on stderr (0 = none)")(
-      "proof", po::value(&a.proof),
-      "write a certificate of the result to FILE (tanbo check-proof FILE checks it)");
-  po::positional_options_description positional;
-  positional.add("game", 1);
-  po::variables_map vm;
-  if (const auto stop =
-          parse_args(args, desc, &positional, vm,
-                     "usage: tanbo solve [GAME] [--topology SPEC --setup NAME] [--time S] "
-                     "[--threads T] [--proof FILE]\n"
-                     "Finds who wins with perfect play from a game file's current position or\n"
-                     "from the start of a board (default grid 4x4), two players only, and prints\n"
-                     "the winner, every winning move of the side to move, a best move, the nodes\n"
-                     "searched and the time. Long searches print a progress line on stderr.\n"
-                     "Boards solved so far and their figures: docs/solved.md.\n"
-                     "example: tanbo solve --topology \"grid 4x4\"",
-                     out, err))
-    return *stop;
-  if (!(a.seconds >= 0 && a.seconds <= 1e7)) throw Error("--time must be 0 to 10^7 seconds");
-  if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
-  if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
-    throw Error("--table must be 1 to 1048576 MB");
-  if (!(a.progress >= 0)) throw Error("--progress must be a number of seconds");
-  auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
-  if (!a.game.empty() && (given("topology") || given("setup") || given("players")))
-    throw Error("give a game file or --topology/--setup/--players, not both");
-  const Position pos = a.game.empty() ? make_position(a.board) : load_game(a.game).position;
-  if (pos.num_players() != 2) {
-    throw Error("solving needs two players; this game has " + std::to_string(pos.num_players()));
-  }
-  if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
+// The solver's options from the command line, its checks included.
+SolverOptions solver_options(const SolveArgs& a, std::ostream& err) {
   if (a.method != "pn" && a.method != "ab") throw Error("--method must be pn or ab");
   try {  // the table against the memory limit (after the board's own check), before it is made
     SolverOptions table;
@@ -160,9 +116,119 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
         << p.moves_total << " moves proven\n"
         << std::flush;
   };
-  Solver solver(options);
+  return options;
+}
+
+void check_ranges(const SolveArgs& a) {
+  if (!(a.seconds >= 0 && a.seconds <= 1e7)) throw Error("--time must be 0 to 10^7 seconds");
+  if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
+  if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
+    throw Error("--table must be 1 to 1048576 MB");
+  if (!(a.progress >= 0)) throw Error("--progress must be a number of seconds");
+}
+
+// Which of the four jobs the options ask for: a solve, a split, a unit or a merge.
+enum class Job { kSolve, kSplit, kUnit, kMerge };
+
+Job job_of(const SolveArgs& a, const po::variables_map& vm) {
+  auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
+  const bool board = !a.game.empty() || given("topology") || given("setup") || given("players");
+  if (!a.game.empty() && (given("topology") || given("setup") || given("players")))
+    throw Error("give a game file or --topology/--setup/--players, not both");
+  if (given("merge")) {
+    if (board || given("split") || given("unit") || given("out"))
+      throw Error("--merge DIR takes no board, --split, --unit or --out");
+    return Job::kMerge;
+  }
+  if (given("unit")) {
+    if (board || given("split") || !given("out"))
+      throw Error("--unit N needs --out DIR (the split) and no board or --split");
+    return Job::kUnit;
+  }
+  if (given("split") != given("out")) throw Error("--split DEPTH and --out DIR go together");
+  if (given("split") && given("proof"))
+    throw Error("--split writes units; their certificates come with --unit and --merge");
+  return given("split") ? Job::kSplit : Job::kSolve;
+}
+
+Game root_of(const SolveArgs& a) {
+  Game game = a.game.empty() ? Game(make_position(a.board)) : load_game(a.game);
+  const Position& pos = game.position;
+  if (pos.num_players() != 2) {
+    throw Error("solving needs two players; this game has " + std::to_string(pos.num_players()));
+  }
+  if (pos.is_over()) throw Error("the game is over: " + player_title(pos.winner()) + " has won");
+  return game;
+}
+
+}  // namespace
+
+int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream& out,
+              std::ostream& err) {
+  SolveArgs a;
+  a.board.topology = "grid 4x4";
+  po::options_description desc("tanbo solve options");
+  add_board_options(desc, a.board, false);
+  desc.add_options()("game", po::value(&a.game), "a game file: solve its current position")(
+      "time", po::value(&a.seconds), "give up after S seconds, setup included (default: no limit)")(
+      "threads", po::value(&a.threads)->default_value(1),
+      "search threads (at most the number of cores: more are capped, with a note)")(
+      "table", po::value(&a.table_mb)->default_value(a.table_mb),
+      "transposition table size in MB (rounded down to a power of two; must fit in the memory "
+      "limit, see --max-memory)")("first", po::bool_switch(&a.first),
+                                  "stop at the first winning move found")(
+      "no-symmetry", po::bool_switch(&a.no_symmetry), "do not use the board's symmetries")(
+      "method", po::value(&a.method)->default_value(a.method),
+      "pn (proof-number search) or ab (alpha-beta)")(
+      "progress", po::value(&a.progress)->default_value(a.progress),
+      "seconds between progress lines on stderr (0 = none)")(
+      "proof", po::value(&a.proof),
+      "write a certificate of the result to FILE (tanbo check-proof FILE checks it)")(
+      "split", po::value(&a.split),
+      "write the positions DEPTH plies ahead as work units into --out DIR")(
+      "out", po::value(&a.out), "the folder of a split solve")("unit", po::value(&a.unit),
+                                                               "solve work unit N of --out DIR")(
+      "merge", po::value(&a.merge), "combine the solved units of DIR into the root's value");
+  po::positional_options_description positional;
+  positional.add("game", 1);
+  po::variables_map vm;
+  if (const auto stop =
+          parse_args(args, desc, &positional, vm,
+                     "usage: tanbo solve [GAME] [--topology SPEC --setup NAME] [--time S] "
+                     "[--threads T] [--proof FILE]\n"
+                     "       tanbo solve [GAME | --topology SPEC ...] --split DEPTH --out DIR\n"
+                     "       tanbo solve --out DIR --unit N [--proof DIR/results/unit-N.proof]\n"
+                     "       tanbo solve --merge DIR [--proof FILE]\n"
+                     "Finds who wins with perfect play from a game file's current position or\n"
+                     "from the start of a board (default grid 4x4), two players only, and prints\n"
+                     "the winner, every winning move of the side to move, a best move, the nodes\n"
+                     "searched and the time. Long searches print a progress line on stderr.\n"
+                     "--split, --unit and --merge spread a solve over many machines\n"
+                     "(scripts/parallel-solve.sh, scripts/slurm-solve.sh).\n"
+                     "Boards solved so far and their figures: docs/solved.md.\n"
+                     "example: tanbo solve --topology \"grid 4x4\"",
+                     out, err))
+    return *stop;
+  check_ranges(a);
+  const Job job = job_of(a, vm);
+  if (job == Job::kMerge) {
+    merge_solve(a.merge, a.proof, out);
+    return 0;
+  }
   SolveLimits limits;
   limits.seconds = a.seconds;
+  if (job == Job::kUnit) {
+    solve_unit(a.out, a.unit, solver_options(a, err), limits, a.proof, out);
+    return 0;
+  }
+  const Game root = root_of(a);
+  if (job == Job::kSplit) {
+    split_solve(root, a.split, a.out, out);
+    return 0;
+  }
+  const Position& pos = root.position;
+  const SolverOptions options = solver_options(a, err);
+  Solver solver(options);
   const SolveResult r = solver.solve(pos, limits);
   print_result(pos, r, a, out);
   if (!a.proof.empty()) {

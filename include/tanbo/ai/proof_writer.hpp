@@ -9,6 +9,12 @@
 
 namespace tanbo {
 
+// POSITION of the certificate format for the stones of `pos`.
+std::string proof_position(const Position& pos);
+
+// The certificate's header: the moves of `pos`'s history from its setup, and the winner.
+std::string proof_header(const Position& pos, Player winner);
+
 struct ProofStats {
   std::uint64_t lines = 0;      // positions listed (the winner to move)
   std::uint64_t positions = 0;  // positions of the proof, the winner's and the others'

@@ -1,0 +1,82 @@
+# Shared by scripts/parallel-solve.sh and scripts/slurm-solve.sh (sourced, not run): their
+# options, the split of the solve's options into the board's (for the split) and the search's
+# (for each unit), and the split itself.
+# shellcheck shell=bash source-path=SCRIPTDIR source=study-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/study-common.sh"
+
+# Reads the script's options into solve_out, solve_jobs, solve_depth, solve_wait, solve_proof,
+# solve_time, solve_partition, and the options after -- into solve_board and solve_search.
+solve_parse() {
+  solve_out="" solve_jobs="" solve_depth=2 solve_wait=0 solve_proof=0 solve_time="" solve_partition=""
+  while (($#)); do
+    case $1 in
+      --out | --jobs | --depth | --time | --partition)
+        (($# >= 2)) || study_die "$1 needs a value (see --help)"
+        case $1 in
+          --out) solve_out=$2 ;;
+          --jobs) solve_jobs=$2 ;;
+          --depth) solve_depth=$2 ;;
+          --time) solve_time=$2 ;;
+          --partition) solve_partition=$2 ;;
+        esac
+        shift 2
+        ;;
+      --wait) solve_wait=1 && shift ;;
+      --proof) solve_proof=1 && shift ;;
+      -h | --help) usage && exit 0 ;;
+      --) shift && break ;;
+      *) study_die "unknown option '$1' (the solve's options go after --; see --help)" ;;
+    esac
+  done
+  [[ -n $solve_out ]] || study_die "--out DIR is needed"
+  [[ -n $solve_jobs ]] || study_die "--jobs N is needed"
+  [[ $solve_jobs =~ ^[1-9][0-9]{0,4}$ ]] || study_die "--jobs $solve_jobs: expected a whole number from 1"
+  [[ $solve_depth =~ ^([1-9]|1[0-2])$ ]] || study_die "--depth $solve_depth: expected 1 to 12 plies"
+  [[ ! -e $solve_out/manifest.txt ]] || study_die "$solve_out holds a split already; choose another --out"
+  solve_board=() solve_search=()
+  while (($#)); do
+    case $1 in
+      --topology | --setup | --players | -t | -s | -p | --max-memory)
+        (($# >= 2)) || study_die "$1 needs a value"
+        solve_board+=("$1" "$2")
+        [[ $1 == --max-memory ]] && solve_search+=("$1" "$2")
+        shift 2
+        ;;
+      --topology=* | --setup=* | --players=*) solve_board+=("$1") && shift ;;
+      --split* | --out* | --unit* | --merge* | --proof*)
+        study_die "$1 is the script's to give (see --help)" ;;
+      --first | --no-symmetry) solve_search+=("$1") && shift ;;
+      --*=*) solve_search+=("$1") && shift ;;
+      --*)
+        (($# >= 2)) || study_die "$1 needs a value"
+        solve_search+=("$1" "$2") && shift 2
+        ;;
+      *) solve_board+=("$1") && shift ;;
+    esac
+  done
+}
+
+# Splits the root into units; sets solve_units (their number) and solve_dir (absolute).
+solve_split() {
+  mkdir -p "$solve_out" || study_die "cannot make $solve_out"
+  solve_dir=$(study_absolute "$solve_out")
+  "$study_tanbo" solve "${solve_board[@]}" --split "$solve_depth" --out "$solve_dir" ||
+    study_die "the split failed (above); nothing was solved"
+  solve_units=$(sed -n 's/^units //p' "$solve_dir/manifest.txt")
+}
+
+# The command that solves unit $1 (a number or a shell expression), quoted for a script.
+solve_unit_command() {
+  local words=("$study_tanbo" solve --out "$solve_dir" --unit)
+  local line
+  line="$(study_quote_words "${words[@]}") $1 --progress 0 $(study_quote_words "${solve_search[@]}")"
+  ((solve_proof)) && line+=" --proof $(study_quote_words "$solve_dir/results")/unit-$1.proof"
+  echo "$line"
+}
+
+# The merge's command, quoted for a script.
+solve_merge_command() {
+  local words=("$study_tanbo" solve --merge "$solve_dir")
+  ((solve_proof)) && words+=(--proof "$solve_dir/proof.txt")
+  study_quote_words "${words[@]}"
+}

@@ -1,0 +1,455 @@
+// A solve spread over many machines (solve_split.hpp).
+//
+// DIR/root.tanbo      the position solved (a game file: its moves from the setup)
+// DIR/manifest.txt    "tanbo-solve-split 1", "run ID", "depth D", "units N", then
+//                     "unit I MOVES..." (the moves from the root to the unit's position)
+// DIR/units/unit-I.tanbo      each unit's position as a game file
+// DIR/results/unit-I.txt      "tanbo-solve-unit 1", "run ID", "unit I", "winner COLOUR",
+//                             "nodes N", "seconds S"
+// DIR/results/unit-I.proof    the unit's certificate (with --proof)
+// DIR/result.txt, DIR/proof.txt   what the merge writes
+#include "solve_split.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <random>
+#include <sstream>
+#include <unordered_set>
+
+#include "tanbo/ai/proof_writer.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/input_file.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/safe_file.hpp"
+#include "tanbo/proof/proof.hpp"
+
+namespace tanbo::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kManifestMagic = "tanbo-solve-split 1";
+constexpr const char* kUnitMagic = "tanbo-solve-unit 1";
+
+std::string unit_name(std::size_t i) {
+  return "unit-" + std::to_string(i);
+}
+std::string manifest_path(const std::string& dir) {
+  return dir + "/manifest.txt";
+}
+std::string result_path(const std::string& dir, std::size_t i) {
+  return dir + "/results/" + unit_name(i) + ".txt";
+}
+std::string unit_proof_path(const std::string& dir, std::size_t i) {
+  return dir + "/results/" + unit_name(i) + ".proof";
+}
+
+std::string read_small(const std::string& path, const std::string& kind) {
+  return read_input_file(path, shown_name(path), kMaxGameFileBytes, kind);
+}
+
+// "key value" lines, in order.
+std::vector<std::pair<std::string, std::string>> key_lines(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    drop_carriage_returns(line);
+    if (line.empty()) continue;
+    const auto space = line.find(' ');
+    out.emplace_back(line.substr(0, space),
+                     space == std::string::npos ? "" : line.substr(space + 1));
+  }
+  return out;
+}
+
+// ---- symmetry: positions that are mirror images of each other are one unit
+
+struct Canonical {
+  std::string key;
+  std::size_t perm = 0;  // the symmetry that maps the position onto its key
+};
+
+Canonical canonical(const Position& pos, const std::vector<std::vector<Vertex>>& perms) {
+  Canonical best;
+  std::vector<Player> image(pos.num_vertices());
+  for (std::size_t i = 0; i < perms.size(); ++i) {
+    for (Vertex v = 0; v < image.size(); ++v) image[perms[i][v]] = pos.at(v);
+    std::string key = std::to_string(pos.to_move()) + " " +
+                      proof::position_text(pos.topology(), image, pos.num_players());
+    if (i == 0 || key < best.key) best = {std::move(key), i};
+  }
+  return best;
+}
+
+std::vector<std::vector<Vertex>> symmetries_of(const Topology& topo) {
+  return board_symmetries(topo);
+}
+
+// ---- the manifest
+
+struct Manifest {
+  std::string run;
+  int depth = 0;
+  std::vector<std::vector<Vertex>> units;  // each unit's moves from the root
+};
+
+Manifest read_manifest(const std::string& dir, const Topology& topo) {
+  const std::string path = manifest_path(dir);
+  const auto lines = key_lines(read_small(path, "split manifests"));
+  if (lines.size() < 4 || lines[0].first + " " + lines[0].second != kManifestMagic) {
+    throw Error(shown_name(path) + ": not a split made by tanbo solve --split");
+  }
+  Manifest m;
+  m.run = lines[1].second;
+  m.depth = std::stoi(lines[2].second);
+  const std::size_t count = std::stoul(lines[3].second);
+  for (std::size_t i = 4; i < lines.size(); ++i) {
+    std::istringstream words(lines[i].second);
+    std::size_t index = 0;
+    words >> index;
+    if (lines[i].first != "unit" || index != m.units.size()) {
+      throw Error(shown_name(path) + ": line " + std::to_string(i + 1) + " is not unit " +
+                  std::to_string(m.units.size()));
+    }
+    std::vector<Vertex> moves;
+    for (std::string name; words >> name;) moves.push_back(topo.need_vertex(name));
+    m.units.push_back(std::move(moves));
+  }
+  if (m.units.size() != count) throw Error(shown_name(path) + ": units are missing");
+  return m;
+}
+
+std::string new_run_id() {
+  std::random_device rd;
+  const auto now = std::chrono::system_clock::now().time_since_epoch().count();
+  std::ostringstream os;
+  os << std::hex << (static_cast<std::uint64_t>(now) ^ (std::uint64_t{rd()} << 32) ^ rd());
+  return os.str();
+}
+
+// ---- the tree above the units
+
+// Walks the positions `depth` plies from the root, calling leaf(pos, moves) at each one where
+// the game goes on (positions where it ended are left out).
+class TreeWalk {
+ public:
+  TreeWalk(Position pos, int depth) : pos_(std::move(pos)), depth_(depth) {}
+
+  template <class Leaf>
+  void run(Leaf&& leaf) {
+    walk(0, leaf);
+  }
+
+ private:
+  template <class Leaf>
+  void walk(int d, Leaf& leaf) {
+    if (pos_.is_over()) return;
+    if (d == depth_) {
+      leaf(pos_, path_);
+      return;
+    }
+    for (Vertex v : pos_.legal_moves(pos_.to_move())) {
+      pos_.play(v);
+      path_.push_back(v);
+      walk(d + 1, leaf);
+      path_.pop_back();
+      pos_.undo();
+    }
+  }
+
+  Position pos_;
+  int depth_;
+  std::vector<Vertex> path_;
+};
+
+Game root_game(const std::string& dir) {
+  return load_game(dir + "/root.tanbo");
+}
+
+}  // namespace
+
+void split_solve(const Game& root, int depth, const std::string& dir, std::ostream& out) {
+  if (depth < 1 || depth > 12) throw Error("--split must be 1 to 12 plies");
+  if (fs::exists(manifest_path(dir))) {
+    throw Error(shown_name(dir) + " holds a split already (" + shown_name(manifest_path(dir)) +
+                "); choose another --out");
+  }
+  const auto perms = symmetries_of(root.position.topology());
+  std::map<std::string, std::size_t> seen;
+  std::vector<std::vector<Vertex>> units;
+  TreeWalk(root.position, depth).run([&](const Position& pos, const std::vector<Vertex>& path) {
+    if (seen.emplace(canonical(pos, perms).key, units.size()).second) units.push_back(path);
+  });
+  fs::create_directories(dir + "/units");
+  fs::create_directories(dir + "/results");
+  std::string manifest = std::string(kManifestMagic) + "\nrun " + new_run_id() + "\ndepth " +
+                         std::to_string(depth) + "\nunits " + std::to_string(units.size()) + "\n";
+  const Topology& topo = root.position.topology();
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    Game unit = root;
+    manifest += "unit " + std::to_string(i);
+    for (Vertex v : units[i]) {
+      unit.position.play(v);
+      manifest += " " + topo.name(v);
+    }
+    manifest += "\n";
+    write_file_atomic(dir + "/units/" + unit_name(i) + ".tanbo", write_game(unit));
+  }
+  write_file_atomic(dir + "/root.tanbo", write_game(root));
+  write_file_atomic(manifest_path(dir), manifest);
+  out << "split: " << units.size() << " units at " << depth << " plies (" << perms.size()
+      << " symmetries) in " << shown_name(dir) << "\n";
+}
+
+void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& options,
+                const SolveLimits& limits, const std::string& proof_path, std::ostream& out) {
+  const Game root = root_game(dir);
+  const Manifest m = read_manifest(dir, root.position.topology());
+  if (unit >= m.units.size()) {
+    throw Error("--unit " + std::to_string(unit) + ": the split has units 0 to " +
+                std::to_string(m.units.size() - 1));
+  }
+  const Game game = load_game(dir + "/units/" + unit_name(unit) + ".tanbo");
+  Solver solver(options);
+  const SolveResult r = solver.solve(game.position, limits);
+  if (!r.solved) {
+    throw Error(unit_name(unit) + ": not solved within the limits (" + std::to_string(r.nodes) +
+                " nodes); no result written");
+  }
+  if (!proof_path.empty()) {
+    write_file_atomic(proof_path, write_proof(game.position, r.winner, options, limits));
+  }
+  std::ostringstream text;
+  text << kUnitMagic << "\nrun " << m.run << "\nunit " << unit << "\nwinner "
+       << player_name(r.winner) << "\nnodes " << r.nodes << "\nseconds " << std::fixed
+       << std::setprecision(2) << r.seconds << "\n";
+  write_file_atomic(result_path(dir, unit), text.str());
+  out << unit_name(unit) << ": winner: " << player_name(r.winner) << ", " << r.nodes << " nodes, "
+      << std::fixed << std::setprecision(2) << r.seconds << " s\n";
+}
+
+namespace {
+
+struct UnitResult {
+  Player winner = kEmpty;
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+UnitResult read_result(const std::string& dir, std::size_t i, const std::string& run) {
+  const std::string path = result_path(dir, i);
+  if (!fs::exists(path)) {
+    throw Error(unit_name(i) + " has no result (" + shown_name(path) +
+                "); solve it with: tanbo solve --out DIR --unit " + std::to_string(i));
+  }
+  const auto lines = key_lines(read_small(path, "unit results"));
+  std::map<std::string, std::string> field(lines.begin(), lines.end());
+  if (lines.empty() || lines[0].first + " " + lines[0].second != kUnitMagic) {
+    throw Error(shown_name(path) + ": not a unit result");
+  }
+  if (field["run"] != run) {
+    throw Error(shown_name(path) + " belongs to another split (run " + quote_input(field["run"]) +
+                ", not " + run + ")");
+  }
+  if (field["unit"] != std::to_string(i))
+    throw Error(shown_name(path) + ": not unit " + std::to_string(i));
+  UnitResult r;
+  const auto w = parse_player(field["winner"], 2);
+  if (!w) throw Error(shown_name(path) + ": no winner");
+  r.winner = *w;
+  r.nodes = std::stoull(field["nodes"].empty() ? "0" : field["nodes"]);
+  r.seconds = std::stod(field["seconds"].empty() ? "0" : field["seconds"]);
+  return r;
+}
+
+// The values of the tree above the units, from the units' results, and the certificate of the
+// whole result from the units' certificates.
+class Merge {
+ public:
+  Merge(const std::string& dir)
+      : dir_(dir),
+        root_(root_game(dir)),
+        pos_(root_.position),
+        perms_(symmetries_of(pos_.topology())),
+        manifest_(read_manifest(dir, pos_.topology())) {
+    for (std::size_t i = 0; i < manifest_.units.size(); ++i) {
+      results_.push_back(read_result(dir, i, manifest_.run));
+      Position p = root_.position;
+      for (Vertex v : manifest_.units[i]) p.play(v);
+      const Canonical c = canonical(p, perms_);
+      units_.emplace(c.key, Unit{i, c.perm});
+    }
+  }
+
+  const Position& root() const { return root_.position; }
+  std::size_t unit_count() const { return results_.size(); }
+  int depth() const { return manifest_.depth; }
+  std::uint64_t nodes() const {
+    std::uint64_t n = 0;
+    for (const auto& r : results_) n += r.nodes;
+    return n;
+  }
+  double seconds() const {
+    double s = 0;
+    for (const auto& r : results_) s += r.seconds;
+    return s;
+  }
+
+  // The root's moves that win for the side to move, in vertex order.
+  std::vector<Vertex> winning_moves() {
+    std::vector<Vertex> out;
+    const Player me = pos_.to_move();
+    for (Vertex v : pos_.legal_moves(me)) {
+      pos_.play(v);
+      if (value(1) == me) out.push_back(v);
+      pos_.undo();
+    }
+    return out;
+  }
+
+  // The certificate that `winner` wins from the root.
+  std::string certificate(Player winner) {
+    std::string text = proof_header(pos_, winner);
+    std::unordered_set<std::string> listed;
+    prove(0, winner, text, listed);
+    return text;
+  }
+
+ private:
+  struct Unit {
+    std::size_t index;
+    std::size_t perm;  // the symmetry that maps its position onto its key
+  };
+
+  const Unit& unit_here() const {
+    const auto it = units_.find(canonical(pos_, perms_).key);
+    if (it == units_.end()) throw Error("the split's units do not cover its root (damaged?)");
+    return it->second;
+  }
+
+  // Who wins the position `d` plies below the root.
+  Player value(int d) {
+    if (pos_.is_over()) return pos_.winner();
+    if (d == manifest_.depth) return results_[unit_here().index].winner;
+    const Player me = pos_.to_move();
+    for (Vertex v : pos_.legal_moves(me)) {
+      pos_.play(v);
+      const Player w = value(d + 1);
+      pos_.undo();
+      if (w == me) return me;
+    }
+    return me == kBlack ? kWhite : kBlack;
+  }
+
+  void prove(int d, Player winner, std::string& text, std::unordered_set<std::string>& listed) {
+    if (pos_.is_over()) return;
+    if (d == manifest_.depth) {
+      add_unit_lines(winner, text, listed);
+      return;
+    }
+    const Player me = pos_.to_move();
+    const std::string here = proof_position(pos_);
+    for (Vertex v : pos_.legal_moves(me)) {
+      pos_.play(v);
+      const bool follow = me != winner || value(d + 1) == winner;
+      if (follow && me == winner && listed.insert(here).second) {
+        text += here + " " + pos_.topology().name(v) + "\n";
+      }
+      if (follow) prove(d + 1, winner, text, listed);
+      pos_.undo();
+      if (follow && me == winner) return;
+    }
+  }
+
+  // The unit's certificate, its positions and moves carried from the unit's position onto
+  // this one (they may be mirror images).
+  void add_unit_lines(Player winner, std::string& text, std::unordered_set<std::string>& listed) {
+    const Unit& unit = unit_here();
+    const std::string path = unit_proof_path(dir_, unit.index);
+    if (!fs::exists(path)) {
+      throw Error(unit_name(unit.index) + " has no certificate (" + shown_name(path) +
+                  "); solve each unit I with --proof DIR/results/unit-I.proof");
+    }
+    const Canonical here = canonical(pos_, perms_);
+    std::vector<Vertex> inverse(pos_.num_vertices());
+    for (Vertex v = 0; v < inverse.size(); ++v) inverse[perms_[here.perm][v]] = v;
+    const auto& to_key = perms_[unit.perm];
+    const Topology& topo = pos_.topology();
+    auto map = [&](Vertex v) { return inverse[to_key[v]]; };
+    std::istringstream in(
+        read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
+    std::string line;
+    for (int i = 0; i < 5 && std::getline(in, line); ++i) {
+      if (i == 4 && line != "winner " + std::string(player_name(winner))) {
+        throw Error(shown_name(path) + ": a certificate for another winner");
+      }
+    }
+    while (std::getline(in, line)) {
+      const auto space = line.rfind(' ');
+      if (line.empty() || space == std::string::npos) continue;
+      std::vector<Player> stones(pos_.num_vertices(), kEmpty);
+      std::istringstream players(line.substr(0, space));
+      std::string part;
+      for (Player p = 1; std::getline(players, part, '/'); ++p) {
+        std::istringstream names(part);
+        for (std::string name; std::getline(names, name, ',');) {
+          stones[map(topo.need_vertex(name))] = p;
+        }
+      }
+      std::string position = proof::position_text(topo, stones, pos_.num_players());
+      const std::string move = topo.name(map(topo.need_vertex(line.substr(space + 1))));
+      if (listed.insert(position).second) text += position + " " + move + "\n";
+    }
+  }
+
+  std::string dir_;
+  Game root_;
+  Position pos_;
+  std::vector<std::vector<Vertex>> perms_;
+  Manifest manifest_;
+  std::vector<UnitResult> results_;
+  std::map<std::string, Unit> units_;
+};
+
+std::string names_of(const Topology& t, const std::vector<Vertex>& vs) {
+  std::string s;
+  for (Vertex v : vs) s += (s.empty() ? "" : " ") + t.name(v);
+  return s;
+}
+
+}  // namespace
+
+void merge_solve(const std::string& dir, const std::string& proof_path, std::ostream& out) {
+  Merge merge(dir);
+  const Position& root = merge.root();
+  const Topology& t = root.topology();
+  const Player me = root.to_move();
+  const auto wins = merge.winning_moves();
+  const Player winner = wins.empty() ? (me == kBlack ? kWhite : kBlack) : me;
+  std::ostringstream text;
+  text << "board: " << t.spec << " (setup " << root.setup().name << "), " << player_title(me)
+       << " to move, " << root.legal_count(me) << " legal moves, merged from " << merge.unit_count()
+       << " units at " << merge.depth() << " plies\n";
+  text << "winner: " << player_name(winner) << "\n";
+  if (winner == me) {
+    text << "winning moves: " << names_of(t, wins) << " (" << wins.size() << " of "
+         << root.legal_count(me) << ")\n";
+  } else {
+    text << "winning moves: none (" << player_title(me) << " loses)\n";
+  }
+  text << "nodes: " << merge.nodes() << " (in the units)\n";
+  text << "time: " << std::fixed << std::setprecision(2) << merge.seconds()
+       << " s (in the units, added up)\n";
+  if (!proof_path.empty()) {
+    const std::string proof = merge.certificate(winner);
+    write_file_atomic(proof_path, proof);
+    text << "proof: " << proof_path << "\n";
+  }
+  write_file_atomic(dir + "/result.txt", text.str());
+  out << text.str();
+}
+
+}  // namespace tanbo::cli
