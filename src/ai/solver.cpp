@@ -82,7 +82,8 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
                 std::to_string(pos.num_players()) + " players");
   }
   if (pos.is_over()) throw Error("the game is over: nothing to solve");
-  const Clock::time_point start = Clock::now();  // (the limits count the setup too)
+  // (the limits count the setup too, and from the caller's start when it gives one)
+  const Clock::time_point start = limits.since == Clock::time_point{} ? Clock::now() : limits.since;
   ready_for(pos);
   Shared sh(table, *keys, limits, options, start);
   const Watchdog watchdog(sh);

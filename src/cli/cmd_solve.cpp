@@ -1,4 +1,5 @@
 // tanbo solve: perfect play for two players (docs/cli.md, docs/solved.md).
+#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -165,6 +166,7 @@ Game root_of(const SolveArgs& a) {
 
 int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream& out,
               std::ostream& err) {
+  const auto started = std::chrono::steady_clock::now();  // --time counts from here
   SolveArgs a;
   a.board.topology = "grid 4x4";
   po::options_description desc("tanbo solve options");
@@ -228,6 +230,7 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   }
   const Position& pos = root.position;
   const SolverOptions options = solver_options(a, err);
+  limits.since = started;  // making the board (0.3 s for 1000x1000) counts against --time too
   Solver solver(options);
   const SolveResult r = solver.solve(pos, limits);
   print_result(pos, r, a, out);
