@@ -65,12 +65,12 @@ struct SolverOptions {
 };
 
 struct SolveLimits {
-  double seconds = 0;  // 0 = no time limit
+  double seconds = 0;                       // 0 = no time limit
+  std::uint64_t nodes = 0;                  // 0 = no node limit
+  const std::atomic<bool>* stop = nullptr;  // set from outside to stop
   // When the time limit and the progress lines start counting: the default (a zero time
   // point) is the call; a command gives its own start, so that making the board counts too.
   std::chrono::steady_clock::time_point since{};
-  std::uint64_t nodes = 0;                  // 0 = no node limit
-  const std::atomic<bool>* stop = nullptr;  // set from outside to stop
 };
 
 struct SolveResult {
