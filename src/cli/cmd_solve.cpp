@@ -41,12 +41,6 @@ std::string rate(std::uint64_t nodes, double seconds) {
   return os.str();
 }
 
-std::string names(const Topology& t, const std::vector<Vertex>& vs) {
-  std::string s;
-  for (Vertex v : vs) s += (s.empty() ? "" : " ") + t.name(v);
-  return s;
-}
-
 void print_result(const Position& pos, const SolveResult& r, const SolveArgs& a,
                   std::ostream& out) {
   const Topology& t = pos.topology();
@@ -60,7 +54,7 @@ void print_result(const Position& pos, const SolveResult& r, const SolveArgs& a,
     out << "winner: " << player_name(r.winner) << "\n";
     if (r.winner == me) {
       const bool complete = r.moves_done == r.moves_total;
-      out << "winning moves: " << names(t, r.winning_moves);
+      out << "winning moves: " << point_names(t, r.winning_moves);
       if (!complete) {
         out << (a.first ? " (the first found; --first stops there)"
                         : " (found before the time ran out; others unknown)");

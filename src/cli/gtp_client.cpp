@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtp.hpp"
+#include "options.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/gamefile.hpp"
@@ -46,12 +47,6 @@ bool is_number(const std::string& s) {
          std::all_of(body.begin(), body.end(), [](char c) {
            return c == '.' || std::isdigit(static_cast<unsigned char>(c));
          });
-}
-
-std::string names_of(const Topology& t, const std::vector<Vertex>& vs) {
-  std::string s;
-  for (Vertex v : vs) s += (s.empty() ? "" : " ") + t.name(v);
-  return s;
 }
 
 // loadsgf's MOVE: a turn number from 1 (the start) to turns + 1 (after the last turn).
@@ -140,7 +135,7 @@ Reply root_space(const GtpEngine& engine, const Args& a) {
   if (pos.at(v) == kEmpty) {
     throw Error("no stone on " + t.name(v) + " (root_space takes a point of a root)");
   }
-  return {true, names_of(t, pos.root_space_points(pos.root_of(v)))};
+  return {true, point_names(t, pos.root_space_points(pos.root_of(v)))};
 }
 
 }  // namespace

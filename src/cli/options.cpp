@@ -64,6 +64,12 @@ std::vector<std::string> player_names(const std::string& players, int count) {
   return names;
 }
 
+std::string point_names(const Topology& t, const std::vector<Vertex>& vs) {
+  std::string s;
+  for (Vertex v : vs) s += (s.empty() ? "" : " ") + t.name(v);
+  return s;
+}
+
 Position make_position(const BoardOptions& b) {
   auto topo = parse_topology(b.topology);
   return Position(topo, make_setup(*topo, b.setup, player_count(b.players)));

@@ -36,6 +36,10 @@ std::vector<std::string> player_names(const std::string& players, int count);
 // Builds the starting position the options describe; throws tanbo::Error when refused.
 Position make_position(const BoardOptions& b);
 
+// The points' names separated by spaces ("B1 A2 E4"), as the solver's and the protocol's
+// answers list moves.
+std::string point_names(const Topology& t, const std::vector<Vertex>& vs);
+
 // Parses `args` against `desc` (positional names optional) into `vm`. Returns nothing when
 // the command goes on, else the exit code it ends with: 0 after --help (`help_text` and the
 // options printed to `out`), 2 after a bad option (a one-line reason printed to `err`).

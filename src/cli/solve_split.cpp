@@ -9,6 +9,7 @@
 // DIR/results/unit-I.proof    the unit's certificate (with --proof)
 // DIR/result.txt, DIR/proof.txt   what the merge writes
 #include "solve_split.hpp"
+#include "options.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -414,12 +415,6 @@ class Merge {
   std::map<std::string, Unit> units_;
 };
 
-std::string names_of(const Topology& t, const std::vector<Vertex>& vs) {
-  std::string s;
-  for (Vertex v : vs) s += (s.empty() ? "" : " ") + t.name(v);
-  return s;
-}
-
 }  // namespace
 
 void merge_solve(const std::string& dir, const std::string& proof_path, std::ostream& out) {
@@ -435,7 +430,7 @@ void merge_solve(const std::string& dir, const std::string& proof_path, std::ost
        << " units at " << merge.depth() << " plies\n";
   text << "winner: " << player_name(winner) << "\n";
   if (winner == me) {
-    text << "winning moves: " << names_of(t, wins) << " (" << wins.size() << " of "
+    text << "winning moves: " << point_names(t, wins) << " (" << wins.size() << " of "
          << root.legal_count(me) << ")\n";
   } else {
     text << "winning moves: none (" << player_title(me) << " loses)\n";
