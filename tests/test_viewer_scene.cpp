@@ -242,7 +242,7 @@ TEST_F(ViewerPng, Cube5x5x5StonesInTheirColours) {
       render("cube_move4", "--topology 'grid 5x5x5' --moves '" + moves + "' --move 4");
   const Image img4 = read_png(early);
   EXPECT_GT(pixels_differing(img, img4), 2000u);
-  expect_stone_colour(img4, viz::position_at(pos, 4), opts, kBlack);
+  expect_stone_colour(img4, position_at(pos, 4), opts, kBlack);
 }
 
 TEST_F(ViewerPng, FourDCrossSectionsDifferBySlice) {
@@ -320,7 +320,7 @@ TEST_F(ViewerPng, GameFileShownAtAnyMove) {
   const Image m6 = read_png(render("game_6", quote(file.string()) + " --move 6"));
   viz::SceneOptions opts;
   expect_stone_colour(all, game.position, opts, kBlack);
-  expect_stone_colour(m6, viz::position_at(game.position, 6), opts, kWhite);
+  expect_stone_colour(m6, position_at(game.position, 6), opts, kWhite);
   EXPECT_GT(pixels_differing(all, m6), 1000u);
 }
 

@@ -57,11 +57,6 @@ const char* const kPrompts =
     "  quit           leave the game\n"
     "When the game is over: review, back, forward, goto N, undo [N], save FILE, new, quit.\n";
 
-struct Seat {
-  std::string spec = "human";    // as given
-  std::unique_ptr<Agent> agent;  // null for a human
-};
-
 // Builds the agent for a seat; throws tanbo::Error with make_agent's reason.
 std::unique_ptr<Agent> resolve(const std::string& who, const std::string& engine,
                                std::uint64_t seed, std::string& resolved) {
@@ -89,39 +84,36 @@ std::unique_ptr<Agent> resolve(const std::string& who, const std::string& engine
 
 // A game at the console: the players' turns until the game is over, then the menu of the
 // finished game (play_review.hpp), which may take turns back or start a new game.
-class Session {
+class TerminalGame {
  public:
-  Session(Game game, PlayConsole& console) : game_(std::move(game)), console_(console) {}
-
-  std::vector<Seat> seats;  // index p-1
+  TerminalGame(Session& session, PlayConsole& console) : session_(session), console_(console) {}
 
   int run() {
     draw();
     for (;;) {
       if (!play_until_over()) return 0;  // quit, or the input ended
-      out() << "Game over: " << result_text(game_) << ".\n";
-      if (game_over_menu(game_, is_person_, console_) == AfterGame::kLeave) return 0;
+      out() << "Game over: " << result_text(session_.game()) << ".\n";
+      if (game_over_menu(session_, console_) == AfterGame::kLeave) return 0;
     }
   }
 
  private:
-  Position& pos() { return game_.position; }
+  const Position& pos() const { return session_.position(); }
   std::ostream& out() { return console_.out(); }
   void draw(const std::vector<Vertex>* highlight = nullptr) {
-    console_.draw(pos(), game_.names, highlight);
+    console_.draw(pos(), session_.game().names, highlight);
   }
 
   // Turns until the game is over (true) or the players leave it (false).
   bool play_until_over() {
     while (!pos().is_over()) {
       const Player p = pos().to_move();
-      Seat& seat = seats[p - 1];
-      if (seat.agent) {
-        engine_turn(p, seat);
+      if (session_.engine_to_move()) {
+        engine_turn();
         continue;
       }
       std::string line;
-      const auto read = console_.read(player_label(p, game_.names) + "> ", line);
+      const auto read = console_.read(player_label(p, session_.game().names) + "> ", line);
       if (read == PlayConsole::Read::kEnd) {
         out() << "input ended; the game is not finished (next time: save FILE)\n";
         return false;
@@ -136,16 +128,11 @@ class Session {
     return true;
   }
 
-  void engine_turn(Player p, Seat& seat) {
-    const Vertex v = seat.agent->choose(pos());
-    const std::string why = pos().explain(p, v);
-    if (!why.empty()) {
-      throw Error("engine player " + seat.spec + " chose an illegal move " +
-                  pos().topology().name(v) + ": " + why);
-    }
-    const MoveRecord& rec = pos().play(v);
-    out() << "move " << pos().ply() << " [" << seat.agent->spec()
-          << "]: " << describe_move(pos(), rec) << "\n";
+  void engine_turn() {
+    const std::string spec = session_.engine(pos().to_move())->spec();
+    session_.engine_move();
+    out() << "move " << pos().ply() << " [" << spec
+          << "]: " << describe_move(pos(), pos().last_move()) << "\n";
     draw();
   }
 
@@ -179,13 +166,13 @@ class Session {
     } else if (cmd == "roots") {
       out() << render_roots(pos());
     } else if (cmd == "undo") {
-      if (undo_command(pos(), rest, is_person_, out()) > 0) draw();
+      if (undo_command(session_, rest, out()) > 0) draw();
     } else if (cmd == "resign") {
-      const MoveRecord& rec = pos().resign(p);
-      out() << "move " << pos().ply() << ": " << describe_move(pos(), rec) << "\n";
+      session_.resign(p);
+      out() << "move " << pos().ply() << ": " << describe_move(pos(), pos().last_move()) << "\n";
       if (!pos().is_over()) draw();
     } else if (cmd == "save") {
-      save_command(game_, rest, out());
+      save_command(session_, rest, out());
     } else if (cmd == "load") {
       load(rest);
     } else {
@@ -211,16 +198,15 @@ class Session {
     }
     try {
       Game g = load_game(file);
-      const int before = game_.position.num_players();
-      game_ = std::move(g);
-      seats.resize(static_cast<std::size_t>(game_.position.num_players()));
-      if (game_.position.num_players() != before) {
-        out() << "(the loaded game has " << game_.position.num_players() << " players"
-              << (game_.position.num_players() > before ? "; the new seats are human" : "")
-              << ")\n";
+      const int before = pos().num_players();
+      session_.replace_game(std::move(g));
+      const int now = pos().num_players();
+      if (now != before) {
+        out() << "(the loaded game has " << now << " players"
+              << (now > before ? "; the new seats are human" : "") << ")\n";
       }
-      out() << "loaded " << shown_name(file) << ": " << game_.position.topology().spec << ", "
-            << game_.position.ply() << " turns\n";
+      out() << "loaded " << shown_name(file) << ": " << pos().topology().spec << ", " << pos().ply()
+            << " turns\n";
       draw();
     } catch (const Error& e) {
       out() << "not loaded: " << e.what() << "\n";
@@ -229,27 +215,22 @@ class Session {
 
   void play(Player p, const std::string& text) {
     const Topology& t = pos().topology();
-    const auto v = t.parse_vertex(text);
-    if (!v) {
-      out() << t.not_a_point(text) << "; type help for the commands\n";
-      return;
+    const TurnResult r = session_.play(0, text);
+    if (r.status == TurnStatus::kNotAPoint) {
+      out() << r.message << "; type help for the commands\n";
+    } else if (r.status == TurnStatus::kIllegal) {
+      out() << "Illegal move " << t.name(*t.parse_vertex(text)) << ": " << r.reason << ". "
+            << player_title(p) << " to play again.\n";
+    } else if (r.done()) {
+      out() << "move " << pos().ply() << ": " << describe_move(pos(), pos().last_move()) << "\n";
+      draw();
+    } else {
+      out() << r.message << "\n";
     }
-    const std::string why = pos().explain(p, *v);
-    if (!why.empty()) {
-      out() << "Illegal move " << t.name(*v) << ": " << why << ". " << player_title(p)
-            << " to play again.\n";
-      return;
-    }
-    const MoveRecord& rec = pos().play(*v);
-    out() << "move " << pos().ply() << ": " << describe_move(pos(), rec) << "\n";
-    draw();
   }
 
-  Game game_;
+  Session& session_;
   PlayConsole& console_;
-  const IsPerson is_person_ = [this](Player p) {
-    return p > seats.size() || seats[p - 1].agent == nullptr;
-  };
 };
 
 }  // namespace
@@ -325,26 +306,25 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
       topo.spec + (setup == default_setup(topo) ? "" : " (setup " + setup + ")");
   // Input that does not come from a terminal is repeated after the prompts.
   PlayConsole console(in, out, &in != &std::cin || !::isatty(STDIN_FILENO), use_colour);
-  Session session(std::move(*game), console);
-  session.seats.resize(static_cast<std::size_t>(players));
+  std::vector<Seat> seats(static_cast<std::size_t>(players));
   for (int i = 0; i < players; ++i) {
     std::string resolved;
     try {
-      session.seats[i].agent = resolve(to_lower(trim(who[i])) == "human" ? "human" : who[i], engine,
-                                       board.seed + static_cast<std::uint64_t>(i), resolved);
+      seats[i].agent = resolve(to_lower(trim(who[i])) == "human" ? "human" : who[i], engine,
+                               board.seed + static_cast<std::uint64_t>(i), resolved);
     } catch (const Error& e) {
       throw Error("--" + std::string(player_name(static_cast<Player>(i + 1))) + " " + who[i] +
                   ": " + e.what());
     }
-    session.seats[i].spec = session.seats[i].agent ? resolved : "human";
+    seats[i].spec = seats[i].agent ? resolved : "human";
   }
   out << "Tanbo on " << spec << ":";
   for (int i = 0; i < players; ++i) {
-    out << (i ? ", " : " ") << player_title(static_cast<Player>(i + 1)) << " "
-        << session.seats[i].spec;
+    out << (i ? ", " : " ") << player_title(static_cast<Player>(i + 1)) << " " << seats[i].spec;
   }
   out << ". Type help for the commands.\n";
-  return session.run();
+  Session session(std::move(*game), std::move(seats));
+  return TerminalGame(session, console).run();
 }
 
 }  // namespace tanbo::cli

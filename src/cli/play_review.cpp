@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
-#include "tanbo/session/session.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/render.hpp"
 #include "tanbo/io/safe_file.hpp"
@@ -40,47 +39,28 @@ std::optional<std::uint32_t> parse_count(const std::string& text) {
   return static_cast<std::uint32_t>(std::stoul(text));
 }
 
-namespace {
-
-std::string turns(std::uint32_t n) {
-  return std::to_string(n) + (n == 1 ? " turn" : " turns");
-}
-
-}  // namespace
-
-std::uint32_t undo_command(Position& pos, const std::string& count, const IsPerson& is_person,
-                           std::ostream& out) {
-  if (pos.ply() == 0) {
-    out << "nothing to undo: the game is at its start\n";
+std::uint32_t undo_command(Session& session, const std::string& count, std::ostream& out) {
+  const std::uint32_t before = session.ply();
+  TurnResult r;
+  if (count.empty()) {
+    r = session.take_back();
+  } else if (const auto n = parse_count(count); n && *n > 0) {
+    r = session.take_back(*n);
+  } else {
+    out << "undo takes a number of turns: undo 2 (not " << quote_input(count) << ")\n";
     return 0;
   }
-  std::uint32_t taken = 0;
-  if (count.empty()) {
-    taken = take_back_to_person(pos, is_person);
-  } else {
-    const auto n = parse_count(count);
-    if (!n || *n == 0) {
-      out << "undo takes a number of turns: undo 2 (not " << quote_input(count) << ")\n";
-      return 0;
-    }
-    if (*n > pos.ply()) {
-      out << "cannot take back " << turns(*n) << ": only " << turns(pos.ply())
-          << " have been played\n";
-      return 0;
-    }
-    for (; taken < *n; ++taken) pos.undo();
-  }
-  out << "took back " << turns(taken) << "\n";
-  return taken;
+  out << r.message << "\n";
+  return before - session.ply();
 }
 
-void save_command(const Game& game, const std::string& file, std::ostream& out) {
+void save_command(const Session& session, const std::string& file, std::ostream& out) {
   if (file.empty()) {
     out << "save needs a file name: save game.tanbo\n";
     return;
   }
   try {
-    write_file_atomic(file, is_sgf_file_name(file) ? write_sgf(game) : write_game(game));
+    session.save_as(file);
     out << "saved to " << shown_name(file) << "\n";
   } catch (const Error& e) {
     out << "not saved: " << e.what() << "\n";
@@ -105,11 +85,12 @@ const char* const kMenuHelp =
     "  help           this list\n"
     "  quit           leave\n";
 
-// The menu of a finished game. `shown_` is the move on screen: the position after it.
+// The menu of a finished game. The session's shown move is the one on screen.
 class GameOverMenu {
  public:
-  GameOverMenu(Game& game, const IsPerson& is_person, PlayConsole& console)
-      : game_(game), is_person_(is_person), console_(console), shown_(game.position.ply()) {}
+  GameOverMenu(Session& session, PlayConsole& console) : session_(session), console_(console) {
+    session_.last();
+  }
 
   AfterGame run() {
     out() << "The game is over: review, back, forward, goto N, first, last, moves, undo [N], "
@@ -128,11 +109,12 @@ class GameOverMenu {
 
  private:
   std::ostream& out() { return console_.out(); }
-  std::uint32_t total() const { return game_.position.ply(); }
+  std::uint32_t total() const { return session_.ply(); }
+  std::uint32_t shown() const { return session_.shown_ply(); }
 
   std::string prompt() const {
-    if (shown_ == total()) return "game over> ";
-    return "move " + std::to_string(shown_) + " of " + std::to_string(total()) + "> ";
+    if (shown() == total()) return "game over> ";
+    return "move " + std::to_string(shown()) + " of " + std::to_string(total()) + "> ";
   }
 
   // Handles one line; a value when the menu is done.
@@ -155,20 +137,20 @@ class GameOverMenu {
     } else if (cmd == "goto" || cmd == "go") {
       go_to(rest);
     } else if (cmd == "board" || cmd == "show") {
-      show(shown_);
+      show(shown());
     } else if (cmd == "moves") {
       list_moves();
     } else if (cmd == "undo") {
       return undo(rest);
     } else if (cmd == "save") {
-      save_command(game_, rest, out());
+      save_command(session_, rest, out());
     } else if (cmd == "new") {
       start_new_game();
       return AfterGame::kPlayOn;
     } else if (cmd == "help" || cmd == "?") {
       out() << kMenuHelp;
     } else {
-      out() << "The game is over (" << result_text(game_) << "): " << quote_input(line)
+      out() << "The game is over (" << result_text(session_.game()) << "): " << quote_input(line)
             << " is not a command here; type review, undo, new, quit or help\n";
     }
     return std::nullopt;
@@ -184,15 +166,16 @@ class GameOverMenu {
       }
       n = *c;
     }
-    if (direction > 0 && shown_ == total()) {
+    if (direction > 0 && shown() == total()) {
       out() << "this is the end of the game (move " << total() << ")\n";
       return;
     }
-    if (direction < 0 && shown_ == 0) {
+    if (direction < 0 && shown() == 0) {
       out() << "this is the start of the game\n";
       return;
     }
-    show(direction > 0 ? shown_ + std::min(n, total() - shown_) : shown_ - std::min(n, shown_));
+    const std::uint32_t at = shown();
+    show(direction > 0 ? at + std::min(n, total() - at) : at - std::min(n, at));
   }
 
   void go_to(const std::string& count) {
@@ -206,20 +189,19 @@ class GameOverMenu {
 
   // Draws the position after move `ply`, with what that move did.
   void show(std::uint32_t ply) {
-    shown_ = ply;
-    Position pos = game_.position;
-    while (pos.ply() > ply) pos.undo();
+    session_.show(ply);
+    const Position& pos = session_.shown();
     if (ply == 0) {
       out() << "start of the game (" << total() << " moves in all)\n";
     } else {
       out() << "move " << ply << " of " << total() << ": " << describe_move(pos, pos.last_move())
             << "\n";
     }
-    console_.draw(pos, game_.names);
+    console_.draw(pos, session_.game().names);
   }
 
   void list_moves() {
-    const Position& pos = game_.position;
+    const Position& pos = session_.position();
     const auto history = pos.history();
     std::vector<std::string> items;
     std::size_t width = 0;
@@ -238,33 +220,26 @@ class GameOverMenu {
   }
 
   std::optional<AfterGame> undo(const std::string& count) {
-    if (undo_command(game_.position, count, is_person_, out()) == 0) return std::nullopt;
-    shown_ = total();
-    console_.draw(game_.position, game_.names);
+    if (undo_command(session_, count, out()) == 0) return std::nullopt;
+    console_.draw(session_.position(), session_.game().names);
     return AfterGame::kPlayOn;
   }
 
   void start_new_game() {
-    Game fresh(Position(game_.position.topology_ptr(), game_.position.setup()));
-    fresh.names = game_.names;
-    fresh.date = utc_now();
-    game_ = std::move(fresh);
-    shown_ = 0;
-    out() << "new game on " << game_.position.topology().spec << " (setup "
-          << game_.position.setup().name << ")\n";
-    console_.draw(game_.position, game_.names);
+    session_.new_game();
+    const Position& pos = session_.position();
+    out() << "new game on " << pos.topology().spec << " (setup " << pos.setup().name << ")\n";
+    console_.draw(pos, session_.game().names);
   }
 
-  Game& game_;
-  const IsPerson& is_person_;
+  Session& session_;
   PlayConsole& console_;
-  std::uint32_t shown_;
 };
 
 }  // namespace
 
-AfterGame game_over_menu(Game& game, const IsPerson& is_person, PlayConsole& console) {
-  return GameOverMenu(game, is_person, console).run();
+AfterGame game_over_menu(Session& session, PlayConsole& console) {
+  return GameOverMenu(session, console).run();
 }
 
 }  // namespace tanbo::cli

@@ -4,13 +4,12 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "tanbo/io/gamefile.hpp"
+#include "tanbo/session/session.hpp"
 
 namespace tanbo::cli {
 
@@ -39,21 +38,17 @@ class PlayConsole {
   bool colour_;
 };
 
-// Whether player p is played by a person at the console (not by an engine).
-using IsPerson = std::function<bool(Player)>;
-
 // A count typed after a command ("undo 3", "goto 12"): digits only, at most 9 of them.
 std::optional<std::uint32_t> parse_count(const std::string& text);
 
 // `undo` and `undo N`: without N, the last turn and the engines' turns before it, until a
-// person is to move (take_back_to_person); with N, exactly the last N turns. Writes what was
+// person is to move (Session::take_back); with N, exactly the last N turns. Writes what was
 // taken back, or why nothing was, to `out`. Returns the number of turns taken back.
-std::uint32_t undo_command(Position& pos, const std::string& count, const IsPerson& is_person,
-                           std::ostream& out);
+std::uint32_t undo_command(Session& session, const std::string& count, std::ostream& out);
 
 // `save FILE`: the game file (SGF when the name ends in .sgf), written atomically; writes
 // "saved to FILE" or why not.
-void save_command(const Game& game, const std::string& file, std::ostream& out);
+void save_command(const Session& session, const std::string& file, std::ostream& out);
 
 // What the players chose in the menu of a finished game.
 enum class AfterGame {
@@ -63,7 +58,7 @@ enum class AfterGame {
 
 // The menu of a finished game, until the players play on or leave: review (step back and
 // forward through the game, go to a move), the moves played, undo [N], save FILE, new (the
-// same board, setup, players and names), help, quit. `game` is changed by undo and new only.
-AfterGame game_over_menu(Game& game, const IsPerson& is_person, PlayConsole& console);
+// same board, setup, players and names), help, quit. The game is changed by undo and new only.
+AfterGame game_over_menu(Session& session, PlayConsole& console);
 
 }  // namespace tanbo::cli

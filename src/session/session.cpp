@@ -93,10 +93,12 @@ TurnResult Session::check(Player as, Vertex v) const {
   if (v >= pos.num_vertices()) {
     return refused(TurnStatus::kNotAPoint, "vertex " + std::to_string(v) + " is not on the board");
   }
-  const std::string why = pos.explain(p, v);
+  std::string why = pos.explain(p, v);
   if (!why.empty()) {
-    return refused(TurnStatus::kIllegal,
-                   player_title(p) + " cannot play " + pos.topology().name(v) + ": " + why);
+    TurnResult r = refused(TurnStatus::kIllegal,
+                           player_title(p) + " cannot play " + pos.topology().name(v) + ": " + why);
+    r.reason = std::move(why);
+    return r;
   }
   return {};
 }
@@ -105,7 +107,7 @@ TurnResult Session::play(Player as, Vertex v) {
   TurnResult r = check(as, v);
   if (!r.done()) return r;
   const MoveRecord& rec = game_.position.play(v);
-  return after_change({TurnStatus::kDone, describe_move(game_.position, rec)});
+  return after_change({TurnStatus::kDone, describe_move(game_.position, rec), ""});
 }
 
 TurnResult Session::play(Player as, std::string_view point) {
@@ -127,7 +129,7 @@ TurnResult Session::resign(Player as) {
                                                  player_title(pos.to_move()) + "'s turn");
   }
   const MoveRecord& rec = game_.position.resign(p);
-  return after_change({TurnStatus::kDone, describe_move(game_.position, rec)});
+  return after_change({TurnStatus::kDone, describe_move(game_.position, rec), ""});
 }
 
 // ---------------------------------------------------------------- engine turns
@@ -160,8 +162,8 @@ TurnResult Session::play_engine_choice(const EngineTurn& turn, Vertex v) {
   const bool was_at_end = at_end();
   const std::uint32_t viewing = shown_ply();
   const MoveRecord& rec = pos.play(v);
-  TurnResult r =
-      after_change({TurnStatus::kDone, "[" + turn.agent->spec() + "] " + describe_move(pos, rec)});
+  TurnResult r = after_change(
+      {TurnStatus::kDone, "[" + turn.agent->spec() + "] " + describe_move(pos, rec), ""});
   if (!was_at_end) show(viewing);
   return r;
 }
@@ -217,10 +219,10 @@ void Session::stop_thinking() {
 TurnResult Session::take_back() {
   Position& pos = game_.position;
   if (pos.ply() == 0) {
-    return refused(TurnStatus::kNothingToUndo, "nothing to take back: the game is at its start");
+    return refused(TurnStatus::kNothingToUndo, "nothing to undo: the game is at its start");
   }
   const std::uint32_t n = take_back_to_person(pos, [this](Player p) { return is_person(p); });
-  return after_change({TurnStatus::kDone, "took back " + turns(n)});
+  return after_change({TurnStatus::kDone, "took back " + turns(n), ""});
 }
 
 TurnResult Session::take_back(std::uint32_t n) {
@@ -230,7 +232,7 @@ TurnResult Session::take_back(std::uint32_t n) {
                                                    turns(pos.ply()) + " have been played");
   }
   for (std::uint32_t i = 0; i < n; ++i) pos.undo();
-  return after_change({TurnStatus::kDone, "took back " + turns(n)});
+  return after_change({TurnStatus::kDone, "took back " + turns(n), ""});
 }
 
 // ---------------------------------------------------------------- stepping through the game

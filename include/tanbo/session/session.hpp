@@ -58,6 +58,7 @@ enum class TurnStatus {
 struct TurnResult {
   TurnStatus status = TurnStatus::kDone;
   std::string message;  // a sentence for the players: what happened, or why nothing did
+  std::string reason;   // kIllegal: the rules' reason alone (Position::explain)
   bool done() const { return status == TurnStatus::kDone; }
 };
 
