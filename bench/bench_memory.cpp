@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "../src/lib/platform.hpp"
+#include "../src/core/platform.hpp"
 
 namespace {
 

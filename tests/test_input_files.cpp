@@ -1,4 +1,4 @@
-// The input-reading layer (tanbo/core/input_file.hpp) and every reader through it: a FIFO, a
+// The input-reading layer (tanbo/platform/input_file.hpp) and every reader through it: a FIFO, a
 // device and a folder are refused at once, a file over its kind's limit before anything is
 // read (a sparse file of gigabytes as fast as a small one), text over the limit handed in as a
 // string too; file names in messages are shown short and escaped.
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/input_file.hpp"
+#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/safe_file.hpp"

@@ -1,4 +1,4 @@
-// The incremental legal-move sets (src/lib/legal_set.hpp) against a plain model: random points
+// The incremental legal-move sets (src/core/legal_set.hpp) against a plain model: random points
 // go in and out of every player's set, and the set must agree with the model on its size, its
 // members, its list in vertex order and its i-th point (with and without BMI2), on boards of
 // every way of counting: one block, a few blocks, many blocks in groups of 8 and 64.
@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "../src/lib/legal_set.hpp"
+#include "../src/core/legal_set.hpp"
 #include "tanbo/core/random.hpp"
 
 namespace tanbo {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../src/lib/pod_vector.hpp"
+#include "../src/core/pod_vector.hpp"
 #include "tanbo/core/position.hpp"
 #include "tanbo/core/random.hpp"
 #include "test_support.hpp"

@@ -11,6 +11,7 @@
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo {
 

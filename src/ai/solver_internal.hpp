@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "../lib/platform.hpp"
+#include "../core/platform.hpp"
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/ai/solver.hpp"
 

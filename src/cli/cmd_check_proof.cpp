@@ -5,7 +5,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/input_file.hpp"
+#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/proof/proof.hpp"
 

@@ -18,6 +18,7 @@
 #include "tanbo/ai/match.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo::cli {
 

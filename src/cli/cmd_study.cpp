@@ -22,6 +22,7 @@
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/png.hpp"
 #include "tanbo/io/safe_file.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo::cli {
 

@@ -11,6 +11,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/render.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo::cli {
 

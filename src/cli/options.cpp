@@ -6,6 +6,7 @@
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo::cli {
 

@@ -21,7 +21,7 @@
 
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/input_file.hpp"
+#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/proof/proof.hpp"

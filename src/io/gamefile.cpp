@@ -9,9 +9,10 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/input_file.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/platform/input_file.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo {
 
@@ -256,7 +257,7 @@ class GameFileReader {
       if (dot_.empty()) {
         throw fail("a DOT board must be carried in the file (\"dot\" lines after the topology)");
       }
-      return make_from_dot(dot_, trim(topology_.substr(4)));
+      return make_from_dot(dot_, trim(topology_.substr(4)), process_limits());
     });
   }
 

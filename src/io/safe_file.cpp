@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/input_file.hpp"
+#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo {

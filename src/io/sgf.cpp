@@ -6,8 +6,9 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/input_file.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/platform/input_file.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo {
 

@@ -9,6 +9,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/setup.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "tanbo/proof/proof.hpp"
 
 namespace tanbo::proof {

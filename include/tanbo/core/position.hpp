@@ -1,5 +1,5 @@
 // A game of Tanbo in progress on any board: the stones, whose turn it is, and every move played,
-// with exact undo. What a caller may do with it; how it is done is in src/lib (see
+// with exact undo. What a caller may do with it; how it is done is in src/core (see
 // docs/architecture.md: the rules in rules.hpp, the per-point records, the legal-move sets).
 //
 // The rules (docs/rules.md; the seed documents are the authority):
@@ -30,7 +30,7 @@
 namespace tanbo {
 
 namespace detail {
-struct PositionCore;  // the state behind Position (src/lib/position_core.hpp)
+struct PositionCore;  // the state behind Position (src/core/position_core.hpp)
 }  // namespace detail
 
 using RootId = std::uint32_t;                   // roots are numbered by seed, 0..seeds-1
@@ -69,7 +69,7 @@ static_assert(sizeof(MoveRecord) == 32);
 class Position {
  public:
   // How the per-point data is laid out: kAuto picks the compact records (8 bytes a point) for
-  // two players on lattices of more than 4,096 points (src/lib/compact_records.hpp), else the
+  // two players on lattices of more than 4,096 points (src/core/compact_records.hpp), else the
   // general ones; kGeneral forces the general records. The game is the same either way.
   enum class Records : std::uint8_t { kAuto, kGeneral };
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,18 @@ enum class BoardKind {
   kFile,     // `file PATH` or DOT text: any graph
 };
 
+// A memory limit, what is in use of it already and where it comes from (for messages).
+struct MemoryLimit {
+  std::uint64_t bytes = 0;
+  // What this process (ulimit -v) or its cgroup (less page cache it can drop) uses of the
+  // limit already; 0 for limits that are not measured against use (physical memory,
+  // --max-memory, TANBO_MAX_MEMORY).
+  std::uint64_t used = 0;
+  std::string source;  // "ulimit -v (RLIMIT_AS)", "the cgroup's memory.max", "--max-memory", ...
+  // What a new board may take: 80% of what is not in use yet (the rest is left to what the
+  // estimate does not count: a search's tree, output, the allocator).
+  std::uint64_t board_room() const;
+};
 // A board. Create one with parse_topology() or the make_* functions; share it as
 // std::shared_ptr<const Topology> because positions keep a pointer to it.
 struct Topology {
@@ -48,6 +61,10 @@ struct Topology {
   std::vector<Player> file_stones;
   int file_players = 0;
   std::string dot_text;
+
+  // The memory limit the board was built under (nullopt: none); a game of more players is
+  // checked against it (check_game_memory).
+  std::optional<MemoryLimit> memory_budget;
 
   std::uint32_t num_vertices() const { return graph.num_vertices(); }  // point count
   std::size_t dimensions() const { return dims.size(); }               // lattice axes (0 if none)
@@ -75,45 +92,27 @@ struct Topology {
 using TopologyPtr = std::shared_ptr<const Topology>;
 
 // ---------------------------------------------------------------- memory (memory.cpp)
+// The core asks nothing of the machine: the memory a board may take is passed in
+// (TopologyLimits), and the programs pass the process's own limit (tanbo/platform/memory.hpp).
 
-// A memory limit, what is in use of it already and where it comes from (for messages).
-struct MemoryLimit {
-  std::uint64_t bytes = 0;
-  // What this process (ulimit -v) or its cgroup (less page cache it can drop) uses of the
-  // limit already; 0 for limits that are not measured against use (physical memory,
-  // --max-memory, TANBO_MAX_MEMORY).
-  std::uint64_t used = 0;
-  std::string source;  // "ulimit -v (RLIMIT_AS)", "the cgroup's memory.max", "--max-memory", ...
-  // What a new board may take: 80% of what is not in use yet (the rest is left to what the
-  // estimate does not count: a search's tree, output, the allocator).
-  std::uint64_t board_room() const;
-};
 // Limits that keep a spec from asking for more than the machine has.
 struct TopologyLimits {
   std::uint64_t max_vertices = 1ull << 31;  // hard ceiling of 32-bit vertex ids
-  std::uint64_t memory_bytes = 0;           // 0 = memory_limit()
-  // The limit as it stood before the board was begun (with_memory_limit), so that what a
-  // reader holds as it goes is not counted twice, as use and as need; unset: read at each check.
+  // The memory a board may take: `memory` when set, else `memory_bytes` ("the caller's
+  // limit") when not 0, else no limit beyond max_vertices.
+  std::uint64_t memory_bytes = 0;
   std::optional<MemoryLimit> memory;
+  // Reads the text of the DOT file a "file PATH" spec names, given the memory limit (nullptr:
+  // none): the core reads no files. Unset, a "file" spec is refused. The programs set it
+  // (process_limits in tanbo/platform/memory.hpp).
+  std::function<std::string(const std::string& path, const MemoryLimit* limit)> read_dot_file;
 };
-// `limits` with `memory` set: memory_bytes as "the caller's limit", or memory_limit().
-TopologyLimits with_memory_limit(const TopologyLimits& limits);
+// The memory limit `limits` sets, nullopt when it sets none.
+std::optional<MemoryLimit> limit_of(const TopologyLimits& limits);
 
-// The limit boards are checked against: set_max_memory's value if set (--max-memory), else
-// TANBO_MAX_MEMORY if set, else whichever leaves the least room of the machine's physical
-// memory, the memory cgroup (cgroup_memory_limit) and RLIMIT_AS (ulimit -v, less the address
-// space the process maps already). Throws tanbo::Error when TANBO_MAX_MEMORY is not a size.
-MemoryLimit memory_limit();
-// Sets the limit for this process (the option --max-memory); 0 goes back to the automatic one.
-void set_max_memory(std::uint64_t bytes);
 // Reads a size such as 512M, 4G, 1.5g or 1000000 (bytes; K, M, G, T are powers of 1024).
 // Throws tanbo::Error naming `what` when the text is not a size.
 std::uint64_t parse_memory_size(std::string_view text, std::string_view what);
-// The memory cgroup's limit on this process, nullopt when it has none: cgroup v2 memory.max
-// or v1 memory.limit_in_bytes of its cgroup and of every parent (the one with the least room),
-// found through /proc/self/cgroup and /proc/self/mountinfo. `root` is prefixed to every path
-// (tests lay out a fake /proc and /sys under a directory).
-std::optional<MemoryLimit> cgroup_memory_limit(const std::string& root = "");
 // "1.5 GB", "249 MB" (powers of 1024).
 std::string human_bytes(std::uint64_t bytes);
 // The end of a refusal: "would need about 9.6 GB of memory; a board may use 199 MB, 80% of
@@ -123,8 +122,9 @@ std::string memory_refusal(std::uint64_t need, const MemoryLimit& limit);
 // Estimated peak bytes of building a board of n vertices and e edges and playing on it with
 // `players` players (graph, records, legal sets); never under the measured peak.
 std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players);
-// Refuses (tanbo::Error) a game of more than two players whose records do not fit the limit:
-// parse_topology checked the board for two. Called by Position's constructor.
+// Refuses (tanbo::Error) a game of more than two players whose records do not fit the memory
+// limit the board was built under (Topology::memory_budget): parse_topology checked the board
+// for two. Called by Position's constructor.
 void check_game_memory(const Topology& topo, int players);
 
 // Parses a topology spec and builds the board:
@@ -132,9 +132,11 @@ void check_game_memory(const Topology& topo, int players);
 //   "grid AxBx..." [wrap]    a lattice with any number of axes; "wrap" makes it a torus
 //   "AxB..."                 shorthand for grid
 //   "hex N"                  hexagonal board with side N (3N(N-1)+1 cells)
-//   "file PATH"              a Graphviz DOT file (read here: the only file the library reads)
-// Throws tanbo::Error with a specific message for anything malformed or too big for memory.
-TopologyPtr parse_topology(std::string_view spec, const TopologyLimits& limits = {});
+//   "file PATH"              a Graphviz DOT file, read by limits.read_dot_file
+// Throws tanbo::Error with a specific message for anything malformed or too big for `limits`.
+// The programs call the one-argument parse_topology of tanbo/platform/memory.hpp, which passes
+// the process's memory limit and reads DOT files.
+TopologyPtr parse_topology(std::string_view spec, const TopologyLimits& limits);
 
 TopologyPtr make_lattice(const std::vector<std::uint32_t>& dims, bool wrap,
                          const TopologyLimits& limits = {});

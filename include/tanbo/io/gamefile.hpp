@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tanbo/core/input_file.hpp"
+#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/position.hpp"
 #include "tanbo/io/safe_file.hpp"
 

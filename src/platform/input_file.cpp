@@ -1,4 +1,4 @@
-#include "tanbo/core/input_file.hpp"
+#include "tanbo/platform/input_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

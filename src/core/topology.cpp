@@ -12,7 +12,6 @@
 
 #include "dot.hpp"
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/input_file.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo {
@@ -61,8 +60,9 @@ void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e, const T
     throw Error(what + " and would need about " + human_bytes(need) + " of memory; at most " +
                 std::to_string(lim.max_vertices) + " points are supported");
   }
-  const MemoryLimit limit = lim.memory ? *lim.memory : *with_memory_limit(lim).memory;
-  if (need > limit.board_room()) throw Error(what + " and " + memory_refusal(need, limit));
+  const auto limit = limit_of(lim);
+  if (limit && need > limit->board_room())
+    throw Error(what + " and " + memory_refusal(need, *limit));
 }
 
 }  // namespace
@@ -117,6 +117,7 @@ TopologyPtr make_lattice(const std::vector<std::uint32_t>& dims, bool wrap,
   check_size(spec, n, e, limits);
 
   auto topo = std::make_shared<Topology>();
+  topo->memory_budget = limit_of(limits);
   topo->kind = BoardKind::kLattice;
   topo->spec = spec;
   topo->dims = dims;
@@ -153,6 +154,7 @@ TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits) {
   const std::uint64_t n = 3 * s * (s - 1) + 1;
   check_size(spec, n, 3 * n, limits);
   auto topo = std::make_shared<Topology>();
+  topo->memory_budget = limit_of(limits);
   topo->kind = BoardKind::kHex;
   topo->spec = spec;
   topo->hex_side = side;
@@ -349,9 +351,10 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
     throw Error(where + ": the file is empty (a DOT board looks like: graph { a -- b -- c })");
   }
   auto topo = std::make_shared<Topology>();
+  topo->memory_budget = limit_of(limits);
   topo->kind = BoardKind::kFile;
   topo->spec = "file " + std::string(origin);
-  dot::DotGraph dg = read_dot_text(dot_text, where, topo->spec, with_memory_limit(limits));
+  dot::DotGraph dg = read_dot_text(dot_text, where, topo->spec, limits);
   if (dg.ids.empty()) throw Error(where + ": the graph has no nodes");
   check_node_ids(dg.ids, where);
   topo->graph = dot_board_graph(dg, where);
@@ -375,24 +378,19 @@ std::string spec_shown(const std::vector<std::string>& words) {
   return quote_input(joined, 30);
 }
 
-// "file PATH": the path is everything after the keyword (it may hold spaces). It is read
-// through the input layer (input_file.hpp: a regular file of at most 1 GB), and only when its
-// text, kept twice (read, and with the board), fits the memory limit.
+// "file PATH": the path is everything after the keyword (it may hold spaces), read by the
+// caller's reader (TopologyLimits::read_dot_file).
 TopologyPtr read_dot_file(std::string_view spec_text, const TopologyLimits& limits) {
   std::string_view rest = spec_text;
   rest.remove_prefix(rest.find_first_not_of(" \t\r\n"));
   rest.remove_prefix(4);  // "file", any case
   const std::string path = trim(rest);
   if (path.empty()) throw Error("\"file\" needs a path: file PATH");
-  const std::string shown = "DOT file " + quote_input(path, 80);
-  InputFile file(path, shown, kMaxDotFileBytes, "DOT files");
-  const std::uint64_t size = file.size();
-  const MemoryLimit limit = *limits.memory;  // parse_topology resolved it
-  if (2 * size > limit.board_room()) {
-    throw Error(shown + " has " + std::to_string(size) + " bytes and " +
-                memory_refusal(2 * size, limit));
+  if (!limits.read_dot_file) {
+    throw Error("a \"file\" board needs a reader of files (parse_topology of platform/memory.hpp)");
   }
-  return make_from_dot(file.read(), path, limits);
+  const auto limit = limit_of(limits);
+  return make_from_dot(limits.read_dot_file(path, limit ? &*limit : nullptr), path, limits);
 }
 
 // "hex N" and nothing else.
@@ -453,8 +451,7 @@ bool read_wrap(const std::vector<std::string>& words, std::size_t from) {
 
 }  // namespace
 
-TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& limits_in) {
-  const TopologyLimits limits = with_memory_limit(limits_in);
+TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& limits) {
   const auto words = split_ws(spec_text);
   if (words.empty()) {
     throw Error(
