@@ -6,7 +6,8 @@ For each budget N and each opponent, plays `tanbo match` games of `mcts:playouts
 S, S+1, ... so that the two cores of a small machine both work. Adds the wins of every part
 and prints a Markdown table: score, win rate with its 95% Wilson interval and the Elo
 difference with the interval that maps the ends of the score interval (the same figures as
-`tanbo match` prints for one run). Used for the scaling curve in docs/strength.md.
+`tanbo match` prints for one run). Used for the ladder in docs/strength.md and the dated
+curves in docs/experiments.md.
 
 usage: scripts/scaling_curve.py TANBO --board "grid 9x9" --budgets 100,300,3000
        [--opponents "random;greedy;mcts:playouts=1000"] [--games N] [--jobs J]

@@ -1,6 +1,7 @@
-// Scale: one uniformly random game to the end on the largest boards the issue names, with
-// the full consistency check sampled during the game and at its end, an undo of the whole
-// game back to the start, and peak memory reported (and checked to grow linearly).
+// Scale: one uniformly random game to the end on the largest boards tanbo is built to play
+// (1000x1000, 100x100x100, 3^11), with the full consistency check sampled during the game and
+// at its end, an undo of the whole game back to the start, and peak memory reported (and
+// checked to grow linearly).
 //
 // Each game runs in a forked child so that its peak resident memory (getrusage ru_maxrss,
 // which only ever grows in a process) is its own and not that of an earlier test. The child

@@ -26,10 +26,10 @@ SolveLimits solver_limits(const MctsConfig& config, const Position& pos, double 
   const std::uint32_t empty = pos.num_vertices() - pos.stones(kBlack) - pos.stones(kWhite);
   SolveLimits limits;
   // Above 25 empty points, proportionate to the search: a solver position costs about a quarter
-  // of a 9x9 playout, and 100,000 of them before each 1000-playout search made the engine 30
-  // times slower on 9x9, mostly on positions it could not prove. At 25 empty points or fewer
-  // the whole budget: with 10 positions a playout there, a 100-playout engine kept the win in
-  // 4 of 12 won 5x5 middle games, against 12 of 12 with 100,000 positions.
+  // of a 9x9 playout, and far from the end the solver seldom proves anything, so a fixed budget
+  // would make small searches many times slower for nothing. At 25 empty points or fewer the
+  // whole budget: proofs are within reach there, and a small search misses the wins they find
+  // (docs/experiments.md).
   limits.nodes = config.solver;
   if (config.playouts > 0 && empty > kSolverSmallEmpty)
     limits.nodes = std::min(limits.nodes, kSolverNodesPerPlayout * config.playouts);

@@ -62,10 +62,8 @@ TANBO_TARGET_BMI2 inline std::uint32_t select_bit_bmi2(std::uint64_t word, std::
 // Memory for the big per-point buffer of a position. On Linux, buffers of 4 MB and more are
 // aligned to 2 MB and marked for transparent huge pages (madvise), so that moves at random
 // places of a board of a million points do not miss the TLB on every access; smaller buffers
-// start on a cache line. Elsewhere plain aligned new/delete. What it buys: a three-player
-// 1000x1000 game (40 MB of general records) took 190 ns a move against 204 without huge pages
-// (7%, medians of 8 alternating runs); on the 8 MB of a two-player one's compact records the
-// difference was within the noise (143 against 145 ns).
+// start on a cache line. Elsewhere plain aligned new/delete. Huge pages make a move on a
+// three-player 1000x1000 board (40 MB of records) about 7% faster (docs/performance.md).
 void* big_buffer_allocate(std::size_t bytes);
 void big_buffer_free(void* p, std::size_t bytes) noexcept;
 

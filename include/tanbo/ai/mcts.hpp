@@ -4,8 +4,8 @@
 // it, so each player maximises its own win), a transposition table (a position reached by
 // several lines shares its children and their statistics), light playout knowledge, and two
 // ways of using several threads (one shared tree with virtual loss, or independent trees
-// merged at the root). See docs/strength.md for the spec grammar and the measurements behind
-// the defaults.
+// merged at the root). docs/strength.md describes the options and the search;
+// docs/experiments.md has the matches behind the defaults.
 #pragma once
 
 #include <atomic>
@@ -45,8 +45,7 @@ struct MctsConfig {
                              // a playout)
   bool reuse = true;         // keep the tree between searches (see Mcts::search)
   bool transpose = true;     // a position reached by different lines has one block of children,
-                             // with their statistics (on 9x9 +42 Elo at 1000 playouts, 200
-                             // games; see docs/strength.md)
+                             // with their statistics, shared by every line into it
   bool reply = false;        // playouts play the last good reply to the move before (see
                              // src/ai/reply_table.hpp)
   // Two players, at most 64 empty points: positions the exact solver searches before each
@@ -56,14 +55,11 @@ struct MctsConfig {
   std::uint64_t solver = 100000;
 };
 
-// The biggest boards the board-dependent defaults below hold on: 10x10 for no exploration
-// (measured on 9x9 and 7x7; on 13x13 it lost), 13x13 for the playout tactics in every playout
-// move (also measured on 9x9 and 5x5x5), 19x19 for the tactics in the first
-// kTacticsPlayoutMoves moves of each playout and for the move model's priors. On 19x19 the search
-// must keep 60% of tanbo bench's rate: 30,000 playouts from the start took 0.96 s without the
-// tactics and the model, 1.00 s with the tactics in the first 200 moves, 1.01 s with the model
-// too, and 1.20 s with the tactics in every move, where 60% of the bench's rate would take
-// 1.06 s (medians of 5). docs/strength.md has the matches.
+// The biggest boards the board-dependent defaults below hold on, each the largest of the boards
+// it was measured on (docs/experiments.md): 10x10 for no exploration, 13x13 for the playout
+// tactics in every playout move, 19x19 for the tactics in the first kTacticsPlayoutMoves moves
+// of each playout and for the move model's priors. On bigger boards the tactics stop after the
+// first moves of a playout so that the search keeps 60% of tanbo bench's rate on 19x19.
 inline constexpr std::uint32_t kTunedExplorePoints = 100;
 inline constexpr std::uint32_t kTunedModelPoints = 361;
 inline constexpr std::uint32_t kTunedTacticsPoints = 361;
@@ -72,27 +68,23 @@ inline constexpr std::uint32_t kTacticsPlayoutMoves = 200;
 
 // The UCT exploration constant a search of `graph` uses: config.explore when it is set (>= 0),
 // else 0 with RAVE on boards of at most kTunedExplorePoints points that have at most 4
-// neighbours each (lines, square grids: the AMAF values and priors explore enough: on 9x9, 0
-// against 0.2 won 69 of 100 games at 1000 playouts, +139 Elo), else 0.2 (on 5x5x5, 0 lost 168
-// Elo; plain UCT needs exploration; on 13x13 with the move model 0 lost 115).
+// neighbours each (lines, small square grids: the AMAF values and the priors spread the visits
+// enough, and exploration only dilutes them), else 0.2 (plain UCT needs exploration, and on
+// 5x5x5 and 13x13 none lost).
 double exploration_constant(const MctsConfig& config, const Graph& graph);
 // Whether the light playouts of a search of `graph` use tactical_move: config.tactics when it
-// is set (0 or 1), else on boards of at most kTunedTacticsPoints points (at 1000 playouts,
-// 9x9: +191 Elo for 7% of the playout rate; 13x13: +330 for 13%; 19x19, in the first 200 moves
-// of each playout: +301 for 15%; 5x5x5: +17, not significant).
+// is set (0 or 1), else on boards of at most kTunedTacticsPoints points (on 9x9, 13x13 and
+// 19x19 they make the search much stronger for a small share of its playout rate).
 bool playout_tactics(const MctsConfig& config, const Graph& graph);
 // How many moves of each playout, from its first, use the tactics when they are on:
 // config.tmoves when it is set (>= 0), else every move (0) on boards of at most
-// kWholeTacticsPoints points, and the first kTacticsPlayoutMoves on bigger ones (19x19: in
-// every move +417 Elo at 1000 playouts, but the search would keep only 53-56% of the bench's
-// rate; in the first 100, +207).
+// kWholeTacticsPoints points, and the first kTacticsPlayoutMoves on bigger ones (the late moves
+// of a long playout, with many roots down to one point, are where the tactics cost most).
 std::uint32_t tactics_moves(const MctsConfig& config, const Graph& graph);
 // Whether the priors of a search of `graph` come from the move model: config.model when it is
 // set (0 or 1), else on boards of at most kTunedModelPoints points that have at most 4
-// neighbours each, like 9x9, where its weights were fitted (there +182 Elo at 1000 playouts
-// against greedy's priors, 200 games; with the tactics, on 13x13 +85 in 100 games and on 19x19
-// +223 in 60, for nothing measurable of 19x19's playout rate from the start);
-// elsewhere greedy's priors (with the model, hex 5 won 44-56 in 100 games, 5x5x5 12-28 in 40).
+// neighbours each, like 9x9, where its weights were fitted (there, on 13x13 and on 19x19 it
+// beats greedy's priors); elsewhere greedy's priors (the model lost on hex 5 and 5x5x5).
 bool model_priors(const MctsConfig& config, const Graph& graph);
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
@@ -160,8 +152,7 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v);
 // the last good reply (reply=1) before it (Worker::playout_move in mcts.cpp). `no_taking`
 // says the caller knows that no legal move bounds another player's root without bounding its
 // own (tactical_move looked at every root and found none): the draws and the move are the
-// same, without the test of each draw (19x19, the tactics in every playout move: 30,000
-// playouts took 1.16 s instead of 1.18 s, medians of 5).
+// same, without the test of each draw.
 Vertex light_playout_move(const Position& pos, Rng& rng, int tries = 1, bool no_taking = false);
 
 // Roots at most tactical_move() looks through (a scan of every root on each playout move);
@@ -172,10 +163,8 @@ inline constexpr std::uint32_t kTacticsMaxRoots = 64;
 // p's own roots when growing it there leaves that root some root space; kNoVertex when there
 // is neither. `hints`, when given, remembers each root's last point between calls (a playout
 // of one thread): a big root is then searched once, not on every move; the answer is the same.
-// Cost per playout move in 19x19 light playouts (Release, no LTO), 74 ns without tactics:
-// +58 ns reading each root's space and searching its stones every time, +27 ns with one span
-// of the spaces (Position::root_spaces), a hint checked by Position::joined_root, and the hints.
-// Half the moves see a root down to one point; a tactical move is found in 5% of them.
+// The scan runs on every playout move and finds a move in few of them, so it reads the roots'
+// spaces as one span (Position::root_spaces) and checks a hint by Position::joined_root.
 Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints = nullptr);
 
 // A search engine; keeps its random state, and its tree, between searches.
