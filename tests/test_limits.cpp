@@ -15,12 +15,13 @@
 #include <sstream>
 
 #include "../src/cli/gtp.hpp"
-#include "../src/cli/options.hpp"
+#include "tanbo/app/options.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/setup.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {
@@ -88,8 +89,8 @@ TEST(QuoteInput, HugeTokensGiveShortMessagesEverywhere) {
   EXPECT_LT(message_of([&] { read_game(header, "g"); }).size(), 200u);
   const std::string spec_line = "tanbo-game 1\ntopology " + kHuge + "\nmoves\n";
   EXPECT_LT(message_of([&] { read_game(spec_line, "g"); }).size(), 200u);
-  EXPECT_LT(message_of([&] { cli::player_count(std::string(4000, 'x')); }).size(), 200u);
-  EXPECT_LT(message_of([&] { cli::player_count(std::string(4000, '7')); }).size(), 200u);
+  EXPECT_LT(message_of([&] { app::player_count(std::string(4000, 'x')); }).size(), 200u);
+  EXPECT_LT(message_of([&] { app::player_count(std::string(4000, '7')); }).size(), 200u);
   cli::GtpEngine gtp;
   for (const std::string& line :
        {"play b " + kHuge, kHuge, "topology grid " + kHuge, "play b " + std::string(100'000, 'x'),
@@ -142,10 +143,10 @@ TEST(ReadLine, KeepsAtMostMaxBytesAndCountsTheRest) {
 }
 
 TEST(PlayerNames, AreOneLineEach) {
-  EXPECT_EQ(cli::player_count("alice,bob"), 2);
-  EXPECT_TRUE(has(message_of([] { cli::player_count("a\nseed black A1,bob"); }),
+  EXPECT_EQ(app::player_count("alice,bob"), 2);
+  EXPECT_TRUE(has(message_of([] { app::player_count("a\nseed black A1,bob"); }),
                   "cannot hold control characters"));
-  EXPECT_TRUE(has(message_of([] { cli::player_count("99"); }), "2 to 8 players"));
+  EXPECT_TRUE(has(message_of([] { app::player_count("99"); }), "2 to 8 players"));
 }
 
 // ------------------------------------------------------------------ topology specs
@@ -250,8 +251,9 @@ TEST(MemoryLimit, MorePlayersAreCheckedWhenThePositionIsMade) {
   const std::uint64_t room = (20u << 20) / 100 * 80;
   EXPECT_LT(estimated_memory(90'000, 179'400, 2), room);
   EXPECT_GT(estimated_memory(90'000, 179'400, 8), room);
-  const auto topo = parse_topology("grid 300x300");
+  // The board keeps the limit it was built under (Topology::memory_budget).
   set_max_memory(20 << 20);
+  const auto topo = parse_topology("grid 300x300");
   EXPECT_NO_THROW(Position(topo, make_setup(*topo, "spaced", 2)));
   const std::string m = message_of([&] { Position(topo, make_setup(*topo, "spaced", 8)); });
   set_max_memory(0);

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"

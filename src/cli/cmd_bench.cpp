@@ -3,7 +3,6 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "tanbo/ai/playout.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"

@@ -3,10 +3,9 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "tanbo/core/error.hpp"
-#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/platform/input_file.hpp"
 #include "tanbo/proof/proof.hpp"
 
 namespace tanbo::cli {

@@ -8,7 +8,6 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/gamefile.hpp"

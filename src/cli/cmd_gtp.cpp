@@ -2,7 +2,6 @@
 
 #include "commands.hpp"
 #include "gtp.hpp"
-#include "options.hpp"
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/core/error.hpp"
 

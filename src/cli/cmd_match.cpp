@@ -12,7 +12,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "seats.hpp"
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/ai/match.hpp"

@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "play_review.hpp"
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/core/error.hpp"

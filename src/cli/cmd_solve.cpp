@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "solve_split.hpp"
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/ai/solver.hpp"

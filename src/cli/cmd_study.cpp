@@ -11,7 +11,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "seats.hpp"
 #include "study_report.hpp"
 #include "tanbo/ai/agent.hpp"
@@ -100,19 +99,6 @@ std::vector<Entry> read_list(const std::string& path) {
   return out;
 }
 
-bool parse_shard(const std::string& text, std::uint64_t& i, std::uint64_t& n) {
-  const auto slash = text.find('/');
-  if (slash == std::string::npos) return false;
-  const std::string a = text.substr(0, slash), b = text.substr(slash + 1);
-  auto digits = [](const std::string& s) {
-    return !s.empty() && s.size() < 10 && s.find_first_not_of("0123456789") == std::string::npos;
-  };
-  if (!digits(a) || !digits(b)) return false;
-  i = std::stoull(a);
-  n = std::stoull(b);
-  return n >= 1 && i >= 1 && i <= n;
-}
-
 // ---------------------------------------------------------------- playing
 
 // A study ready to play: its boards built, its shard and run identified.
@@ -139,9 +125,11 @@ Study prepare(const StudyOptions& o) {
   if (o.list_path.empty()) throw Error("--topologies FILE is required (or --merge CSV...)");
   if (o.games == 0) throw Error("--games must be at least 1");
   Study s;
-  if (!parse_shard(o.shard, s.shard.index, s.shard.count)) {
-    throw Error("--shard " + o.shard + ": expected i/n with 1 <= i <= n, e.g. 2/3");
-  }
+  const auto shard = parse_shard(o.shard);
+  if (!shard)
+    throw Error("--shard " + quote_input(o.shard) + ": expected i/n with 1 <= i <= n, e.g. 2/3");
+  s.shard.index = shard->index;
+  s.shard.count = shard->count;
   s.specs = seat_specs(o.players, "study");
   const int k = static_cast<int>(s.specs.size());
   s.entries = read_list(o.list_path);

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/render.hpp"
 #include "tanbo/platform/memory.hpp"
@@ -36,20 +37,13 @@ void need_args(const std::vector<std::string>& args, std::size_t min, std::size_
 
 // A number of seconds (digits, at most one '.', at most 10^7) or, with `whole`, of moves.
 double need_amount(const std::string& text, const char* what, bool whole) {
-  const bool digits =
-      !text.empty() && text.size() <= 12 &&
-      std::count(text.begin(), text.end(), '.') <= (whole ? 0 : 1) &&
-      std::all_of(
-          text.begin(), text.end(),
-          [](char ch) { return ch == '.' || std::isdigit(static_cast<unsigned char>(ch)); }) &&
-      text != ".";
-  const double x = digits ? std::stod(text) : -1;
-  if (!digits || x > 1e7) {
+  const auto x = parse_number(text, whole);
+  if (!x || *x > 1e7) {
     throw Error(std::string(what) + " must be " +
                 (whole ? "a whole number of moves" : "a number of seconds") + ", not " +
                 quote_input(text));
   }
-  return x;
+  return *x;
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "commands.hpp"
 #include "gtp.hpp"
-#include "options.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/gamefile.hpp"

@@ -9,7 +9,7 @@
 // DIR/results/unit-I.proof    the unit's certificate (with --proof)
 // DIR/result.txt, DIR/proof.txt   what the merge writes
 #include "solve_split.hpp"
-#include "options.hpp"
+#include "commands.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -21,9 +21,10 @@
 
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/core/error.hpp"
-#include "tanbo/platform/input_file.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/safe_file.hpp"
+#include "tanbo/platform/input_file.hpp"
 #include "tanbo/proof/proof.hpp"
 
 namespace tanbo::cli {
@@ -105,8 +106,12 @@ Manifest read_manifest(const std::string& dir, const Topology& topo) {
   }
   Manifest m;
   m.run = lines[1].second;
-  m.depth = std::stoi(lines[2].second);
-  const std::size_t count = std::stoul(lines[3].second);
+  const auto depth = parse_whole(lines[2].second, 1000);
+  const auto count = parse_whole(lines[3].second, std::uint64_t{1} << 32);
+  if (lines[2].first != "depth" || lines[3].first != "units" || !depth || !count) {
+    throw Error(shown_name(path) + ": a damaged manifest (its depth or unit count)");
+  }
+  m.depth = static_cast<int>(*depth);
   for (std::size_t i = 4; i < lines.size(); ++i) {
     std::istringstream words(lines[i].second);
     std::size_t index = 0;
@@ -119,7 +124,7 @@ Manifest read_manifest(const std::string& dir, const Topology& topo) {
     for (std::string name; words >> name;) moves.push_back(topo.need_vertex(name));
     m.units.push_back(std::move(moves));
   }
-  if (m.units.size() != count) throw Error(shown_name(path) + ": units are missing");
+  if (m.units.size() != *count) throw Error(shown_name(path) + ": units are missing");
   return m;
 }
 
@@ -261,8 +266,11 @@ UnitResult read_result(const std::string& dir, std::size_t i, const std::string&
   const auto w = parse_player(field["winner"], 2);
   if (!w) throw Error(shown_name(path) + ": no winner");
   r.winner = *w;
-  r.nodes = std::stoull(field["nodes"].empty() ? "0" : field["nodes"]);
-  r.seconds = std::stod(field["seconds"].empty() ? "0" : field["seconds"]);
+  const auto nodes = parse_whole(field["nodes"].empty() ? "0" : field["nodes"]);
+  const auto seconds = parse_decimal(field["seconds"].empty() ? "0" : field["seconds"]);
+  if (!nodes || !seconds) throw Error(shown_name(path) + ": a damaged result (nodes or seconds)");
+  r.nodes = *nodes;
+  r.seconds = *seconds;
   return r;
 }
 

@@ -4,16 +4,19 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands.hpp"
-#include "options.hpp"
 #include "tanbo/ai/agent.hpp"
+#include "tanbo/app/command.hpp"
+#include "tanbo/app/options.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/random.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/sgf.hpp"
 #include "viewer.hpp"
 
-namespace tanbo::cli {
+namespace tanbo::view {
+
+using namespace tanbo::app;
 
 namespace {
 
@@ -45,14 +48,11 @@ const char* kViewHelp =
 bool parse_size(const std::string& s, int& w, int& h) {
   const auto x = s.find_first_of("xX");
   if (x == std::string::npos) return false;
-  try {
-    std::size_t a = 0, b = 0;
-    w = std::stoi(s.substr(0, x), &a);
-    h = std::stoi(s.substr(x + 1), &b);
-    return a == x && b == s.size() - x - 1 && w >= 16 && h >= 16 && w <= 8192 && h <= 8192;
-  } catch (const std::exception&) {
-    return false;
-  }
+  const auto a = parse_whole(s.substr(0, x), 8192), b = parse_whole(s.substr(x + 1), 8192);
+  if (!a || !b || *a < 16 || *b < 16) return false;
+  w = static_cast<int>(*a);
+  h = static_cast<int>(*b);
+  return true;
 }
 
 std::vector<std::string> split_moves(const std::string& s) {
@@ -222,8 +222,7 @@ viz::SceneOptions scene_options(const ViewArgs& a, const Game& game) {
 
 int write_png(const Position& pos, const ViewArgs& a, const viz::SceneOptions& opts,
               std::ostream& out) {
-  const Position shown =
-      a.move >= 0 ? position_at(pos, static_cast<std::uint32_t>(a.move)) : pos;
+  const Position shown = a.move >= 0 ? position_at(pos, static_cast<std::uint32_t>(a.move)) : pos;
   viz::render_png(shown, opts, a.width, a.height, a.png);
   out << "wrote " << a.png << " (" << a.width << "x" << a.height << ", move " << shown.ply()
       << ")\n";
@@ -281,11 +280,11 @@ int view_command(const std::vector<std::string>& args, std::istream&, std::ostre
   return open_window(*game, save_path, a, opts, err);
 }
 
-}  // namespace tanbo::cli
+}  // namespace tanbo::view
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   // Errors become messages and exit codes in the same place as for tanbo's subcommands.
-  static const tanbo::cli::Command view{"view", "", tanbo::cli::view_command, 2};
-  return tanbo::cli::run_subcommand(view, args, std::cin, std::cout, std::cerr);
+  static const tanbo::app::Command view{"view", "", tanbo::view::view_command, 2};
+  return tanbo::app::run_subcommand(view, args, std::cin, std::cout, std::cerr);
 }

@@ -1,14 +1,15 @@
-#include "options.hpp"
+#include "tanbo/app/options.hpp"
 
 #include <algorithm>
 #include <iostream>
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/platform/memory.hpp"
 
-namespace tanbo::cli {
+namespace tanbo::app {
 
 void add_board_options(po::options_description& desc, BoardOptions& b, bool with_seed) {
   desc.add_options()(
@@ -27,9 +28,9 @@ int player_count(const std::string& players) {
   if (players.empty()) return 0;
   const std::string shown = "--players " + quote_input(players);
   if (std::all_of(players.begin(), players.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    const int n = players.size() > 2 ? 0 : std::stoi(players);
-    if (n < 2 || n > kMaxPlayers) throw Error(shown + ": a game has 2 to 8 players");
-    return n;
+    const auto n = parse_whole(players, kMaxPlayers);
+    if (!n || *n < 2) throw Error(shown + ": a game has 2 to 8 players");
+    return static_cast<int>(*n);
   }
   const int n = static_cast<int>(std::count(players.begin(), players.end(), ',')) + 1;
   if (n < 2 || n > kMaxPlayers) {
@@ -124,4 +125,4 @@ std::optional<int> parse_args(const std::vector<std::string>& args,
   return std::nullopt;
 }
 
-}  // namespace tanbo::cli
+}  // namespace tanbo::app

@@ -1,4 +1,4 @@
-// Options shared by every subcommand, spelled the same everywhere:
+// Command-line options shared by every program and subcommand, spelled the same everywhere:
 //   --topology SPEC   the board (default "grid 19x19")
 //   --setup NAME      the starting setup (default: the board's own)
 //   --players N|LIST  number of players, or their names separated by commas
@@ -14,7 +14,7 @@
 
 #include "tanbo/core/position.hpp"
 
-namespace tanbo::cli {
+namespace tanbo::app {
 
 namespace po = boost::program_options;
 
@@ -50,4 +50,4 @@ std::optional<int> parse_args(const std::vector<std::string>& args,
                               po::variables_map& vm, const std::string& help_text,
                               std::ostream& out, std::ostream& err);
 
-}  // namespace tanbo::cli
+}  // namespace tanbo::app
