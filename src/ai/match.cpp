@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/mix.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo {
@@ -46,13 +48,7 @@ Seating seat_agents(const std::vector<std::string>& specs, std::uint64_t seed,
 }
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t game, std::uint64_t agent) {
-  auto mix = [](std::uint64_t z) {
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  };
-  return mix(mix(mix(seed) ^ game) ^ (agent * 0x632BE59BD9B4E019ull));
+  return mix64(mix64(mix64(seed) ^ game) ^ (agent * 0x632BE59BD9B4E019ull));
 }
 
 Interval wilson_interval(double wins, double n, double z) {
@@ -204,11 +200,9 @@ std::vector<StudyTally> parse_study_csv(const std::string& text, const std::stri
     throw Error(origin + ":" + std::to_string(number) + ": " + why);
   };
   auto count = [&](const std::string& field, const char* name) -> std::uint64_t {
-    if (field.empty() || field.size() > 19 ||
-        field.find_first_not_of("0123456789") != std::string::npos) {
-      fail(std::string(name) + " " + quote_input(field) + " is not a whole number");
-    }
-    return std::stoull(field);
+    const auto value = parse_whole(field);
+    if (!value) fail(std::string(name) + " " + quote_input(field) + " is not a whole number");
+    return *value;
   };
   bool header = false;
   while (std::getline(in, line)) {

@@ -7,6 +7,7 @@
 
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
 
 namespace tanbo {
 
@@ -133,39 +134,25 @@ Vertex light_playout_move(const Position& pos, Rng& rng, int tries, bool no_taki
 namespace {
 
 double parse_number(std::string_view key, std::string_view value, double lo, double hi) {
-  std::string s(value);
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != s.size() || !(x >= lo && x <= hi)) {
+  const auto x = parse_decimal(value);
+  if (!x || !(*x >= lo && *x <= hi)) {
     std::ostringstream os;
     os << "mcts option " << key << "=" << value << ": expected a number from " << lo << " to "
        << hi;
     throw Error(os.str());
   }
-  return x;
+  return *x;
 }
 
 std::uint64_t parse_count(std::string_view key, std::string_view value, std::uint64_t lo,
                           std::uint64_t hi) {
-  if (value.empty() ||
-      !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-      value.size() > 15) {
+  const auto x = parse_whole(value);
+  if (!x || *x < lo || *x > hi) {
     throw Error("mcts option " + std::string(key) + "=" + std::string(value) +
                 ": expected a whole number from " + std::to_string(lo) + " to " +
                 std::to_string(hi));
   }
-  const std::uint64_t x = std::stoull(std::string(value));
-  if (x < lo || x > hi) {
-    throw Error("mcts option " + std::string(key) + "=" + std::string(value) +
-                ": expected a whole number from " + std::to_string(lo) + " to " +
-                std::to_string(hi));
-  }
-  return x;
+  return *x;
 }
 
 bool parse_flag(std::string_view key, std::string_view value) {

@@ -12,20 +12,14 @@
 #include <thread>
 #include <vector>
 
-#include "../core/platform.hpp"
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/ai/solver.hpp"
+#include "tanbo/core/mix.hpp"
+#include "tanbo/core/tuning.hpp"
 
 namespace tanbo::solver_detail {
 
 using Clock = std::chrono::steady_clock;
-
-inline std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // What the table knows of a position, packed in 64 bits: bit 0 set (an entry), bit 1 proven.
 // A proof: bit 2 the side to move wins, bits 3-34 the best move in the canonical frame, bits
@@ -77,7 +71,7 @@ inline std::uint32_t log2_of(std::uint64_t x) {
 // The transposition table: buckets of two entries (one kept by the work its proof took, one
 // always replaced), shared by the threads without locks: each slot stores key ^ data beside
 // data, so that a slot torn by two writers reads as a miss. Its memory comes zeroed from the
-// system (platform::zeroed_buffer_allocate) and is only touched as the search reaches it, so
+// system (tuning::zeroed_buffer_allocate) and is only touched as the search reaches it, so
 // that making or clearing a table of gigabytes costs no time before the search.
 class Table {
  public:
@@ -93,7 +87,7 @@ class Table {
   }
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
-  ~Table() { platform::zeroed_buffer_free(data_, bytes()); }
+  ~Table() { tuning::zeroed_buffer_free(data_, bytes()); }
 
   bool probe(std::uint64_t key, Entry& e) const {
     std::uint64_t* b = bucket(key);
@@ -119,7 +113,7 @@ class Table {
   }
   // Empties the table: fresh zeroed memory in place of the old (no pass over it).
   void clear() {
-    platform::zeroed_buffer_free(data_, bytes());
+    tuning::zeroed_buffer_free(data_, bytes());
     data_ = nullptr;
     allocate();
   }
@@ -128,9 +122,7 @@ class Table {
   static constexpr std::size_t kBucketWords = 4;  // two slots of check and data
   static constexpr std::size_t kBucketBytes = kBucketWords * sizeof(std::uint64_t);
 
-  void allocate() {
-    data_ = static_cast<std::uint64_t*>(platform::zeroed_buffer_allocate(bytes()));
-  }
+  void allocate() { data_ = static_cast<std::uint64_t*>(tuning::zeroed_buffer_allocate(bytes())); }
   std::size_t bytes() const { return words_ * sizeof(std::uint64_t); }
   std::uint64_t* bucket(std::uint64_t key) const { return data_ + (key & mask_) * kBucketWords; }
   static std::uint64_t load(std::uint64_t& w) {
@@ -165,7 +157,7 @@ struct Keys {
       inverse.push_back(std::move(inv));
     }
     std::uint64_t state = 0x7A4B0C0DE5ull;
-    white_to_move = splitmix(state);
+    white_to_move = splitmix64(state);
   }
   std::size_t count() const { return perms.size() + 1; }  // symmetries, the identity included
   // The image of v under symmetry s (0: the identity) and back.
@@ -174,7 +166,7 @@ struct Keys {
   // The Zobrist key of a stone of colour c (1 or 2) on v.
   static std::uint64_t stone(Vertex v, Player c) {
     std::uint64_t state = (2 * std::uint64_t{v} + (c - 1u)) * 0xD1B54A32D192ED03ull;
-    return splitmix(state);
+    return splitmix64(state);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo {
@@ -39,25 +40,6 @@ std::string hex64(std::uint64_t x) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
   return buf;
-}
-
-// A whole number of at most 19 digits, or nullopt.
-std::optional<std::uint64_t> whole_number(const std::string& s) {
-  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  return std::stoull(s);
-}
-
-// "i/n" with 1 <= i <= n.
-bool parse_index(const std::string& s, std::uint64_t& index, std::uint64_t& count) {
-  const auto slash = s.find('/');
-  if (slash == std::string::npos) return false;
-  const auto i = whole_number(s.substr(0, slash)), n = whole_number(s.substr(slash + 1));
-  if (!i || !n || *n == 0 || *i == 0 || *i > *n) return false;
-  index = *i;
-  count = *n;
-  return true;
 }
 
 // The rest of a header line after its "# KEY ", or a refusal naming the line.
@@ -149,6 +131,17 @@ std::string shard_header(const ShardId& s) {
          "\n# players " + s.run.players + "\n";
 }
 
+std::optional<ShardId> parse_shard(std::string_view text) {
+  const auto slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  const auto i = parse_whole(text.substr(0, slash)), n = parse_whole(text.substr(slash + 1));
+  if (!i || !n || *n == 0 || *i == 0 || *i > *n) return std::nullopt;
+  ShardId s;
+  s.index = *i;
+  s.count = *n;
+  return s;
+}
+
 std::optional<ShardId> parse_shard_header(const std::string& text, const std::string& origin) {
   if (text.rfind(kShardTag, 0) != 0) return std::nullopt;
   std::istringstream in(text);
@@ -158,18 +151,21 @@ std::optional<ShardId> parse_shard_header(const std::string& text, const std::st
                  quote_input(value) + " is not valid");
   };
   const std::string index = header_field(in, "tanbo study shard", origin, 1);
-  if (!parse_index(index, s.index, s.count)) throw bad(1, "shard", index);
+  const auto shard = parse_shard(index);
+  if (!shard) throw bad(1, "shard", index);
+  s.index = shard->index;
+  s.count = shard->count;
   const std::string seed = header_field(in, "seed", origin, 2);
-  const auto seed_value = whole_number(seed);
+  const auto seed_value = parse_whole(seed);
   if (!seed_value) throw bad(2, "seed", seed);
   s.run.seed = *seed_value;
   const std::string games = header_field(in, "games", origin, 3);
-  const auto games_value = whole_number(games);
+  const auto games_value = parse_whole(games);
   if (!games_value || *games_value == 0) throw bad(3, "games", games);
   s.run.games = *games_value;
   const std::string boards = header_field(in, "boards", origin, 4);
   const auto space = boards.find(' ');
-  const auto board_count = whole_number(boards.substr(0, space));
+  const auto board_count = parse_whole(boards.substr(0, space));
   const std::string hash = space == std::string::npos ? "" : boards.substr(space + 1);
   if (!board_count || *board_count == 0 || hash.size() != 16 ||
       hash.find_first_not_of("0123456789abcdef") != std::string::npos) {

@@ -20,6 +20,7 @@
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo::cli {
@@ -28,19 +29,14 @@ namespace {
 
 // A whole or decimal number from `lo` to `hi`, or a refusal naming `what`.
 double need_number(const std::string& text, const char* what, double lo, double hi, bool whole) {
-  const bool digits = !text.empty() && text.size() <= 12 && text != "." &&
-                      std::count(text.begin(), text.end(), '.') <= (whole ? 0 : 1) &&
-                      std::all_of(text.begin(), text.end(), [](char ch) {
-                        return ch == '.' || std::isdigit(static_cast<unsigned char>(ch));
-                      });
-  const double x = digits ? std::stod(text) : -1;
-  if (!digits || x < lo || x > hi) {
+  const auto x = parse_number(text, whole);
+  if (!x || *x < lo || *x > hi) {
     std::ostringstream os;
     os << what << " must be " << (whole ? "a whole number" : "a number") << " from " << lo << " to "
        << hi << ", not " << quote_input(text);
     throw Error(os.str());
   }
-  return x;
+  return *x;
 }
 
 // The position the engine stands on, checked to be a game not over.

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/render.hpp"
 #include "tanbo/io/safe_file.hpp"
@@ -32,11 +33,9 @@ void PlayConsole::draw(const Position& pos, const std::vector<std::string>& name
 }
 
 std::optional<std::uint32_t> parse_count(const std::string& text) {
-  if (text.empty() || text.size() > 9) return std::nullopt;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-  }
-  return static_cast<std::uint32_t>(std::stoul(text));
+  const auto n = parse_whole(text, 999'999'999);
+  if (!n) return std::nullopt;
+  return static_cast<std::uint32_t>(*n);
 }
 
 std::uint32_t undo_command(Session& session, const std::string& count, std::ostream& out) {

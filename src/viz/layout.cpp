@@ -22,6 +22,7 @@
 #include <limits>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo::viz {
@@ -100,10 +101,7 @@ int parse_axis(std::string_view text, std::size_t dims) {
   } else {
     std::string digits = t;
     if (!digits.empty() && digits[0] == 'a') digits.erase(0, 1);
-    if (!digits.empty() && digits.size() < 6 &&
-        std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(c); })) {
-      axis = std::stoi(digits) - 1;
-    }
+    if (const auto n = parse_whole(digits, 99999)) axis = static_cast<int>(*n) - 1;
   }
   if (axis < 0 || static_cast<std::size_t>(axis) >= dims) {
     throw Error("unknown axis " + quote_input(std::string(text)) + "; this board has the axes " +
@@ -134,13 +132,12 @@ void parse_slices(std::string_view text, const Topology& topo, ViewSpec& view) {
     const int axis = parse_axis(part.substr(0, eq), d);
     const std::string value = trim(part.substr(eq + 1));
     const std::uint32_t size = topo.dims[axis];
-    if (value.empty() || value.size() > 9 ||
-        !std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(c); }) ||
-        std::stoul(value) < 1 || std::stoul(value) > size) {
-      throw Error("--slice " + axis_name(axis) + "=" + value + ": the value must be 1.." +
-                  std::to_string(size));
+    const auto n = parse_whole(value, size);
+    if (!n || *n < 1) {
+      throw Error("--slice " + axis_name(axis) + "=" + quote_input(value) +
+                  ": the value must be 1.." + std::to_string(size));
     }
-    view.slice[axis] = static_cast<std::uint32_t>(std::stoul(value)) - 1;
+    view.slice[axis] = static_cast<std::uint32_t>(*n) - 1;
   }
 }
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tanbo/ai/match.hpp"
@@ -39,6 +40,10 @@ struct ShardId {
   std::uint64_t index = 1;
   std::uint64_t count = 1;
 };
+
+// Reads a shard "i/n" (1 <= i <= n, whole numbers of at most 19 digits), as --shard gives it and
+// a shard's header stores it; nullopt for anything else.
+std::optional<ShardId> parse_shard(std::string_view text);
 
 // A hash (64-bit FNV-1a) of a study's boards: each board's spec as listed, its setup name, its
 // graph and its starting stones, in list order. Boards built from the same list and files

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "tanbo/core/mix.hpp"
 #include "tanbo/core/position.hpp"
 
 namespace tanbo {
@@ -12,13 +13,7 @@ class Rng {
   explicit Rng(std::uint64_t seed = 1) { reseed(seed); }
   // Restarts the sequence from a seed (expanded with splitmix64).
   void reseed(std::uint64_t seed) {
-    for (auto& w : s_) {
-      seed += 0x9E3779B97F4A7C15ull;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      w = z ^ (z >> 31);
-    }
+    for (auto& w : s_) w = splitmix64(seed);
   }
   // Next 64 random bits.
   std::uint64_t next() {
