@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "../src/core/platform.hpp"
+#include "tanbo/core/tuning.hpp"
 
 namespace {
 

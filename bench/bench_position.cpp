@@ -9,6 +9,7 @@
 #include "tanbo/ai/playout.hpp"
 #include "tanbo/core/position.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/platform/memory.hpp"
 
 using namespace tanbo;
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tanbo/core/position.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 namespace tanbo::test {

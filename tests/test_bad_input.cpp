@@ -19,6 +19,7 @@
 #include "tanbo/core/topology.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -42,7 +43,7 @@ std::string error_of(F&& f) {
 }
 
 std::string spec_error(const std::string& spec, const tanbo::TopologyLimits& lim = {}) {
-  return error_of([&] { tanbo::parse_topology(spec, lim); });
+  return error_of([&] { tanbo::parse_topology(spec, tanbo::process_limits(lim)); });
 }
 
 std::string dot_error(const std::string& text) {

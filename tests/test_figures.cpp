@@ -13,6 +13,7 @@
 #include "figure_diagram.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

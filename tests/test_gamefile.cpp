@@ -13,6 +13,7 @@
 #include "tanbo/core/random.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

@@ -16,6 +16,7 @@
 #include "gtp_state.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/render.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

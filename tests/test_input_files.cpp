@@ -11,11 +11,12 @@
 #include <string>
 
 #include "tanbo/core/error.hpp"
-#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/platform/input_file.hpp"
+#include "tanbo/platform/memory.hpp"
 
 using namespace tanbo;
 namespace fs = std::filesystem;

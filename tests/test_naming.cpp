@@ -7,6 +7,7 @@
 #include <set>
 
 #include "tanbo/core/topology.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -9,8 +9,9 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "tanbo/session/session.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/platform/memory.hpp"
+#include "tanbo/session/session.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

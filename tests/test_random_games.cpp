@@ -11,6 +11,7 @@
 #include "tanbo/ai/playout.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -23,6 +23,7 @@
 #include "tanbo/core/random.hpp"
 #include "tanbo/core/setup.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 namespace {

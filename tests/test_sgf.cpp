@@ -14,6 +14,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {

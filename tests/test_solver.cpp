@@ -15,6 +15,7 @@
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -12,6 +12,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/setup.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/platform/memory.hpp"
 
 using namespace tanbo;
 using tanbo::cli::estimate_seconds_left;

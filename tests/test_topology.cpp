@@ -9,6 +9,7 @@
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

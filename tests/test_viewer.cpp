@@ -28,6 +28,7 @@ TEST(ViewerNotBuilt, ViewSaysSo) {
 #include "layout.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "viewer.hpp"
 
 using namespace tanbo;

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "viewer.hpp"
 
 using namespace tanbo;

@@ -33,10 +33,10 @@
 #include <utility>
 #include <vector>
 
-#include "platform.hpp"
 #include "pod_vector.hpp"
 #include "records.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/core/tuning.hpp"
 
 namespace tanbo::detail {
 
@@ -100,12 +100,12 @@ class CompactRecords {
     void prefetch_point(Vertex v) const {
       const auto at = reinterpret_cast<std::uintptr_t>(words_ + v);
       for (const std::ptrdiff_t* d = prefetch_begin_; d != prefetch_end_; ++d) {
-        platform::prefetch_for_write(
+        tuning::prefetch_for_write(
             reinterpret_cast<const void*>(at + static_cast<std::uintptr_t>(*d)));
       }
     }
     [[gnu::always_inline]] void prefetch(std::span<const Vertex> around) const {
-      for (const Vertex u : around) platform::prefetch_for_write(words_ + u);
+      for (const Vertex u : around) tuning::prefetch_for_write(words_ + u);
     }
 
     [[gnu::always_inline]] Vertex occupy(Vertex v, Player p, RootId r, Vertex next, int) const {

@@ -37,9 +37,9 @@
 #include <utility>
 #include <vector>
 
-#include "platform.hpp"
 #include "records.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/core/tuning.hpp"
 
 namespace tanbo::detail {
 
@@ -96,16 +96,16 @@ class GeneralRecords {
       if (prefetch_begin_ == prefetch_end_) return;
       const auto at = reinterpret_cast<std::uintptr_t>(base_) + v * stride_;
       const std::uintptr_t last = stride_ - 1;
-      platform::prefetch_for_write(reinterpret_cast<const void*>(at));
-      platform::prefetch_for_write(reinterpret_cast<const void*>(at + last));
+      tuning::prefetch_for_write(reinterpret_cast<const void*>(at));
+      tuning::prefetch_for_write(reinterpret_cast<const void*>(at + last));
       for (const std::ptrdiff_t* d = prefetch_begin_; d != prefetch_end_; ++d) {
         const std::uintptr_t u = at + static_cast<std::uintptr_t>(*d);
-        platform::prefetch_for_write(reinterpret_cast<const void*>(u));
-        platform::prefetch_for_write(reinterpret_cast<const void*>(u + last));
+        tuning::prefetch_for_write(reinterpret_cast<const void*>(u));
+        tuning::prefetch_for_write(reinterpret_cast<const void*>(u + last));
       }
     }
     [[gnu::always_inline]] void prefetch(std::span<const Vertex> around) const {
-      for (const Vertex u : around) platform::prefetch_for_write(base_ + u * stride_);
+      for (const Vertex u : around) tuning::prefetch_for_write(base_ + u * stride_);
     }
 
     [[gnu::always_inline]] Vertex occupy(Vertex v, Player p, RootId r, Vertex next,

@@ -2,7 +2,7 @@
 
 #include <bit>
 
-#include "platform.hpp"
+#include "tanbo/core/tuning.hpp"
 
 namespace tanbo {
 
@@ -10,7 +10,7 @@ namespace {
 
 using Counting = LegalSets::Counting;
 
-const bool kHasBmi2 = platform::cpu_has_bmi2();
+const bool kHasBmi2 = tuning::cpu_has_bmi2();
 
 // What nth searches: one player's counts and bitmap.
 struct Search {
@@ -34,8 +34,8 @@ template <bool kBmi2>
     prefix[k + 1] = acc;
     j += acc <= i;
   }
-  if constexpr (kBmi2) return j * 64 + platform::select_bit_bmi2(bits[j], i - prefix[j]);
-  return j * 64 + platform::select_bit_plain(bits[j], i - prefix[j]);
+  if constexpr (kBmi2) return j * 64 + tuning::select_bit_bmi2(bits[j], i - prefix[j]);
+  return j * 64 + tuning::select_bit_plain(bits[j], i - prefix[j]);
 }
 
 // Among `k` counts, the number of leading ones whose running total stays <= i, without a
@@ -56,7 +56,7 @@ template <std::uint32_t k>
 }
 
 // The search, compiled twice: for any CPU and for x86-64 CPUs with BMI2 (one instruction for
-// the bit within a word, inlined; platform.hpp).
+// the bit within a word, inlined; tuning.hpp).
 template <bool kBmi2>
 [[gnu::always_inline]] inline Vertex find(const Search& s, std::uint32_t i) {
   // b = number of whole blocks before the one holding the i-th point.

@@ -91,7 +91,7 @@ std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players) {
   // 2000x2000 77 (this says 103), hex 600 119 (127), 160x160x160 110 (126), 3^13 304 (331),
   // 40^4 142 (159), hex 600 with 6 players 128 (152), 2000x2000 with 8 players 103 (163),
   // its torus with 4 players 87 (123).
-  // A position's big buffer is aligned to 2 MB for huge pages (platform.hpp): up to 4 MB more
+  // A position's big buffer is aligned to 2 MB for huge pages (tuning.hpp): up to 4 MB more
   // of address space.
   return std::max(build, play) + 9 * n + (std::uint64_t{4} << 20);
 }

@@ -1,4 +1,4 @@
-#include "platform.hpp"
+#include "tanbo/core/tuning.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <new>
 
-namespace tanbo::platform {
+namespace tanbo::tuning {
 
 namespace {
 
@@ -82,4 +82,4 @@ void zeroed_buffer_free(void* p, std::size_t bytes) noexcept {
   std::free(p);
 }
 
-}  // namespace tanbo::platform
+}  // namespace tanbo::tuning

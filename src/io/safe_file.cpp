@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "tanbo/core/error.hpp"
-#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/platform/input_file.hpp"
 
 namespace tanbo {
 

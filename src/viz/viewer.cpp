@@ -475,7 +475,8 @@ void ViewerWindow::run_engines() {
     *timer = -1;
   }
   // engine_move() collects an engine that is thinking first.
-  while (impl_->session.engine_to_move()) impl_->opts.message = impl_->session.engine_move().message;
+  while (impl_->session.engine_to_move())
+    impl_->opts.message = impl_->session.engine_move().message;
   impl_->rebuild(false);
 }
 

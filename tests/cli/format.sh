@@ -8,7 +8,7 @@ if ! command -v clang-format >/dev/null; then
   exit 1
 fi
 cd "$root"
-mapfile -t files < <(find include src viz tests bench -name '*.cpp' -o -name '*.hpp' | sort)
+mapfile -t files < <(find include src tests bench examples -name '*.cpp' -o -name '*.hpp' | sort)
 bad=0
 for f in "${files[@]}"; do
   if ! clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then

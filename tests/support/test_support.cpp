@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "tanbo/ai/match.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo::test {
 

@@ -1,5 +1,5 @@
-// Platform tuning, in one place: cache prefetch, huge pages for big buffers, and the BMI2 bit
-// search. Nothing here changes a result; each piece only makes the same work faster on the
+// Tuning for the machine, in one place: cache prefetch, huge pages for big buffers, and the BMI2
+// bit search. Nothing here changes a result; each piece only makes the same work faster on the
 // machines that have it, and does nothing (or the portable thing) elsewhere. This is the only
 // header of the engine with an `#if` on the compiler, the operating system or the CPU.
 #pragma once
@@ -18,7 +18,7 @@
 #define TANBO_TARGET_BMI2
 #endif
 
-namespace tanbo::platform {
+namespace tanbo::tuning {
 
 // Starts loading the cache line of `p` for writing; a hint that changes nothing. Big boards ask
 // for a move's records before it reads them, so that their cache misses overlap
@@ -89,8 +89,8 @@ struct BigBufferAllocator {
   }
 };
 
-}  // namespace tanbo::platform
+}  // namespace tanbo::tuning
 
 namespace tanbo {
-using platform::BigBufferAllocator;  // (bench/bench_memory.cpp measures the memory with it)
+using tuning::BigBufferAllocator;  // (bench/bench_memory.cpp measures the memory with it)
 }  // namespace tanbo

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "tanbo/platform/input_file.hpp"
 #include "tanbo/core/position.hpp"
 #include "tanbo/io/safe_file.hpp"
+#include "tanbo/platform/input_file.hpp"
 
 namespace tanbo {
 
