@@ -207,9 +207,16 @@ TEST_F(Gtp, UndoClearBoardAndWinner) {
   EXPECT_EQ(send("legal_moves"), "=\n\n");
   EXPECT_EQ(send("list_stones black"), "=\n\n");
   EXPECT_EQ(send("play w H3"), "? illegal move: the game is over: White has won\n\n");
-  EXPECT_EQ(send("genmove w"), "? the game is over: White has won\n\n");
+  // After the end genmove gives the endings controllers know: the winner passes, the loser
+  // resigns; a pass changes nothing, and undo takes it back first.
+  EXPECT_EQ(send("genmove w"), "= pass\n\n");
+  EXPECT_EQ(send("reg_genmove b"), "= resign\n\n");
+  EXPECT_EQ(send("play w pass"), "=\n\n");
+  EXPECT_EQ(send("undo"), "=\n\n");
+  EXPECT_EQ(send("winner"), "= white\n\n");
   EXPECT_EQ(send("undo"), "=\n\n");
   EXPECT_EQ(send("winner"), "= none\n\n");
+  EXPECT_EQ(send("play b pass"), "? passing is not allowed in Tanbo\n\n");
   EXPECT_TRUE(state(engine) == start);
 }
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #include "../src/cli/gtp.hpp"
 
@@ -25,19 +26,30 @@ namespace {
 // Plain minimax over the rules, nothing shared with the solver: the side to move wins when
 // some move ends the game in its favour or leaves the opponent lost. Gives up (nullopt) after
 // `budget` positions.
+// With `memo`, each position's value is kept by its stones and side to move, which are the
+// whole state of a two-player game without resignations (the rules look at nothing else), so
+// a position reached again is not searched again.
 class BruteForce {
  public:
-  explicit BruteForce(std::uint64_t budget) : budget_(budget) {}
+  explicit BruteForce(std::uint64_t budget, bool memo = false) : budget_(budget), memo_(memo) {}
 
   std::optional<bool> wins(Position& pos) {
+    std::string key;
+    if (memo_) {
+      for (Vertex v = 0; v < pos.num_vertices(); ++v) key += static_cast<char>('0' + pos.at(v));
+      key += static_cast<char>('0' + pos.to_move());
+      if (const auto it = known_.find(key); it != known_.end()) return it->second;
+    }
     if (++nodes_ > budget_) return std::nullopt;
     const Player me = pos.to_move();
+    bool win = false;
     for (Vertex v : pos.legal_moves(me)) {
       const std::optional<bool> r = move_wins(pos, v);
       if (!r) return std::nullopt;
-      if (*r) return true;
+      if ((win = *r)) break;
     }
-    return false;
+    if (memo_) known_.emplace(std::move(key), win);
+    return win;
   }
 
   // Whether the side to move wins by playing v.
@@ -56,10 +68,14 @@ class BruteForce {
   }
 
   std::uint64_t nodes() const { return nodes_; }
+  // A new budget (the values kept with `memo` stay).
+  void renew() { nodes_ = 0; }
 
  private:
   std::uint64_t budget_;
+  bool memo_;
   std::uint64_t nodes_ = 0;
+  std::unordered_map<std::string, bool> known_;
 };
 
 // A solver with a small table (the default 64 MB would take longer to clear than to solve).
@@ -96,17 +112,22 @@ void compare_solver(const Position& start, bool wins, const std::vector<Vertex>&
   if (wins) EXPECT_TRUE(winning_move(f.best)) << label;
 }
 
-// Compares both of the solver's methods with the brute force on pos (when the brute force
-// finishes within its budget). Returns whether the position was compared.
-bool check_against_brute_force(const Position& start, const std::string& what) {
+// Compares both of the solver's methods with the brute force on pos (`memo`: the brute force
+// that keeps positions' values) when the brute force decides the position and every one of its
+// moves within its budget. Returns whether the position was compared. (A move the brute force
+// gives up on is neither winning nor losing: the position is not compared.)
+bool check_against_brute_force(const Position& start, const std::string& what, bool memo = false) {
+  constexpr std::uint64_t kBudget = 300000;
   Position pos = start;
-  BruteForce brute(300000);
+  BruteForce brute(kBudget, memo);
   const std::optional<bool> wins = brute.wins(pos);
   if (!wins) return false;
   std::vector<Vertex> winning;
   for (Vertex v : start.legal_moves(start.to_move())) {
-    BruteForce b(300000);
-    if (*b.move_wins(pos, v)) winning.push_back(v);
+    brute.renew();
+    const std::optional<bool> r = brute.move_wins(pos, v);
+    if (!r) return false;
+    if (*r) winning.push_back(v);
   }
   for (SolveMethod method : {SolveMethod::kProofNumber, SolveMethod::kAlphaBeta}) {
     compare_solver(start, *wins, winning, method, what);
@@ -151,19 +172,21 @@ TEST(Solver, RandomPositionsMatchBruteForce) {
     std::string spec;
     int plies;
     std::string setup = "default";
+    bool memo = false;  // the brute force that keeps positions' values (for larger trees)
   };
-  // 5x5 from its spaced start, the positions this test was written for (its default is now
-  // steere2026).
+  // 5x5 from its default start (steere2026): its trees are too large for the plain brute force.
   const std::vector<Case> cases = {
-      {"grid 4x4", 4},    {"grid 4x4", 8},   {"grid 5x5", 14, "spaced"},
+      {"grid 4x4", 4},    {"grid 4x4", 8},   {"grid 5x5", 14, "default", true},
       {"grid 3x3x3", 14}, {"hex 3", 8},      {"grid 4x4 wrap", 8},
       {"line 20", 6},     {"grid 2x3x4", 6}, {"grid 6x6", 26}};
   int compared = 0;
   std::uint64_t seed = 7;
   for (const Case& c : cases) {
+    int here = 0;
     for (const Position& pos : random_positions(c.spec, 6, c.plies, ++seed, c.setup)) {
-      compared += check_against_brute_force(pos, c.spec + " after " + std::to_string(c.plies));
+      here += check_against_brute_force(pos, c.spec + " after " + std::to_string(c.plies), c.memo);
     }
+    compared += here;
   }
   EXPECT_GE(compared, 30);  // most positions fit the brute force's budget
 }
@@ -454,4 +477,37 @@ TEST(GtpAnalyze, OneLinePerCandidateInTheDocumentedForm) {
   EXPECT_EQ(reply(engine, "tanbo-analyze")[0], '?');
   EXPECT_EQ(reply(engine, "tanbo-analyze 0")[0], '?');
   EXPECT_EQ(reply(engine, "tanbo-analyze x")[0], '?');
+}
+
+// 5x5 from steere2026 after 14 random plies (random_positions seed 10, the second game), Black
+// to move:
+//   5 . . . # #
+//   4 . . # # o
+//   3 # . # . o
+//   2 # . o . .
+//   1 # . o o #
+//     A B C D E
+// Black wins by E2 only. A4 loses, but the plain brute force gives up on it within its budget
+// (it takes 11.7 million positions). The comparison once dereferenced that empty optional,
+// undefined behaviour whose byte read "loses" in Release and "wins" in the sanitizer build,
+// so that the solver's right {E2} looked wrong there. A move the brute force cannot decide now
+// leaves the position uncompared, and the brute force that keeps positions' values decides
+// this one.
+TEST(Solver, Steere2026FiveByFiveMatchesBruteForce) {
+  const TopologyPtr t = parse_topology("grid 5x5");
+  std::vector<std::pair<Vertex, Player>> stones;
+  for (const char* name : {"A1", "E1", "A2", "A3", "C3", "C4", "D4", "D5", "E5"})
+    stones.emplace_back(t->need_vertex(name), kBlack);
+  for (const char* name : {"C1", "D1", "C2", "E3", "E4"})
+    stones.emplace_back(t->need_vertex(name), kWhite);
+  std::sort(stones.begin(), stones.end());
+  const Position start = Position::from_stones(t, 2, stones, kBlack);
+  Position pos = start;
+  const Vertex a4 = t->need_vertex("A4");
+  EXPECT_EQ(BruteForce(300000).move_wins(pos, a4), std::nullopt);
+  EXPECT_EQ(BruteForce(300000, true).move_wins(pos, a4), std::optional<bool>(false));
+  EXPECT_FALSE(check_against_brute_force(start, "plain", false));  // A4 undecided: not compared
+  EXPECT_TRUE(check_against_brute_force(start, "5x5 steere2026 after 14 plies", true));
+  const std::vector<Vertex> e2{t->need_vertex("E2")};
+  EXPECT_EQ(Solver(small(true)).solve(start).winning_moves, e2);
 }

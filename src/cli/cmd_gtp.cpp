@@ -25,8 +25,9 @@ int cmd_gtp(const std::vector<std::string>& args, std::istream& in, std::ostream
                      "usage: tanbo gtp [options]\n"
                      "Speaks the engine protocol (GTP version 2 framing) on stdin/stdout.\n"
                      "Commands are listed in docs/protocol.md and by list_commands; clients\n"
-                     "(GoGui, Sabaki, twogtp) also find komi, loadsgf, printsgf, final_score and\n"
-                     "gogui-analyze_commands.\n"
+                     "(GoGui, Sabaki, twogtp) also find komi, loadsgf, printsgf, final_score,\n"
+                     "gogui-analyze_commands and GoGui's gogui-rules_* commands (with these GoGui\n"
+                     "shows a game of Tanbo on square boards up to 25x25).\n"
                      "example: printf 'topology grid 5x5x5\\nshowboard\\n' | tanbo gtp",
                      out, err))
     return *stop;

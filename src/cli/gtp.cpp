@@ -62,10 +62,12 @@ GtpEngine::GtpEngine(Position start, std::uint64_t seed) : seed_(seed), rng_(see
   register_builtin();
   add_solver_commands(*this);  // tanbo-solve, tanbo-analyze (gtp_solver.cpp)
   add_client_commands(*this);  // komi, loadsgf, printsgf, final_score, ... (gtp_client.cpp)
+  add_rules_commands(*this);   // gogui-rules_* for GoGui (gtp_rules.cpp)
 }
 
 void GtpEngine::reset(Position start) {
   pos_ = std::make_unique<Position>(std::move(start));
+  passes_after_end_ = 0;
   names_.clear();
   reset_clocks();
   if (new_game_hook_) new_game_hook_();
@@ -111,6 +113,11 @@ Vertex GtpEngine::generate(Player p) {
   if (pos_->check_move(p, v) != MoveStatus::kLegal)
     throw Error("engine failure: generated an illegal move");
   return v;
+}
+
+std::string GtpEngine::answer_after_end(Player p) const {
+  if (!pos_->is_over() || pos_->num_players() != 2) return "";
+  return p == pos_->winner() ? "pass" : "resign";
 }
 
 void GtpEngine::add_command(const std::string& name, Handler handler) {
@@ -181,7 +188,13 @@ void GtpEngine::register_board() {
     }
     try {
       auto t = parse_topology("grid " + s + "x" + s);
-      reset(Position(t, make_setup(*t)));
+      // The same board keeps its setup: controllers (GoGui, twogtp) send boardsize before
+      // every game, which must not undo the engine's --setup.
+      if (t->spec == pos_->topology().spec) {
+        reset(Position(pos_->topology_ptr(), pos_->setup()));
+      } else {
+        reset(Position(t, make_setup(*t)));
+      }
     } catch (const Error& e) {
       throw Error(std::string("unacceptable size: ") + e.what());
     }
@@ -222,6 +235,12 @@ void GtpEngine::register_play() {
   c["play"] = [this](const std::vector<std::string>& a) {
     need_args(a, 2, 2, "play PLAYER VERTEX");
     const Player p = need_player(a[0]);
+    // A pass once the game is over (as controllers relay genmove's `pass` after the end) changes
+    // nothing; undo takes it back first.
+    if (pos_->is_over() && to_lower(a[1]) == "pass") {
+      ++passes_after_end_;
+      return Reply{true, ""};
+    }
     const Vertex v = need_vertex(a[1]);
     const MoveStatus st = pos_->check_move(p, v);
     if (st != MoveStatus::kLegal) throw Error("illegal move: " + pos_->explain(p, v));
@@ -230,6 +249,10 @@ void GtpEngine::register_play() {
   };
   c["undo"] = [this](const auto& a) {
     need_args(a, 0, 0, "undo");
+    if (passes_after_end_ > 0) {
+      --passes_after_end_;
+      return Reply{true, ""};
+    }
     if (pos_->ply() == 0) throw Error("cannot undo: no move has been played");
     pos_->undo();
     return Reply{true, ""};
@@ -283,6 +306,7 @@ void GtpEngine::register_engine() {
   c["genmove"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "genmove PLAYER");
     const Player p = need_player(a[0]);
+    if (const std::string end = answer_after_end(p); !end.empty()) return Reply{true, end};
     const auto t0 = std::chrono::steady_clock::now();
     const Vertex v = generate(p);
     spend(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -292,7 +316,9 @@ void GtpEngine::register_engine() {
   // The move genmove would choose, not played (GTP's reg_genmove, for testing an engine).
   c["reg_genmove"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "reg_genmove PLAYER");
-    return Reply{true, pos_->topology().name(generate(need_player(a[0])))};
+    const Player p = need_player(a[0]);
+    if (const std::string end = answer_after_end(p); !end.empty()) return Reply{true, end};
+    return Reply{true, pos_->topology().name(generate(p))};
   };
 }
 

@@ -81,6 +81,9 @@ class GtpEngine {
   Player need_player(const std::string& text) const;  // throws Error
   Vertex need_vertex(const std::string& text) const;  // throws Error
   Vertex generate(Player p);                          // genmove's checks and choice
+  // genmove's answer once a two-player game is over: `resign` for the loser, `pass` for the
+  // winner (the endings GTP controllers such as gogui-twogtp know); "" otherwise.
+  std::string answer_after_end(Player p) const;
   void reset_clocks();                   // every player's clock as time_settings starts it
   void spend(Player p, double seconds);  // p's clock after a genmove took `seconds`
 
@@ -111,6 +114,7 @@ class GtpEngine {
   MctsConfig analysis_config_;
   Rng rng_;
   bool quit_ = false;
+  int passes_after_end_ = 0;  // passes played once the game was over (not turns: no change)
 };
 
 // Adds tanbo-solve and tanbo-analyze to an engine (gtp_solver.cpp; the engine constructor
@@ -120,6 +124,10 @@ void add_solver_commands(GtpEngine& engine);
 // final_score, gogui-analyze_commands and root_space (gtp_client.cpp; the engine constructor
 // calls it).
 void add_client_commands(GtpEngine& engine);
+// Adds GoGui's ruler commands (gogui-rules_game_id, _board_size, _board, _legal_moves,
+// _side_to_move, _final_result), with which GoGui shows a game of Tanbo on square boards
+// (gtp_rules.cpp; the engine constructor calls it).
+void add_rules_commands(GtpEngine& engine);
 // Reads commands from `in` until `quit`, the end of input or an answer that cannot be written,
 // answering on `out`, like GtpEngine::run, and also answers the streaming form
 // "tanbo-analyze PLAYOUTS INTERVAL" with an update every INTERVAL seconds until the next
