@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "commands.hpp"
 #include "gtp.hpp"
-#include "options.hpp"
 #include "tanbo/core/error.hpp"
 
 namespace tanbo::cli {
