@@ -1,5 +1,6 @@
-"""How fast random games run from Python: move by move through the module, all in C++ with
-tanbo.random_playouts, through a `tanbo gtp` pipe, and `tanbo bench` for reference.
+"""How fast random games run from Python: move by move through the module (its own names and
+OpenSpiel's), all in C++ with tanbo.random_playouts (counts, and per game), through a
+`tanbo gtp` pipe, and `tanbo bench` for reference.
 Usage: python3 speed.py [--topology SPEC] [--games N] [--tanbo PATH]   (docs/python.md)"""
 import argparse
 import random
@@ -24,10 +25,22 @@ def move_by_move(spec, games, seed):
     return games / (time.perf_counter() - t), moves / games
 
 
-def in_cpp(spec, games, seed):
+def openspiel_loop(spec, games, seed):
+    """The loop of OpenSpiel's random simulation: legal_actions, apply_action, is_terminal."""
+    rng = random.Random(seed)
+    start = tanbo.Game(spec)
+    t = time.perf_counter()
+    for _ in range(games):
+        state = start.clone()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+    return games / (time.perf_counter() - t)
+
+
+def in_cpp(spec, games, seed, per_game=False):
     g = tanbo.Game(spec)
     t = time.perf_counter()
-    tanbo.random_playouts(g, games, seed)
+    tanbo.random_playouts(g, games, seed, per_game=per_game)
     return games / (time.perf_counter() - t)
 
 
@@ -79,7 +92,10 @@ def main():
     spec, n = args.topology, args.games
     py_rate, length = move_by_move(spec, max(n // 10, 1), 1)
     rows = [("Python, move by move (legal_move_ids, play_id)", py_rate),
-            ("tanbo.random_playouts (C++)", in_cpp(spec, n * 10, 1))]
+            ("Python, move by move (legal_actions, apply_action)",
+             openspiel_loop(spec, max(n // 10, 1), 1)),
+            ("tanbo.random_playouts (C++)", in_cpp(spec, n * 10, 1)),
+            ("tanbo.random_playouts(per_game=True)", in_cpp(spec, n * 10, 1, True))]
     rows.append(("tanbo gtp through a pipe (legal_moves, play)",
                  through_gtp(args.tanbo, spec, max(n // 100, 1), 1)))
     rows.append(("tanbo bench", bench(args.tanbo, spec, n * 10)))

@@ -77,9 +77,9 @@ class PyGame {
     if (pos().is_over()) throw Error("the game is over: " + result_text(game_));
     const auto v = static_cast<Vertex>(id);
     const Player p = pos().to_move();
-    const std::string why = pos().explain(p, v);
-    if (!why.empty()) {
-      throw Error("illegal move " + topo().name(v) + " for " + player_title(p) + ": " + why);
+    if (pos().check_move(p, v) != MoveStatus::kLegal) {  // the fast test; explain() says why
+      throw Error("illegal move " + topo().name(v) + " for " + player_title(p) + ": " +
+                  pos().explain(p, v));
     }
     game_.position.play(v);
   }
@@ -169,18 +169,29 @@ class PyGame {
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = i + 1 == pos().winner() ? 1.0 : -1.0;
     return out;
   }
-  std::vector<Vertex> legal_actions(std::optional<int> player) const {
+  // A list built in place: this is the inner loop of Python's random games.
+  py::list legal_actions(std::optional<int> player) const {
     if (player && *player != current_player()) {
       check_player_index(*player);
-      return {};
+      return py::list();
     }
-    return legal_move_ids();
+    if (pos().is_over()) return py::list();
+    const std::vector<Vertex> moves = pos().legal_moves(pos().to_move());
+    py::list out(moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), PyLong_FromUnsignedLong(moves[i]));
+    }
+    return out;
   }
   py::array_t<bool> legal_actions_mask(std::optional<int> player) const {
     py::array_t<bool> out(static_cast<py::ssize_t>(topo().num_vertices()));
     bool* data = out.mutable_data();
     std::fill(data, data + topo().num_vertices(), false);
-    for (Vertex v : legal_actions(player)) data[v] = true;
+    if (!player || *player == current_player()) {
+      for (Vertex v : legal_move_ids()) data[v] = true;
+    } else {
+      check_player_index(*player);
+    }
     return out;
   }
   std::string action_to_string(std::int64_t action) const {

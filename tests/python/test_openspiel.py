@@ -3,6 +3,9 @@ games on every kind of board through legal_actions / apply_action / clone / seri
 checking returns, terminal states and bounds as OpenSpiel's random simulation test does; the
 observation planes; mcts options, Search and solve. Run by CTest (python.module)."""
 import copy
+import os
+import re
+import subprocess
 import pickle
 import random
 
@@ -220,11 +223,22 @@ def test_solve_takes_the_options_of_the_command_line():
         tanbo.solve(game, table_mb=0)
 
 
+@pytest.mark.skipif("TANBO" not in os.environ, reason="needs the tanbo program (CTest sets TANBO)")
 def test_version_is_the_programs():
-    import os
-    import subprocess
-    program = os.environ.get("TANBO")
-    if not program:
-        pytest.skip("TANBO (the program) not set")
+    program = os.environ["TANBO"]
     out = subprocess.run([program, "--version"], capture_output=True, text=True, check=True)
     assert out.stdout == "tanbo " + tanbo.__version__ + "\n"
+
+
+def test_openspiel_mcts_example_runs():
+    from test_module import run_example
+    out = run_example("openspiel_mcts.py", "--quick")
+    assert re.search(r"MCTS \(30 simulations\) against random on grid 5x5: [0-2] of 2 games won",
+                     out), out
+
+
+def test_policy_example_trains_a_few_steps():
+    from test_module import run_example
+    out = run_example("policy.py", "--quick")
+    assert re.findall(r"step ([0-9]+): mean return [-+][0-9.]+ against random", out) == [
+        "1", "2", "3"], out
