@@ -242,3 +242,19 @@ def test_policy_example_trains_a_few_steps():
     out = run_example("policy.py", "--quick")
     assert re.findall(r"step ([0-9]+): mean return [-+][0-9.]+ against random", out) == [
         "1", "2", "3"], out
+
+
+def test_the_type_stubs_name_every_function_class_and_method():
+    import ast
+    folder = os.path.dirname(tanbo.__file__)
+    assert os.path.exists(os.path.join(folder, "py.typed"))
+    with open(os.path.join(folder, "__init__.pyi")) as f:
+        tree = ast.parse(f.read())
+    top = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    top |= {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign)}
+    assert set(tanbo.__all__) <= top, set(tanbo.__all__) - top
+    for cls in ("Game", "Search"):
+        stub = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+        named = {n.name for n in stub.body if isinstance(n, ast.FunctionDef)}
+        public = {m for m in dir(getattr(tanbo, cls)) if not m.startswith("_")}
+        assert public <= named, public - named
