@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fast.hpp"
 #include "game.hpp"
 #include "search.hpp"
 
@@ -49,17 +50,12 @@ PyGame deserialize(const std::string& text) {
 void add_openspiel(py::class_<PyGame>& game) {
   game.def("current_player", &PyGame::current_player,
            "the side to move, 0-based; tanbo.TERMINAL (-4) once the game is over")
-      .def("is_terminal", &PyGame::is_over, "whether the game is over")
       .def(
           "is_chance_node", [](const PyGame&) { return false; }, "always False")
       .def("returns", &PyGame::returns, "+1 for the winner, -1 for the others, 0 while playing")
       .def("rewards", &PyGame::returns, "the returns (given only at the end)")
-      .def("legal_actions", &PyGame::legal_actions, py::arg("player") = py::none(),
-           "the side to move's legal points as vertex ids, ascending ([] for another player)")
       .def("legal_actions_mask", &PyGame::legal_actions_mask, py::arg("player") = py::none(),
            "a NumPy bool array by vertex id: True on the legal points")
-      .def("apply_action", &PyGame::play_id, py::arg("action"),
-           "plays a vertex id for the side to move (ValueError when illegal)")
       .def("action_to_string", &PyGame::action_to_string, py::arg("action"), "a point's name")
       .def(
           "action_to_string",
@@ -88,6 +84,7 @@ void add_openspiel(py::class_<PyGame>& game) {
       .def("__hash__", &PyGame::position_hash)
       .def(py::pickle([](const PyGame& g) { return g.to_text(); },
                       [](const std::string& text) { return deserialize(text); }));
+  add_fast_methods(game);  // is_terminal, legal_actions, apply_action
 }
 
 }  // namespace

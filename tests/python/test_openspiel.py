@@ -258,3 +258,28 @@ def test_the_type_stubs_name_every_function_class_and_method():
         named = {n.name for n in stub.body if isinstance(n, ast.FunctionDef)}
         public = {m for m in dir(getattr(tanbo, cls)) if not m.startswith("_")}
         assert public <= named, public - named
+
+
+def test_the_fast_methods_take_what_the_others_take():
+    # is_terminal, legal_actions and apply_action are plain CPython methods (fast.cpp).
+    game = tanbo.Game("grid 5x5")
+    mask = game.legal_actions_mask()
+    game.apply_action(np.int64(np.flatnonzero(mask)[0]))  # NumPy integers, as from argmax
+    assert game.ply == 1 and game.legal_actions(player=1) == game.legal_actions(1)
+    assert game.legal_actions(player=None) == game.legal_actions() != []
+    assert game.legal_actions(0) == []
+    with pytest.raises(TypeError):
+        game.apply_action(1.5)
+    with pytest.raises(TypeError):
+        game.apply_action("B1")
+    with pytest.raises(TypeError):
+        game.legal_actions(colour=1)
+    with pytest.raises(TypeError):
+        game.legal_actions(0, 1)
+    with pytest.raises(ValueError, match="is not a point of this board"):
+        game.apply_action(10**20)
+    with pytest.raises(ValueError, match="player 7 is not a player"):
+        game.legal_actions(7)
+    with pytest.raises(TypeError):
+        tanbo.Game.is_terminal("not a game")
+    assert game.ply == 1 and not game.is_terminal()
