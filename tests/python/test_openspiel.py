@@ -6,6 +6,7 @@ import copy
 import os
 import re
 import subprocess
+import time
 import pickle
 import random
 
@@ -283,3 +284,27 @@ def test_the_fast_methods_take_what_the_others_take():
     with pytest.raises(TypeError):
         tanbo.Game.is_terminal("not a game")
     assert game.ply == 1 and not game.is_terminal()
+
+
+def test_a_search_used_by_two_threads_at_once_refuses_the_second():
+    import threading
+    game = tanbo.Game("grid 9x9")
+    search = tanbo.Search(playouts=10**9, seconds=1.5, solver=0)
+    results = []
+    thread = threading.Thread(target=lambda: results.append(search.search(game)))
+    thread.start()
+    try:
+        for _ in range(100):  # until the thread's search holds the engine
+            try:
+                search.forget()
+            except ValueError as e:
+                assert "searching on another thread" in str(e)
+                break
+            time.sleep(0.01)
+        else:
+            pytest.fail("the second thread was never refused")
+        with pytest.raises(ValueError, match="this Search is searching on another thread"):
+            search.search(game)
+    finally:
+        thread.join()
+    assert results and results[0]["move"] in game.legal_moves()
