@@ -23,7 +23,8 @@ print(tanbo.__version__)
 @pytest.mark.skipif(os.environ.get("TANBO_TEST_PIP") != "1",
                     reason="a full build: run by CTest as python.pip (TANBO_TEST_PIP=1)")
 def test_pip_installs_lists_and_uninstalls_from_a_clean_clone_in_a_venv(tmp_path):
-    clone, venv = tmp_path / "tanbo", tmp_path / "venv"
+    # (not named tanbo: from its parent folder, `import tanbo` would find it as a namespace)
+    clone, venv = tmp_path / "source", tmp_path / "venv"
     subprocess.run(["git", "clone", "-q", ROOT, str(clone)], check=True)
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
                    check=True)
