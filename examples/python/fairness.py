@@ -23,13 +23,15 @@ def interval(wins, n):
     return p, centre - half, centre + half
 
 
-def self_play(game, playouts, games, seed):
-    """First player's wins in engine-against-engine games from the game's position."""
+def self_play(game, playouts, games, seed, **options):
+    """First player's wins in engine-against-engine games from the game's position: one engine
+    a game plays both sides, keeping its tree and its solver's table from move to move."""
     wins = 0
     for g in range(games):
         play = game.copy()
+        engine = tanbo.Search(playouts=playouts, seed=seed + 1000 * g, **options)
         while play.winner is None:
-            play.play(tanbo.mcts(play, playouts=playouts, seed=seed + 1000 * g + play.ply)["move"])
+            play.apply_action(engine.search(play)["action"])
         wins += play.winner == 1
     return wins
 
@@ -41,6 +43,8 @@ def main():
     args = ap.parse_args()
     playouts_n = 2000 if args.quick else 100000
     selfplay_n, selfplay_playouts = (4, 50) if args.quick else (100, 1000)
+    # --quick: without the engine's exact solver, which would spend seconds a move on 5x5
+    options = {"solver": 0} if args.quick else {}
 
     # 1. A board of your own: a ring of 12 points with two chords, one seed each.
     dot = os.path.join(args.out, "ring.dot")
@@ -52,7 +56,7 @@ def main():
     wins = tanbo.random_playouts(ring, playouts_n, seed=1)
     p, lo, hi = interval(wins[0], sum(wins))
     print(f"{ring.topology}: random playouts, first player wins {p:.1%} ({lo:.1%} to {hi:.1%})")
-    sp = self_play(ring, selfplay_playouts, selfplay_n, seed=1)
+    sp = self_play(ring, selfplay_playouts, selfplay_n, seed=1, **options)
     p, lo, hi = interval(sp, selfplay_n)
     print(f"{ring.topology}: self-play at {selfplay_playouts} playouts, first player wins "
           f"{p:.1%} ({lo:.1%} to {hi:.1%}) in {selfplay_n} games")
@@ -63,8 +67,8 @@ def main():
     for n in sizes:
         game = tanbo.Game(f"grid {n}x{n}")
         w = tanbo.random_playouts(game, playouts_n, seed=n)
-        rows.append((n, interval(w[0], sum(w)),
-                     interval(self_play(game, selfplay_playouts, selfplay_n, seed=n), selfplay_n)))
+        sp = self_play(game, selfplay_playouts, selfplay_n, seed=n, **options)
+        rows.append((n, interval(w[0], sum(w)), interval(sp, selfplay_n)))
         print(f"grid {n}x{n}: random {rows[-1][1][0]:.1%}, self-play {rows[-1][2][0]:.1%}")
 
     fig, ax = plt.subplots(figsize=(7, 4))

@@ -1,0 +1,312 @@
+// The game of the `tanbo` Python module (docs/python.md): a tanbo::Game and the operations
+// Python calls on it, in the module's own names and in OpenSpiel's.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/players.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/safe_file.hpp"
+#include "tanbo/io/sgf.hpp"
+
+namespace tanbo::python {
+
+namespace py = pybind11;
+
+// current_player() once the game is over, as OpenSpiel's kTerminalPlayerId.
+inline constexpr int kTerminal = -4;
+// An entry of history() for a resignation (a turn that is not a point).
+inline constexpr int kResignAction = -1;
+
+// A game as Python sees it: a tanbo::Game and the operations of docs/python.md.
+class PyGame {
+ public:
+  // None for setup or players means the default; "" and 0, which the library reads as the
+  // default too, are refused here as the values they are.
+  PyGame(const std::string& topology, const std::optional<std::string>& setup,
+         std::optional<int> players)
+      : game_(new_game(topology, checked_setup(setup), checked_players(players), {})) {}
+  explicit PyGame(Game game) : game_(std::move(game)) {}
+
+  const Game& game() const { return game_; }
+  const Position& pos() const { return game_.position; }
+  const Topology& topo() const { return game_.position.topology(); }
+
+  // ---- the board
+  std::vector<std::string> vertices() const {
+    std::vector<std::string> names;
+    names.reserve(topo().num_vertices());
+    for (Vertex v = 0; v < topo().num_vertices(); ++v) names.push_back(topo().name(v));
+    return names;
+  }
+  std::vector<std::string> neighbours(const std::string& name) const {
+    std::vector<std::string> out;
+    for (Vertex u : topo().graph.neighbours(topo().need_vertex(name)))
+      out.push_back(topo().name(u));
+    return out;
+  }
+  std::string spec() const { return topo().spec; }
+  int num_players() const { return pos().num_players(); }
+
+  // ---- the turn
+  int to_move() const { return pos().to_move(); }
+  std::optional<int> winner() const {
+    if (!pos().is_over()) return std::nullopt;
+    return pos().winner();
+  }
+  bool is_over() const { return pos().is_over(); }
+  std::uint32_t ply() const { return pos().ply(); }
+
+  // ---- moves
+  std::vector<std::string> legal_moves() const { return names_of(legal_move_ids()); }
+  std::vector<Vertex> legal_move_ids() const {
+    if (pos().is_over()) return {};
+    return pos().legal_moves(pos().to_move());
+  }
+  void play(const std::string& name) { play_id(topo().need_vertex(name)); }
+  void play_id(std::int64_t id) {
+    check_action(id);
+    if (pos().is_over()) throw Error("the game is over: " + result_text(game_));
+    const auto v = static_cast<Vertex>(id);
+    const Player p = pos().to_move();
+    if (pos().check_move(p, v) != MoveStatus::kLegal) {  // the fast test; explain() says why
+      throw Error("illegal move " + topo().name(v) + " for " + player_title(p) + ": " +
+                  pos().explain(p, v));
+    }
+    game_.position.play(v);
+  }
+  void resign(std::optional<int> player) {
+    const int p = player.value_or(pos().to_move());
+    if (p < 1 || p > pos().num_players()) {
+      throw Error("player " + std::to_string(p) + " is not a player of this game");
+    }
+    game_.position.resign(static_cast<Player>(p));
+  }
+  void undo() {
+    if (pos().ply() == 0) throw Error("no move to take back: the game is at its start");
+    game_.position.undo();
+  }
+  std::vector<std::string> moves() const {
+    std::vector<std::string> out;
+    for (const auto& rec : pos().history()) {
+      out.push_back(rec.kind == MoveRecord::Kind::kResign ? "resign " + player_text(rec.player)
+                                                          : topo().name(rec.vertex));
+    }
+    return out;
+  }
+
+  // ---- stones and roots
+  std::vector<std::string> stones(int player) const {
+    check_player(player);
+    std::vector<std::string> out;
+    for (Vertex v = 0; v < topo().num_vertices(); ++v) {
+      if (pos().at(v) == player) out.push_back(topo().name(v));
+    }
+    return out;
+  }
+  // One pass over the points and one over each player's legal moves (not a scan of the legal
+  // moves for every root, which took seconds on big boards).
+  py::list roots(py::object root_type) const {
+    std::vector<std::vector<Vertex>> stones(pos().num_root_ids()), space(pos().num_root_ids());
+    for (Vertex v = 0; v < topo().num_vertices(); ++v) {
+      if (const RootId r = pos().root_of(v); r != kNoRoot) stones[r].push_back(v);
+    }
+    for (Player p = 1; p <= pos().num_players(); ++p) {
+      if (pos().roots_alive(p) == 0) continue;
+      for (Vertex u : pos().legal_moves(p)) {  // in vertex order, so each space is sorted
+        space[pos().joined_root(p, u)].push_back(u);
+      }
+    }
+    py::list out;
+    for (RootId r : pos().live_roots()) {
+      out.append(root_type(static_cast<int>(pos().root_owner(r)), names_of(stones[r]),
+                           names_of(space[r])));
+    }
+    return out;
+  }
+
+  // Planes of 0/1: plane 0 the empty points, plane p player p's stones; by vertex, or by the
+  // lattice's shape with the last axis first (numpy's C order: [plane, ..., z, y, x]).
+  py::array_t<float> observation() const {
+    const std::uint32_t n = topo().num_vertices();
+    const int planes = pos().num_players() + 1;
+    py::array_t<float> out(planes_shape(planes));
+    float* data = out.mutable_data();
+    std::fill(data, data + static_cast<std::size_t>(planes) * n, 0.0f);
+    for (Vertex v = 0; v < n; ++v) data[static_cast<std::size_t>(pos().at(v)) * n + v] = 1.0f;
+    return out;
+  }
+
+  // ---- files
+  void save(const std::string& path) const {
+    write_file_atomic(path, write_game_as(game_, path, true));
+  }
+  std::string to_sgf() const { return write_sgf(game_); }
+  std::string to_text() const { return write_game(game_); }
+
+  std::string repr() const {
+    return "<tanbo.Game " + spec() + ", move " + std::to_string(pos().ply()) + ", " +
+           (pos().is_over() ? player_title(pos().winner()) + " won"
+                            : player_title(pos().to_move()) + " to play") +
+           ">";
+  }
+
+  Game& mutable_game() { return game_; }
+
+  // ---- OpenSpiel's spelling: players from 0, actions are vertex ids
+  int current_player() const { return pos().is_over() ? kTerminal : pos().to_move() - 1; }
+  std::vector<double> returns() const {
+    std::vector<double> out(static_cast<std::size_t>(pos().num_players()), 0.0);
+    if (!pos().is_over()) return out;
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = i + 1 == pos().winner() ? 1.0 : -1.0;
+    return out;
+  }
+  // A list built in place: this is the inner loop of Python's random games.
+  py::list legal_actions(std::optional<int> player) const {
+    if (player && *player != current_player()) {
+      check_player_index(*player);
+      return py::list();
+    }
+    if (pos().is_over()) return py::list();
+    const std::vector<Vertex> moves = pos().legal_moves(pos().to_move());
+    py::list out(moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), PyLong_FromUnsignedLong(moves[i]));
+    }
+    return out;
+  }
+  py::array_t<bool> legal_actions_mask(std::optional<int> player) const {
+    py::array_t<bool> out(static_cast<py::ssize_t>(topo().num_vertices()));
+    bool* data = out.mutable_data();
+    std::fill(data, data + topo().num_vertices(), false);
+    if (!player || *player == current_player()) {
+      for (Vertex v : legal_move_ids()) data[v] = true;
+    } else {
+      check_player_index(*player);
+    }
+    return out;
+  }
+  std::string action_to_string(std::int64_t action) const {
+    check_action(action);
+    return topo().name(static_cast<Vertex>(action));
+  }
+  Vertex string_to_action(const std::string& name) const { return topo().need_vertex(name); }
+  // A game ends within (roots x points) turns (docs/solved.md, "No repetitions"): each turn
+  // adds a stone or removes a root, roots never appear, and stones never outnumber the points.
+  std::uint64_t max_game_length() const {
+    return std::uint64_t{pos().num_root_ids()} * topo().num_vertices();
+  }
+  std::vector<std::int64_t> history_ids() const {
+    std::vector<std::int64_t> out;
+    for (const auto& rec : pos().history()) {
+      out.push_back(rec.kind == MoveRecord::Kind::kResign ? std::int64_t{kResignAction}
+                                                          : std::int64_t{rec.vertex});
+    }
+    return out;
+  }
+  // Value equality of positions: the same board, players, stones, side to move and players out.
+  bool same_position(const PyGame& other) const {
+    if (spec() != other.spec() || num_players() != other.num_players() ||
+        pos().to_move() != other.pos().to_move() || pos().hash() != other.pos().hash())
+      return false;
+    for (Player p = 1; p <= pos().num_players(); ++p) {
+      if (pos().is_out(p) != other.pos().is_out(p)) return false;
+    }
+    for (Vertex v = 0; v < topo().num_vertices(); ++v) {
+      if (pos().at(v) != other.pos().at(v)) return false;
+    }
+    return true;
+  }
+  std::size_t position_hash() const {
+    std::size_t h = std::hash<std::string>{}(spec()) ^ static_cast<std::size_t>(pos().hash());
+    for (Player p = 1; p <= pos().num_players(); ++p) h = h * 31 + (pos().is_out(p) ? 1 : 0);
+    return h;
+  }
+
+  // The planes of observation_tensor: `player`'s stones, the others' in turn order after it,
+  // the empty points, and a plane of ones when `player` is to move; written to `data`, which
+  // holds (players + 2) x points floats.
+  void write_observation(std::optional<int> player, float* data) const {
+    const int n_players = pos().num_players();
+    const int me = player ? *player : std::max(current_player(), 0);
+    check_player_index(me);
+    const std::size_t n = topo().num_vertices();
+    std::fill(data, data + (n_players + 2) * n, 0.0f);
+    for (Vertex v = 0; v < n; ++v) {
+      const int at = pos().at(v);
+      const int plane = at == kEmpty ? n_players : (at - 1 - me + n_players) % n_players;
+      data[plane * n + v] = 1.0f;
+    }
+    if (current_player() == me)
+      std::fill(data + (n_players + 1) * n, data + (n_players + 2) * n, 1.0f);
+  }
+  // An array of `planes` planes of the board's shape (by vertex; lattices: the last axis first).
+  std::vector<py::ssize_t> planes_shape(int planes) const {
+    std::vector<py::ssize_t> shape{planes};
+    if (topo().kind == BoardKind::kLattice) {
+      for (std::size_t i = topo().dims.size(); i-- > 0;) shape.push_back(topo().dims[i]);
+    } else {
+      shape.push_back(topo().num_vertices());
+    }
+    return shape;
+  }
+  py::array_t<float> observation_tensor(std::optional<int> player) const {
+    py::array_t<float> out(planes_shape(num_players() + 2));
+    write_observation(player, out.mutable_data());
+    return out;
+  }
+
+ private:
+  // A 0-based player number, as OpenSpiel's methods take it.
+  void check_player_index(int player) const {
+    if (player < 0 || player >= pos().num_players()) {
+      throw Error("player " + std::to_string(player) + " is not a player of this " +
+                  std::to_string(pos().num_players()) + "-player game (0 to " +
+                  std::to_string(pos().num_players() - 1) + ")");
+    }
+  }
+  void check_action(std::int64_t id) const {
+    if (id < 0 || id >= static_cast<std::int64_t>(topo().num_vertices())) {
+      throw Error("move id " + std::to_string(id) + " is not a point of this board (0 to " +
+                  std::to_string(topo().num_vertices() - 1) + ")");
+    }
+  }
+  std::vector<std::string> names_of(const std::vector<Vertex>& vs) const {
+    std::vector<std::string> out;
+    out.reserve(vs.size());
+    for (Vertex v : vs) out.push_back(topo().name(v));
+    return out;
+  }
+  void check_player(int player) const {
+    if (player < 1 || player > pos().num_players()) {
+      throw Error("player " + std::to_string(player) + " is not a player of this " +
+                  std::to_string(pos().num_players()) + "-player game");
+    }
+  }
+  static std::string player_text(Player p) { return std::string(player_name(p)); }
+  static std::string checked_setup(const std::optional<std::string>& setup) {
+    if (setup && setup->empty()) {
+      throw Error("setup \"\" is not a setup: give its name, or None for the board's default");
+    }
+    return setup.value_or("default");
+  }
+  static int checked_players(std::optional<int> players) {
+    if (players && (*players < 2 || *players > kMaxPlayers)) {
+      throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
+                  std::to_string(*players) + " (None: the setup's number)");
+    }
+    return players.value_or(0);
+  }
+
+  Game game_;
+};
+
+}  // namespace tanbo::python

@@ -1,0 +1,343 @@
+// The long calls of the `tanbo` Python module: random playouts, the Monte Carlo search (a call
+// or a tanbo.Search that keeps its tree) and the exact solver. Each runs without the GIL on its
+// own copy of the position, and Ctrl-C stops it within a tenth of a second: KeyboardInterrupt,
+// the game unchanged (docs/python.md).
+#include "search.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/playout.hpp"
+#include "tanbo/ai/solver.hpp"
+#include "tanbo/core/random.hpp"
+#include "tanbo/core/text.hpp"
+
+namespace tanbo::python {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// How often a call running without the GIL looks for Ctrl-C (Python's signal handlers run
+// only when the main thread holds the GIL and asks).
+constexpr auto kSignalPoll = 50ms;
+
+// The position a search works on: a copy taken while the GIL is held. The search then releases
+// the GIL and reads only its copy, so another Python thread may play or undo on the game
+// meanwhile (docs/python.md, "Threads"). The copy is small against any search: on 1000x1000,
+// 50 moves in, 30 ms against 2.5 s for one random playout and 17 s for mcts(playouts=1).
+Position searched_copy(const PyGame& g) {
+  return g.pos();
+}
+
+// Whether a signal handler raised (KeyboardInterrupt for Ctrl-C); takes the GIL to ask. The
+// exception is left set for py::error_already_set.
+bool interrupted() {
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
+// Runs work() on a thread of its own while the calling thread, without the GIL, waits for it
+// and asks for signals every kSignalPoll. On an interrupt it calls stop() until work() returns
+// (a search that had not started yet ignores the first call), then raises the interrupt;
+// otherwise work()'s exception, if any, goes on. Call with the GIL held.
+void run_interruptible(const std::function<void()>& work, const std::function<void()>& stop) {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false;
+  std::exception_ptr error;
+  bool stopped = false;
+  {
+    py::gil_scoped_release release;
+    std::thread worker([&] {
+      try {
+        work();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard lock(mutex);
+      done = true;
+      cv.notify_all();
+    });
+    std::unique_lock lock(mutex);
+    while (!cv.wait_for(lock, stopped ? 5ms : kSignalPoll, [&] { return done; })) {
+      lock.unlock();
+      if (stopped || interrupted()) {
+        stopped = true;
+        stop();
+      }
+      lock.lock();
+    }
+    lock.unlock();
+    worker.join();
+  }
+  if (stopped) throw py::error_already_set();
+  if (error) std::rethrow_exception(error);
+}
+
+// A `seconds` argument as the library takes it: 0 means no time limit, and so do infinity and
+// values of kNoLimitSeconds or more (over 31 years; the clock cannot reach beyond about 292
+// years). Negative and NaN are refused.
+constexpr double kNoLimitSeconds = 1e9;
+double time_limit(double seconds, const char* name) {
+  if (std::isnan(seconds)) {
+    throw Error(std::string(name) + " is NaN: give a number of seconds, 0 or more (0 or inf: no " +
+                "time limit)");
+  }
+  if (seconds < 0) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", seconds);
+    throw Error(std::string(name) + " must be 0 or more (0 or inf: no time limit), not " + text);
+  }
+  return seconds >= kNoLimitSeconds ? 0.0 : seconds;
+}
+
+void check_threads(int threads) {
+  if (threads < 1 || threads > 256) throw Error("threads must be from 1 to 256");
+}
+
+// Where random games put what they found: the wins by player, and when asked the winner
+// (0-based) and the moves of each game.
+struct PlayoutTally {
+  std::vector<std::uint64_t> wins;
+  std::int8_t* winners = nullptr;
+  std::uint32_t* lengths = nullptr;
+};
+
+// n uniformly random games from the position `base` (not over). Without the GIL; Ctrl-C is
+// looked for between games every kSignalPoll.
+void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed,
+                       PlayoutTally& tally) {
+  bool stopped = false;
+  {
+    py::gil_scoped_release release;
+    Rng rng(seed);
+    Position pos = base;
+    auto next_poll = std::chrono::steady_clock::now() + kSignalPoll;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      if ((i & 63) == 0 && std::chrono::steady_clock::now() >= next_poll) {
+        if ((stopped = interrupted())) break;
+        next_poll = std::chrono::steady_clock::now() + kSignalPoll;
+      }
+      pos = base;
+      random_playout(pos, rng);
+      ++tally.wins[pos.winner() - 1];
+      if (tally.winners) tally.winners[i] = static_cast<std::int8_t>(pos.winner() - 1);
+      if (tally.lengths) tally.lengths[i] = pos.ply() - base.ply();
+    }
+  }
+  if (stopped) throw py::error_already_set();
+}
+
+// Plays n uniformly random games from the game's position: the wins by player (a list, index 0
+// for player 1), or with per_game {"winners", "lengths"}, NumPy arrays of n entries.
+py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed, bool per_game) {
+  Position base = searched_copy(g);
+  PlayoutTally tally;
+  tally.wins.assign(static_cast<std::size_t>(base.num_players()), 0);
+  py::array_t<std::int8_t> winners(static_cast<py::ssize_t>(per_game ? n : 0));
+  py::array_t<std::uint32_t> lengths(static_cast<py::ssize_t>(per_game ? n : 0));
+  if (per_game) {
+    tally.winners = winners.mutable_data();
+    tally.lengths = lengths.mutable_data();
+  }
+  if (base.is_over()) {
+    tally.wins[base.winner() - 1] = n;
+    if (per_game) {
+      std::fill_n(tally.winners, n, static_cast<std::int8_t>(base.winner() - 1));
+      std::fill_n(tally.lengths, n, 0u);
+    }
+  } else {
+    base.set_recording(false);  // playouts need no undo
+    play_random_games(base, n, seed, tally);
+  }
+  if (!per_game) return py::cast(tally.wins);
+  py::dict out;
+  out["winners"] = winners;
+  out["lengths"] = lengths;
+  return out;
+}
+
+// The configuration of the keyword arguments of mcts() and Search: the options of an mcts:
+// player spec (docs/strength.md), read by the spec's own parser, then the named arguments.
+MctsConfig mcts_config(std::uint64_t playouts, double seconds, int threads, const py::kwargs& kw) {
+  check_threads(threads);
+  std::string options;
+  for (const auto& [key, value] : kw) {
+    std::string text = py::isinstance<py::bool_>(value) ? (value.cast<bool>() ? "1" : "0")
+                                                        : std::string(py::str(value));
+    if (text.find_first_of(",=") != std::string::npos)
+      throw Error("mcts option " + std::string(py::str(key)) + ": " + quote_input(text) +
+                  " is not a value");
+    options += (options.empty() ? "" : ",") + std::string(py::str(key)) + "=" + text;
+  }
+  MctsConfig config = parse_mcts_options(options);
+  config.playouts = playouts;
+  if (seconds != 0 || !kw.contains("time")) config.time = time_limit(seconds, "seconds");
+  config.threads = threads;
+  return config;
+}
+
+// The dict of a search: the move, the analysis lines of GTP tanbo-analyze ("move V visits N
+// winrate W [proven] pv ..."), the root's statistics and the visits of every legal move.
+py::dict search_result(const Position& pos, const std::vector<MoveAnalysis>& lines,
+                       const SearchStats& stats) {
+  if (lines.empty()) throw Error("the search found no move");
+  const Topology& t = pos.topology();
+  std::vector<std::string> analysis;
+  for (const MoveAnalysis& a : lines) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.4f", a.winrate);
+    std::string line = "move " + t.name(a.move) + " visits " + std::to_string(a.visits) +
+                       " winrate " + rate + (a.proven ? " proven" : "") + " pv";
+    for (Vertex v : a.pv) line += " " + t.name(v);
+    analysis.push_back(std::move(line));
+  }
+  const std::vector<Vertex> legal = pos.legal_moves(pos.to_move());
+  py::array_t<std::uint32_t> visits(static_cast<py::ssize_t>(legal.size()));
+  std::fill_n(visits.mutable_data(), legal.size(), 0u);
+  for (const MoveAnalysis& a : lines) {
+    const auto at = std::lower_bound(legal.begin(), legal.end(), a.move);
+    if (at != legal.end() && *at == a.move) visits.mutable_data()[at - legal.begin()] = a.visits;
+  }
+  py::dict out;
+  out["move"] = t.name(lines.front().move);
+  out["action"] = lines.front().move;
+  out["analysis"] = analysis;
+  out["winrate"] = stats.best_value;
+  out["visits"] = stats.best_visits;
+  out["playouts"] = stats.playouts;
+  out["seconds"] = stats.seconds;
+  out["reused_visits"] = stats.reused_visits;
+  out["child_visits"] = visits;
+  return out;
+}
+
+// One search of `search` from the game's position, interruptible.
+py::dict run_search(Mcts& search, const PyGame& g) {
+  if (g.pos().is_over()) throw Error("the game is over: " + result_text(g.game()));
+  const Position pos = searched_copy(g);
+  std::vector<MoveAnalysis> lines;
+  run_interruptible([&] { lines = search.analyze(pos); }, [&] { search.stop(); });
+  return search_result(pos, lines, search.last_stats());
+}
+
+py::dict mcts_search(const PyGame& g, std::uint64_t playouts, double seconds, int threads,
+                     std::uint64_t seed, const py::kwargs& kw) {
+  Mcts search(mcts_config(playouts, seconds, threads, kw), seed);
+  return run_search(search, g);
+}
+
+// A search engine kept between calls, so that its tree serves the next moves (reuse=1).
+class PySearch {
+ public:
+  PySearch(std::uint64_t playouts, double seconds, int threads, std::uint64_t seed,
+           const py::kwargs& kw)
+      : search_(mcts_config(playouts, seconds, threads, kw), seed) {}
+  py::dict search(const PyGame& g) {
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    if (!lock) throw Error("this Search is searching on another thread");
+    return run_search(search_, g);
+  }
+  void forget() {
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    if (!lock) throw Error("this Search is searching on another thread");
+    search_.forget();
+  }
+  std::string spec() const { return mcts_spec(search_.config()); }
+
+ private:
+  Mcts search_;
+  std::mutex mutex_;
+};
+
+SolveMethod solve_method(const std::string& method) {
+  if (method == "pn") return SolveMethod::kProofNumber;
+  if (method == "ab") return SolveMethod::kAlphaBeta;
+  throw Error("method " + quote_input(method) +
+              " is not a method: pn (proof-number search) or "
+              "ab (alpha-beta)");
+}
+
+// The exact solver (two players): the winner with perfect play, a best move, the winning
+// moves found, the plies to the end along the proof. Interruptible.
+py::dict solve(const PyGame& g, double seconds, int threads, std::uint64_t nodes,
+               const std::string& method, std::size_t table_mb, bool first) {
+  check_threads(threads);
+  if (table_mb < 1 || table_mb > (std::size_t{1} << 20))
+    throw Error("table_mb must be 1 to 1048576 MB");
+  std::atomic<bool> stop{false};
+  SolveLimits limits;
+  limits.seconds = time_limit(seconds, "seconds");
+  limits.nodes = nodes;
+  limits.stop = &stop;
+  SolverOptions options;
+  options.method = solve_method(method);
+  options.threads = solver_threads(threads);
+  options.table_bytes = table_mb << 20;
+  options.all_moves = !first;
+  check_solver_memory(options);
+  const Position pos = searched_copy(g);
+  SolveResult r;
+  run_interruptible([&] { r = Solver(options).solve(pos, limits); }, [&] { stop = true; });
+  const Topology& t = pos.topology();
+  py::dict out;
+  out["solved"] = r.solved;
+  out["winner"] = r.solved ? py::cast(static_cast<int>(r.winner)) : py::none();
+  out["move"] = r.best == kNoVertex ? py::none() : py::cast(t.name(r.best));
+  std::vector<std::string> wins;
+  for (Vertex v : r.winning_moves) wins.push_back(t.name(v));
+  out["winning_moves"] = wins;
+  out["plies"] = r.solved ? py::cast(r.plies) : py::none();
+  out["nodes"] = r.nodes;
+  out["seconds"] = r.seconds;
+  return out;
+}
+
+}  // namespace
+
+void bind_search(py::module_& m) {
+  m.def("random_playouts", &random_playouts, py::arg("game"), py::arg("n"), py::arg("seed") = 1,
+        py::arg("per_game") = false,
+        "plays n uniformly random games from the game's position in C++: the wins by player "
+        "as a list (index 0: player 1), or with per_game=True a dict of NumPy arrays of n "
+        "entries, 'winners' (0-based) and 'lengths' (moves). Ctrl-C stops it.");
+  m.def("mcts", &mcts_search, py::arg("game"), py::arg("playouts") = 1000, py::arg("seconds") = 0.0,
+        py::arg("threads") = 1, py::arg("seed") = 1,
+        "one Monte Carlo tree search from the game's position (seconds: 0 or inf for no time "
+        "limit; any other option of an mcts: player spec as a keyword, solver=0, rave=False, "
+        "policy='random', explore=0.3, ...): a dict with the move (and its id, 'action'), its "
+        "win rate and visits, playouts, seconds, child_visits (a NumPy array by "
+        "legal_actions()) and the analysis lines of GTP tanbo-analyze. Ctrl-C stops it.");
+  py::class_<PySearch>(m, "Search",
+                       "A Monte Carlo search engine that keeps its tree between moves: "
+                       "Search(playouts=1000, seconds=0, threads=1, seed=1, **options).")
+      .def(py::init<std::uint64_t, double, int, std::uint64_t, const py::kwargs&>(),
+           py::arg("playouts") = 1000, py::arg("seconds") = 0.0, py::arg("threads") = 1,
+           py::arg("seed") = 1)
+      .def("search", &PySearch::search, py::arg("game"),
+           "searches the game's position, starting from the tree of the last search when the "
+           "game continues it; the dict of tanbo.mcts (reused_visits: the visits kept)")
+      .def("forget", &PySearch::forget, "drops the tree (a new game starts)")
+      .def_property_readonly("spec", &PySearch::spec, "the mcts: player spec of this search");
+  m.def("solve", &solve, py::arg("game"), py::arg("seconds") = 0.0, py::arg("threads") = 1,
+        py::arg("nodes") = 0, py::arg("method") = "pn", py::arg("table_mb") = 64,
+        py::arg("first") = false,
+        "the exact solver (two players; seconds: 0 or inf for no time limit; nodes: 0 for no "
+        "limit; method 'pn' or 'ab'; first: stop at the first winning move): a dict with "
+        "solved, winner (player number, None when a limit stopped it), move (a best move), "
+        "winning_moves, plies (to the end along the proof), nodes and seconds. Ctrl-C stops "
+        "it.");
+}
+
+}  // namespace tanbo::python
