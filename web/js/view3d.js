@@ -123,6 +123,7 @@ export class View3D {
     this.last = last;
     const stoneOf = new Map();
     for (const [colour, names] of Object.entries(state.stones || {})) for (const n of names) stoneOf.set(n, colour);
+    for (const obj of this.group.children) if (obj.userData.own) obj.geometry.dispose();
     this.group.clear();
     this.board.points.forEach((name, v) => this.addPoint(name, v, stoneOf.get(name)));
     this.addRoots(stoneOf);
@@ -154,7 +155,7 @@ export class View3D {
       const q = this.place(b);
       if (!p || !q || p.distanceTo(q) > 1.01) continue;
       const tube = new THREE.Mesh(new THREE.TubeGeometry(new THREE.LineCurve3(p, q), 1, 0.09, 8), this.material(colour, COLOURS[colour] ?? 0x888888, false));
-      tube.userData = { layered: true, key: colour, colour: COLOURS[colour] ?? 0x888888, at: p.clone().add(q).multiplyScalar(0.5) };
+      tube.userData = { own: true, layered: true, key: colour, colour: COLOURS[colour] ?? 0x888888, at: p.clone().add(q).multiplyScalar(0.5) };
       this.group.add(tube);
     }
   }
@@ -163,9 +164,10 @@ export class View3D {
     const v = last ? this.board.points.indexOf(last) : -1;
     const at = v >= 0 ? this.place(v) : null;
     if (!at) return;
-    const ring = new THREE.Mesh(new THREE.TorusGeometry(0.42, 0.05, 8, 32), new THREE.MeshBasicMaterial({ color: 0xff5a1f }));
+    this.ringMat ??= new THREE.MeshBasicMaterial({ color: 0xff5a1f });
+    const ring = new THREE.Mesh(new THREE.TorusGeometry(0.42, 0.05, 8, 32), this.ringMat);
     ring.position.copy(at);
-    ring.userData = { ring: true };
+    ring.userData = { own: true };
     this.group.add(ring);
   }
 
