@@ -1,5 +1,5 @@
 // A spectator cannot move; an illegal click is refused with the rules' reason and changes
-// nothing; names are shown as text, never as HTML.
+// nothing; names are shown as text, never as HTML; a seat resigns with two clicks.
 import { api, check, legalPoints, newGame, run, status } from './harness.mjs';
 
 run('spectators and illegal clicks are refused', async ({ server, browser }) => {
@@ -33,4 +33,10 @@ run('spectators and illegal clicks are refused', async ({ server, browser }) => 
   const shown = await watcher.$eval('#players', (p) => ({ text: p.textContent, imgs: p.querySelectorAll('img').length }));
   check(shown.text.includes(hostile) && shown.imgs === 0, 'a name with markup is shown as text');
   check(!(await watcher.evaluate(() => window.pwned)), 'no script from a name ran');
+
+  await seat.click('#resign');
+  check((await status(seat)).winner === '', 'one click on Resign only asks again');
+  await seat.click('#resign');
+  await watcher.waitForFunction(() => document.getElementById('status').dataset.winner === 'white');
+  check(await seat.$eval('#resign', (b) => b.hidden), 'the Resign button goes once the game is over');
 });

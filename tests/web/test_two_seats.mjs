@@ -2,7 +2,7 @@
 // highlighted legal points; each page follows the other's moves through the event stream.
 // Then the finished game is reviewed: one move back shows the position the server gives for
 // that ply.
-import { api, check, drawnStones, legalPoints, newGame, rng, run, sameStones, stateStones, status, waitPly } from './harness.mjs';
+import { api, check, drawnStones, legalPoints, rng, run, sameStones, stateStones, status, waitPly } from './harness.mjs';
 
 async function openSeat(browser, server, seat) {
   const context = await browser.newContext();
@@ -57,9 +57,31 @@ async function checkReview(page, server, id, ply) {
   await page.waitForFunction(() => !document.body.classList.contains('reviewing'));
 }
 
+// Starts the game from the start page's form: its seat links, in colour order.
+async function startFromForm(browser, server) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(server.url);
+  await page.fill('#topology', 'grid 5x5');
+  const rows = page.locator('#seats tbody tr');
+  for (const [i, name] of ['ann', 'bob'].entries()) {
+    await rows.nth(i).locator('.spec').fill('human');
+    await rows.nth(i).locator('.name').fill(name);
+  }
+  await page.click('#start');
+  await page.waitForSelector('#created:not([hidden])');
+  const links = await page.$$eval('#created-links input', (inputs) => inputs.map((i) => i.value));
+  const seatLink = /\/games\/[^/?]+\?seat=[^&]+$/;
+  check(links.length === 3 && seatLink.test(links[0]) && seatLink.test(links[1]) && /\/games\/[^/?]+$/.test(links[2]), `two seat links and a watch link (${links})`);
+  await page.waitForSelector('#games li a');
+  const listed = await page.$eval('#games li', (li) => li.textContent);
+  check(listed.includes('grid 5x5') && listed.includes('ann'), `the recent games list the new game ("${listed}")`);
+  await page.context().close();
+  return { id: links[2].split('/').pop(), black: { color: 'black', url: links[0] }, white: { color: 'white', url: links[1] } };
+}
+
 run('two seats play a 5x5 game in two browsers', async ({ server, browser }) => {
-  const game = await newGame(server, { topology: 'grid 5x5', players: ['human', 'human'], names: ['ann', 'bob'] });
-  const seats = Object.fromEntries(game.seats.map((s) => [s.color, s]));
+  const seats = await startFromForm(browser, server);
+  const game = { id: seats.id };
   const pages = { black: await openSeat(browser, server, seats.black), white: await openSeat(browser, server, seats.white) };
   const end = await playGame(pages, server, game.id);
   const { body: state } = await api(server, 'GET', `/api/games/${game.id}`);
