@@ -1,6 +1,6 @@
 // A 5x5x5 game played by clicking the layer grids, its WebGL view rendered (a screenshot of
-// #view3d that is not one colour), a point played by clicking the 3D view, and a 4D board's
-// page with its slider for the hidden axis.
+// #view3d that is not one colour), a point played by clicking the 3D view, a 4D board's
+// page with its slider for the hidden axis, and a hex board's hexagons.
 import { api, check, drawnStones, legalPoints, newGame, run, sameStones, stateStones, status, waitPly } from './harness.mjs';
 
 // Distinct colours of a PNG screenshot, decoded by the browser itself.
@@ -38,7 +38,7 @@ async function clickLayers(pages, moves) {
 }
 
 async function checkCanvas(page) {
-  await page.waitForSelector('#view3d');
+  await page.waitForSelector('#view3d[data-ready]', { timeout: 60000 });
   const png = await page.locator('#view3d').screenshot();
   const { distinct, top } = await screenshotColours(page, png);
   check(distinct > 20 && top < 0.97, `the 3D view is drawn (${distinct} colours, the commonest ${(top * 100).toFixed(1)}%)`);
@@ -48,6 +48,7 @@ async function checkCanvas(page) {
 async function click3d(page, pages) {
   const before = (await status(page)).ply;
   const legal = await legalPoints(page);
+  await page.waitForSelector('#view3d[data-ready]', { timeout: 60000 });
   await page.locator('#view3d').scrollIntoViewIfNeeded();
   const target = await page.evaluate((names) => {
     for (const n of names) {
@@ -88,4 +89,16 @@ run('a 5x5x5 game by its layer grids and 3D view', async ({ server, browser }) =
   check((await page.$$eval('#board [data-point]', (e) => e.length)) === 81, 'a 4D board shows all 81 points');
   await page.fill('#hidden-3', '2');
   await checkCanvas(page);
+
+  // A hex board: hexagons, and a click plays.
+  const hex = await newGame(server, { topology: 'hex 3', players: ['human', 'human'] });
+  await page.goto(new URL(hex.seats[0].url, server.url).href);
+  await page.waitForSelector('#board [data-point].legal');
+  check((await page.$$eval('#board polygon.cell', (e) => e.length)) === 19, 'hex 3 is drawn as 19 hexagons');
+  check(await page.$eval('#view3d-box', (b) => b.hidden), 'a 2D board has no 3D view');
+  const [first] = await legalPoints(page);
+  await page.click(`#board [data-point="${first}"]`);
+  await waitPly(page, 1);
+  const { body: hexState } = await api(server, 'GET', `/api/games/${hex.id}`);
+  check(hexState.moves[0].point === first, `the hex click played ${first}`);
 });

@@ -234,6 +234,7 @@ async function start3d(board) {
     sliders.append(label);
   });
   if (page.shown) page.view3d.update(page.shown, lastPoint(page.shown));
+  $('view3d').dataset.ready = 'true';
 }
 
 function setupExport(state, board) {
@@ -270,7 +271,6 @@ async function main() {
     setupExport(state, board);
     showLinks($('links'), page.id, page.seat, learnColour);
     takeState(state);
-    await start3d(board);
   } catch (err) {
     $('status').textContent = `cannot open game ${page.id}: ${err.message}`;
     return;
@@ -278,6 +278,7 @@ async function main() {
   resignButton();
   reviewControls();
   follow();
+  start3d(page.board);  // not awaited: the game is followed while three.js loads
 }
 
 main();
