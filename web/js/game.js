@@ -2,6 +2,7 @@
 // game through the event stream, plays clicks on points for the seat, and steps through the
 // moves (positions of earlier plies come from GET /api/games/ID?ply=N).
 import { ApiError, colourTitle, el, gamePath, getJSON, playerLabel, postJSON } from './api.js';
+import { axisName } from './layout.js';
 import { PointView } from './pointview.js';
 import { showLinks } from './links.js';
 
@@ -223,7 +224,7 @@ async function start3d(board) {
   const sliders = $('sliders');
   board.dims.slice(3).forEach((size, i) => {
     const axis = i + 3;
-    const label = el('label', `axis ${axis + 1}: `);
+    const label = el('label', `${axisName(axis)}=`, { title: `the cross-section's coordinate on axis ${axis + 1}` });
     const value = el('output', '1');
     const input = el('input', '', { type: 'range', min: '0', max: String(size - 1), value: '0', id: `hidden-${axis}` });
     input.addEventListener('input', () => {
