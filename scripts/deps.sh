@@ -3,6 +3,7 @@
 set -euo pipefail
 PKGS=(cmake g++ make libboost-graph-dev libboost-program-options-dev libpng-dev libgtest-dev
       libbenchmark-dev libvtk9-dev pybind11-dev python3-dev
+      libcpp-httplib-dev nlohmann-json3-dev libsqlite3-dev
       python3-numpy python3-pytest python3-matplotlib xvfb xauth parallel clang clang-format libclang-rt-14-dev
       chromium)
 missing=()

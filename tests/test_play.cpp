@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "tanbo/core/take_back.hpp"
+#include "tanbo/session/session.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "test_support.hpp"
 

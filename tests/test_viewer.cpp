@@ -1,4 +1,4 @@
-// The VTK viewer (viz/, tanbo view): layouts, refusals of the command line, the game logic
+// The VTK viewer (src/viz/, tanbo view): layouts, refusals of the command line, the game logic
 // behind the window, and the window itself driven by synthetic mouse clicks and keys.
 // Picking, text layout and pictures are tested in test_viewer_scene.cpp.
 //

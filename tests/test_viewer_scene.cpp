@@ -1,4 +1,4 @@
-// The viewer's scene (viz/scene*.cpp): a click at a point's centre picks that point, text
+// The viewer's scene (src/viz/scene*.cpp): a click at a point's centre picks that point, text
 // never overlaps and is drawn where the layout says, the legend names every mark, stones are
 // shaded and outlined in their players' colours, front layers fade, and pictures of every
 // kind of board. Pictures are rendered by the real program under xvfb-run (skipped when it is

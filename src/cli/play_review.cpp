@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/take_back.hpp"
+#include "tanbo/session/session.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/render.hpp"
 #include "tanbo/io/safe_file.hpp"

@@ -1,4 +1,4 @@
-// tanbo-view: the VTK viewer's program (viz/). `tanbo view ARGS` runs it as `tanbo-view ARGS`
+// tanbo-view: the VTK viewer's program (src/viz/). `tanbo view ARGS` runs it as `tanbo-view ARGS`
 // (src/cli/cmd_view.cpp), so that the rest of tanbo does not load VTK.
 #include <filesystem>
 #include <iostream>
@@ -223,7 +223,7 @@ viz::SceneOptions scene_options(const ViewArgs& a, const Game& game) {
 int write_png(const Position& pos, const ViewArgs& a, const viz::SceneOptions& opts,
               std::ostream& out) {
   const Position shown =
-      a.move >= 0 ? viz::position_at(pos, static_cast<std::uint32_t>(a.move)) : pos;
+      a.move >= 0 ? position_at(pos, static_cast<std::uint32_t>(a.move)) : pos;
   viz::render_png(shown, opts, a.width, a.height, a.png);
   out << "wrote " << a.png << " (" << a.width << "x" << a.height << ", move " << shown.ply()
       << ")\n";
@@ -242,13 +242,15 @@ int open_window(Game& game, const std::string& save_path, const ViewArgs& a,
   }
   // Before anything is saved: a window that cannot open leaves no new game file behind.
   viz::require_window_display();
-  std::vector<std::unique_ptr<Agent> > engines;
+  std::vector<Seat> seats(static_cast<std::size_t>(pos.num_players()));
   for (Player p = 1; p <= pos.num_players(); ++p) {
     const std::string& k = a.kinds[p - 1];
-    engines.push_back(k == "human" ? nullptr : engine_for(k, a.engine, a.board.seed + p));
+    if (k == "human") continue;
+    seats[p - 1].agent = engine_for(k, a.engine, a.board.seed + p);
+    seats[p - 1].spec = seats[p - 1].agent->spec();
   }
   if (!save_path.empty() && !std::filesystem::exists(save_path)) save_game(game, save_path);
-  viz::Session session(game, save_path, std::move(engines));
+  Session session(std::move(game), std::move(seats), save_path);
   if (a.move >= 0) session.show(static_cast<std::uint32_t>(a.move));
   return viz::run_viewer(session, opts, a.width, a.height, err);
 }

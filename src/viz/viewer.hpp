@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "scene.hpp"
-#include "session.hpp"
+#include "tanbo/session/session.hpp"
 
 class vtkRenderWindowInteractor;
 
@@ -65,6 +65,11 @@ class ViewerWindow {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// What a click on point v does in the window: plays it for the person to move when the latest
+// position is shown (Session::play), or says why nothing was played (an earlier move on
+// screen, an engine's turn, the rules' reason). `played` tells which.
+std::string click_message(Session& session, Vertex v, bool* played);
 
 // Opens the window on `session` and runs until it is closed. Returns 0, or 1 after printing
 // a reason to `err` (no X display).

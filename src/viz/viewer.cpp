@@ -129,7 +129,7 @@ struct ViewerWindow::Impl {
     const Vertex v = pick_vertex(renderer, info, x, y);
     if (v == kNoVertex) return;
     bool played = false;
-    opts.message = session.click(v, &played);
+    opts.message = click_message(session, v, &played);
     rebuild(false);
     if (played) schedule_engine();
   }
@@ -164,7 +164,7 @@ struct ViewerWindow::Impl {
     } else if (sym == "a") {
       next_axes();
     } else if (sym == "u") {
-      opts.message = session.take_back();
+      opts.message = session.take_back().message;
       rebuild(false);
       schedule_engine();
     } else if (sym == "f") {
@@ -260,7 +260,7 @@ struct ViewerWindow::Impl {
   void rebuild(bool reframe) {
     opts.status = session.at_end() ? ""
                                    : "viewing move " + std::to_string(session.shown_ply()) +
-                                         " of " + std::to_string(session.last_ply());
+                                         " of " + std::to_string(session.ply());
     if (!opened) return;
     info = reframe ? prepare_scene(renderer, session.shown(), opts)
                    : build_scene(renderer, session.shown(), opts);
@@ -300,7 +300,7 @@ struct ViewerWindow::Impl {
   void finish_engine() {
     std::string m;
     try {
-      m = session.finish_engine();
+      m = session.finish_engine().message;
     } catch (const Error& e) {
       m = std::string("The engine failed: ") + e.what();
     }
@@ -423,6 +423,17 @@ void ViewerStyle::OnKeyPress() {
 
 }  // namespace
 
+std::string click_message(Session& session, Vertex v, bool* played) {
+  *played = false;
+  if (!session.at_end()) {
+    return "You are looking at move " + std::to_string(session.shown_ply()) + " of " +
+           std::to_string(session.ply()) + ": press End to return to the game, then play.";
+  }
+  const TurnResult r = session.play(0, v);
+  *played = r.done();
+  return r.message;
+}
+
 ViewerWindow::ViewerWindow(Session& session, const SceneOptions& options, int width, int height,
                            int multisamples)
     : impl_(std::make_unique<Impl>(session, options, width, height, multisamples)) {}
@@ -464,7 +475,7 @@ void ViewerWindow::run_engines() {
     *timer = -1;
   }
   // engine_move() collects an engine that is thinking first.
-  while (impl_->session.engine_to_move()) impl_->opts.message = impl_->session.engine_move();
+  while (impl_->session.engine_to_move()) impl_->opts.message = impl_->session.engine_move().message;
   impl_->rebuild(false);
 }
 
