@@ -39,6 +39,8 @@ async function checkSameBoard(pages, state) {
     const last = state.moves[state.moves.length - 1].point;
     const marked = await page.$$eval('#board .pt.last', (els) => els.map((e) => e.dataset.point));
     check(marked.length === 1 && marked[0] === last, `${colour}'s page marks the last move ${last} (${marked})`);
+    const role = await page.$eval('#role', (r) => r.textContent);
+    check(role.toLowerCase() === `playing ${colour}`, `${colour}'s page knows its colour ("${role}")`);
     const s = await status(page);
     check(s.winner === state.winner && s.ply === state.ply, `${colour}'s status shows ${state.winner} winning after ${state.ply}`);
   }

@@ -132,8 +132,9 @@ async function play(point) {
   if (page.busy) return;
   page.busy = true;
   try {
-    const state = await postJSON(`${gamePath(page.id)}/moves`, { seat: page.seat, point, ply: page.live.ply });
-    const mine = state.moves && state.moves[page.live.ply];
+    const before = page.live.ply;  // the stream may bring the move before this answer does
+    const state = await postJSON(`${gamePath(page.id)}/moves`, { seat: page.seat, point, ply: before });
+    const mine = state.moves && state.moves[before];
     if (mine && mine.point === point) learnColour(mine.color);
     say(`played ${point}`);
     takeState(state);
