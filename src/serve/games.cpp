@@ -78,8 +78,7 @@ void check_board(const std::string& topology, std::uint64_t max_points) {
   try {
     parse_topology(topology, limits);
   } catch (const Error& e) {
-    refuse(400, std::string(e.what()) + " (this server takes boards of at most " +
-                    std::to_string(max_points) + " points: --max-points)");
+    refuse(400, e.what());  // a board too big says "at most N points are supported"
   }
 }
 
@@ -259,15 +258,15 @@ Json Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
   std::unique_lock lock(g.mutex);
   Session& s = *g.session;
   if (seen && *seen != s.ply()) {
-    refuse(409, "the game is at ply " + std::to_string(s.ply()) + ", not " +
-                    std::to_string(*seen) + ": reload it");
+    refuse(409, "the game is at ply " + std::to_string(s.ply()) + ", not " + std::to_string(*seen) +
+                    ": reload it");
   }
   const Topology& t = s.position().topology();
   const auto v = t.parse_vertex(point);
   const TurnResult r = s.check(as, v ? *v : t.num_vertices());
   if (!r.done()) {
-    refuse(http_status(r.status), r.status == TurnStatus::kNotAPoint ? t.not_a_point(point)
-                                                                     : r.message);
+    refuse(http_status(r.status),
+           r.status == TurnStatus::kNotAPoint ? t.not_a_point(point) : r.message);
   }
   try {
     store_.add_turn(g.id, s.ply() + 1, {as, t.name(*v)});

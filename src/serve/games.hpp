@@ -37,10 +37,10 @@ struct LiveGame {
   std::vector<std::string> tokens;  // per seat (secret)
   std::unique_ptr<Session> session;
 
-  std::mutex mutex;                  // guards everything below and the session
-  std::condition_variable changed;   // notified on every change of the game
-  bool engine_queued = false;        // waiting for or running on the engine pool
-  std::uint64_t watchers = 0;        // open event streams
+  std::mutex mutex;                 // guards everything below and the session
+  std::condition_variable changed;  // notified on every change of the game
+  bool engine_queued = false;       // waiting for or running on the engine pool
+  std::uint64_t watchers = 0;       // open event streams
 };
 
 struct GamesOptions {

@@ -17,9 +17,8 @@ Json players_json(const LiveGame& g) {
   Json players = Json::array();
   for (Player p = 1; p <= game.position.num_players(); ++p) {
     const std::string name = p <= game.names.size() ? game.names[p - 1] : "";
-    players.push_back({{"color", std::string(player_name(p))},
-                       {"name", name},
-                       {"kind", g.specs.at(p - 1)}});
+    players.push_back(
+        {{"color", std::string(player_name(p))}, {"name", name}, {"kind", g.specs.at(p - 1)}});
   }
   return players;
 }
@@ -83,7 +82,9 @@ Json state_json(const LiveGame& g, std::optional<std::uint32_t> ply) {
 
 Json board_json(const Topology& t) {
   Json b;
-  b["kind"] = t.kind == BoardKind::kLattice ? "lattice" : t.kind == BoardKind::kHex ? "hex" : "graph";
+  b["kind"] = t.kind == BoardKind::kLattice ? "lattice"
+              : t.kind == BoardKind::kHex   ? "hex"
+                                            : "graph";
   b["dims"] = t.dims;
   b["wrap"] = t.wrap;
   Json axial = Json::array();
