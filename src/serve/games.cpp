@@ -243,7 +243,7 @@ Player Games::seat_of(const LiveGame& g, const Json& request) const {
   return seat;
 }
 
-Json Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
+std::string Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
   LiveGame& g = *game;
   need_object(request);
   const std::string point = *string_field(request, "point", true);
@@ -275,10 +275,10 @@ Json Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
   }
   s.play(as, *v);
   after_change(game);
-  return state_json(g);
+  return state_text(g);
 }
 
-Json Games::resign(const std::shared_ptr<LiveGame>& game, const Json& request) {
+std::string Games::resign(const std::shared_ptr<LiveGame>& game, const Json& request) {
   LiveGame& g = *game;
   need_object(request);
   const Player as = seat_of(g, request);
@@ -293,7 +293,7 @@ Json Games::resign(const std::shared_ptr<LiveGame>& game, const Json& request) {
   }
   s.resign(as);
   after_change(game);
-  return state_json(g);
+  return state_text(g);
 }
 
 void Games::wake_all() {

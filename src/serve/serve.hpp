@@ -16,6 +16,7 @@ struct ServeOptions {
   std::string web_root;              // "" = next to the program (web/ or ../share/tanbo/web)
   double rate = 50;                  // API requests a second per client (bursts of 4x); 0 = off
   int max_streams = 250;             // event streams open at once
+  std::string sync = "normal";       // SQLite's synchronous setting: "normal" or "full"
 };
 
 // Runs the server until SIGINT or SIGTERM; prints "tanbo serve: listening on URL" to `out`

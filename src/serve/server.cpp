@@ -24,7 +24,7 @@ const char* const kId = "([A-Za-z0-9_-]{1,64})";  // a game id in a route
 
 void send_json(httplib::Response& res, const Json& j, int status = 200) {
   res.status = status;
-  res.set_content(j.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
+  res.set_content(json_text(j), "application/json");
 }
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
@@ -150,7 +150,11 @@ void Server::get_state(const httplib::Request& req, httplib::Response& res) {
     }
     ply = static_cast<std::uint32_t>(n);
   }
-  send_json(res, state_json(*g, ply));
+  if (ply) {
+    send_json(res, state_json(*g, ply));
+  } else {
+    res.set_content(state_text(*g), "application/json");
+  }
 }
 
 void Server::get_export(const httplib::Request& req, httplib::Response& res) {
@@ -199,8 +203,8 @@ void Server::get_events(const httplib::Request& req, httplib::Response& res) {
           }
           if (*sent != g->session->version()) {
             *sent = g->session->version();
-            chunk = "event: state\nid: " + std::to_string(g->session->ply()) + "\ndata: " +
-                    state_json(*g).dump(-1, ' ', false, Json::error_handler_t::replace) + "\n\n";
+            chunk = "event: state\nid: " + std::to_string(g->session->ply()) +
+                    "\ndata: " + state_text(*g) + "\n\n";
           } else {
             chunk = ": keep-alive\n\n";
           }
@@ -251,11 +255,11 @@ void Server::routes(httplib::Server& svr) {
           }));
   svr.Post(game + "/moves", api([this](const auto& req, auto& res) {
              auto g = need_game(req);
-             send_json(res, games_.move(g, parse_body(req.body)));
+             res.set_content(games_.move(g, parse_body(req.body)), "application/json");
            }));
   svr.Post(game + "/resign", api([this](const auto& req, auto& res) {
              auto g = need_game(req);
-             send_json(res, games_.resign(g, parse_body(req.body)));
+             res.set_content(games_.resign(g, parse_body(req.body)), "application/json");
            }));
   svr.Get(game + "/events", api([this](const auto& req, auto& res) { get_events(req, res); }));
   svr.Get(game + "/export", api([this](const auto& req, auto& res) { get_export(req, res); }));
@@ -289,7 +293,7 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGPIPE, SIG_IGN);
 
-  Store store(o.db);
+  Store store(o.db, o.sync != "normal");
   Games games(store, {o.max_points, o.engine_threads});
   Server server(games, o, web_root);
   Listener svr;

@@ -80,6 +80,18 @@ Json state_json(const LiveGame& g, std::optional<std::uint32_t> ply) {
           {"legal", to_move == kEmpty ? Json::array() : names_of(t, pos.legal_moves(to_move))}};
 }
 
+std::string json_text(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+const std::string& state_text(LiveGame& g) {
+  if (g.state_version != g.session->version()) {
+    g.state_text = json_text(state_json(g));
+    g.state_version = g.session->version();
+  }
+  return g.state_text;
+}
+
 Json board_json(const Topology& t) {
   Json b;
   b["kind"] = t.kind == BoardKind::kLattice ? "lattice"
