@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 #ifdef TANBO_HAVE_SERVE
 #include "serve.hpp"
 #endif
@@ -28,7 +29,10 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "rate", po::value(&o.rate)->default_value(o.rate),
       "API requests a second each client address may make (bursts of 4 times as many); 0: "
       "no limit")("max-streams", po::value(&o.max_streams)->default_value(o.max_streams),
-                  "event streams open at once (each holds a connection thread)");
+                  "event streams open at once (each holds a connection thread)")(
+      "sync", po::value(&o.sync)->default_value(o.sync),
+      "normal: a move is answered once the system holds it (a killed server loses nothing, a "
+      "power cut may lose the last moves); full: once it is on the disk (slower)");
   po::variables_map vm;
   if (const auto stop = parse_args(
           args, desc, nullptr, vm,
@@ -46,6 +50,9 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
   }
   if (o.max_points < 1) throw Error("--max-points must be at least 1");
   if (!(o.rate >= 0) || o.rate > 1e6) throw Error("--rate must be 0 to 1000000");
+  if (o.sync != "full" && o.sync != "normal") {
+    throw Error("--sync " + quote_input(o.sync) + ": full or normal");
+  }
   if (o.max_streams < 1 || o.max_streams > 4096) throw Error("--max-streams must be 1 to 4096");
   return serve::run_server(o, out, err);
 #else

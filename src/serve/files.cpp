@@ -33,8 +33,8 @@ std::string find_web_root(const std::string& given) {
   }
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return "";
-  for (const fs::path& p : {self.parent_path() / "web",
-                            self.parent_path() / ".." / "share" / "tanbo" / "web"}) {
+  for (const fs::path& p :
+       {self.parent_path() / "web", self.parent_path() / ".." / "share" / "tanbo" / "web"}) {
     if (is_folder(p)) return fs::canonical(p, ec).string();
   }
   return "";

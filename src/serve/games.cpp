@@ -78,8 +78,7 @@ void check_board(const std::string& topology, std::uint64_t max_points) {
   try {
     parse_topology(topology, limits);
   } catch (const Error& e) {
-    refuse(400, std::string(e.what()) + " (this server takes boards of at most " +
-                    std::to_string(max_points) + " points: --max-points)");
+    refuse(400, e.what());  // a board too big says "at most N points are supported"
   }
 }
 
@@ -244,7 +243,7 @@ Player Games::seat_of(const LiveGame& g, const Json& request) const {
   return seat;
 }
 
-Json Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
+std::string Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
   LiveGame& g = *game;
   need_object(request);
   const std::string point = *string_field(request, "point", true);
@@ -259,15 +258,15 @@ Json Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
   std::unique_lock lock(g.mutex);
   Session& s = *g.session;
   if (seen && *seen != s.ply()) {
-    refuse(409, "the game is at ply " + std::to_string(s.ply()) + ", not " +
-                    std::to_string(*seen) + ": reload it");
+    refuse(409, "the game is at ply " + std::to_string(s.ply()) + ", not " + std::to_string(*seen) +
+                    ": reload it");
   }
   const Topology& t = s.position().topology();
   const auto v = t.parse_vertex(point);
   const TurnResult r = s.check(as, v ? *v : t.num_vertices());
   if (!r.done()) {
-    refuse(http_status(r.status), r.status == TurnStatus::kNotAPoint ? t.not_a_point(point)
-                                                                     : r.message);
+    refuse(http_status(r.status),
+           r.status == TurnStatus::kNotAPoint ? t.not_a_point(point) : r.message);
   }
   try {
     store_.add_turn(g.id, s.ply() + 1, {as, t.name(*v)});
@@ -276,10 +275,10 @@ Json Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
   }
   s.play(as, *v);
   after_change(game);
-  return state_json(g);
+  return state_text(g);
 }
 
-Json Games::resign(const std::shared_ptr<LiveGame>& game, const Json& request) {
+std::string Games::resign(const std::shared_ptr<LiveGame>& game, const Json& request) {
   LiveGame& g = *game;
   need_object(request);
   const Player as = seat_of(g, request);
@@ -294,7 +293,7 @@ Json Games::resign(const std::shared_ptr<LiveGame>& game, const Json& request) {
   }
   s.resign(as);
   after_change(game);
-  return state_json(g);
+  return state_text(g);
 }
 
 void Games::wake_all() {

@@ -37,10 +37,11 @@ struct LiveGame {
   std::vector<std::string> tokens;  // per seat (secret)
   std::unique_ptr<Session> session;
 
-  std::mutex mutex;                  // guards everything below and the session
-  std::condition_variable changed;   // notified on every change of the game
-  bool engine_queued = false;        // waiting for or running on the engine pool
-  std::uint64_t watchers = 0;        // open event streams
+  std::mutex mutex;                            // guards everything below and the session
+  std::condition_variable changed;             // notified on every change of the game
+  bool engine_queued = false;                  // waiting for or running on the engine pool
+  std::string state_text;                      // the latest state as JSON text (state_text())
+  std::optional<std::uint64_t> state_version;  // the session version it was written for
 };
 
 struct GamesOptions {
@@ -63,9 +64,9 @@ class Games {
   std::shared_ptr<LiveGame> find(const std::string& id) const;
   // GET /api/games: the newest games, at most `limit`.
   Json list(std::size_t limit = 50) const;
-  // POST /api/games/ID/moves and /resign: the new state, or throws ApiError.
-  Json move(const std::shared_ptr<LiveGame>& g, const Json& request);
-  Json resign(const std::shared_ptr<LiveGame>& g, const Json& request);
+  // POST /api/games/ID/moves and /resign: the new state (JSON text), or throws ApiError.
+  std::string move(const std::shared_ptr<LiveGame>& g, const Json& request);
+  std::string resign(const std::shared_ptr<LiveGame>& g, const Json& request);
   // Wakes every event stream (at shutdown).
   void wake_all();
   bool stopping() const { return stopping_; }
@@ -96,6 +97,11 @@ class Games {
 // The state of a game after `ply` turns (the latest when nullopt), as GET /api/games/ID
 // answers it. Called under g.mutex.
 Json state_json(const LiveGame& g, std::optional<std::uint32_t> ply = std::nullopt);
+// The latest state as JSON text, written once per change of the game (the answers to a move
+// and every event stream share it). Called under g.mutex.
+const std::string& state_text(LiveGame& g);
+// JSON text of `j` (invalid UTF-8 replaced, never thrown).
+std::string json_text(const Json& j);
 // GET /api/games/ID/board.
 Json board_json(const Topology& t);
 // Random url-safe text of `n` characters, and a 128-bit token in hex (std::random_device).

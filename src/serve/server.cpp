@@ -1,8 +1,9 @@
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
-#include <atomic>
 #include <httplib.h>
+#include <atomic>
 #include <iostream>
 #include <thread>
 
@@ -18,12 +19,12 @@ namespace tanbo::serve {
 namespace {
 
 constexpr std::size_t kMaxBody = 64 * 1024;
-constexpr int kMaxDepth = 32;                    // JSON nesting a request may have
+constexpr int kMaxDepth = 32;                     // JSON nesting a request may have
 const char* const kId = "([A-Za-z0-9_-]{1,64})";  // a game id in a route
 
 void send_json(httplib::Response& res, const Json& j, int status = 200) {
   res.status = status;
-  res.set_content(j.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
+  res.set_content(json_text(j), "application/json");
 }
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
@@ -37,8 +38,10 @@ Json parse_body(const std::string& body) {
   for (std::size_t i = 0; i < body.size(); ++i) {
     const char c = body[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if ((c == '[' || c == '{') && ++depth > kMaxDepth) {
@@ -72,12 +75,18 @@ httplib::Server::Handler api(F f) {
 
 const char* reason_of(int status) {
   switch (status) {
-    case 400: return "bad request";
-    case 404: return "no such page or game";
-    case 405: return "method not allowed";
-    case 413: return "the body is larger than 64 KB";
-    case 414: return "the URL is too long";
-    default: return "the request failed";
+    case 400:
+      return "bad request";
+    case 404:
+      return "no such page or game";
+    case 405:
+      return "method not allowed";
+    case 413:
+      return "the body is larger than 64 KB";
+    case 414:
+      return "the URL is too long";
+    default:
+      return "the request failed";
   }
 }
 
@@ -85,6 +94,13 @@ const char* reason_of(int status) {
 struct StreamCount {
   std::atomic<int> open{0};
   int max = 250;
+};
+
+// httplib's server, with the listening socket's backlog raised from the library's 5 (a burst of
+// connections would otherwise be reset or delayed by a second).
+class Listener : public httplib::Server {
+ public:
+  void raise_backlog() { ::listen(svr_sock_, SOMAXCONN); }
 };
 
 class Server {
@@ -134,7 +150,11 @@ void Server::get_state(const httplib::Request& req, httplib::Response& res) {
     }
     ply = static_cast<std::uint32_t>(n);
   }
-  send_json(res, state_json(*g, ply));
+  if (ply) {
+    send_json(res, state_json(*g, ply));
+  } else {
+    res.set_content(state_text(*g), "application/json");
+  }
 }
 
 void Server::get_export(const httplib::Request& req, httplib::Response& res) {
@@ -183,8 +203,8 @@ void Server::get_events(const httplib::Request& req, httplib::Response& res) {
           }
           if (*sent != g->session->version()) {
             *sent = g->session->version();
-            chunk = "event: state\nid: " + std::to_string(g->session->ply()) + "\ndata: " +
-                    state_json(*g).dump(-1, ' ', false, Json::error_handler_t::replace) + "\n\n";
+            chunk = "event: state\nid: " + std::to_string(g->session->ply()) +
+                    "\ndata: " + state_text(*g) + "\n\n";
           } else {
             chunk = ": keep-alive\n\n";
           }
@@ -227,8 +247,7 @@ void Server::routes(httplib::Server& svr) {
   svr.Post("/api/games", api([this](const auto& req, auto& res) {
              send_json(res, games_.create(parse_body(req.body)), 201);
            }));
-  svr.Get("/api/games",
-          api([this](const auto&, auto& res) { send_json(res, games_.list()); }));
+  svr.Get("/api/games", api([this](const auto&, auto& res) { send_json(res, games_.list()); }));
   svr.Get(game, api([this](const auto& req, auto& res) { get_state(req, res); }));
   svr.Get(game + "/board", api([this](const auto& req, auto& res) {
             auto g = need_game(req);
@@ -236,22 +255,21 @@ void Server::routes(httplib::Server& svr) {
           }));
   svr.Post(game + "/moves", api([this](const auto& req, auto& res) {
              auto g = need_game(req);
-             send_json(res, games_.move(g, parse_body(req.body)));
+             res.set_content(games_.move(g, parse_body(req.body)), "application/json");
            }));
   svr.Post(game + "/resign", api([this](const auto& req, auto& res) {
              auto g = need_game(req);
-             send_json(res, games_.resign(g, parse_body(req.body)));
+             res.set_content(games_.resign(g, parse_body(req.body)), "application/json");
            }));
   svr.Get(game + "/events", api([this](const auto& req, auto& res) { get_events(req, res); }));
   svr.Get(game + "/export", api([this](const auto& req, auto& res) { get_export(req, res); }));
   svr.Get("/api/.*", [](const auto&, auto& res) { send_error(res, 404, "no such API route"); });
   svr.Get("/", [this](const auto&, auto& res) { send_page("/index.html", res); });
-  svr.Get(std::string("/games/") + kId, [this](const auto&, auto& res) {
-    send_page("/game.html", res);
-  });
+  svr.Get(std::string("/games/") + kId,
+          [this](const auto&, auto& res) { send_page("/game.html", res); });
   svr.Get("/.*", [this](const auto& req, auto& res) { send_page(req.path, res); });
-  svr.set_error_handler(httplib::Server::HandlerWithResponse(
-      [](const httplib::Request&, httplib::Response& res) {
+  svr.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
         send_error(res, res.status, reason_of(res.status));
         return httplib::Server::HandlerResponse::Handled;
@@ -275,10 +293,10 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGPIPE, SIG_IGN);
 
-  Store store(o.db);
+  Store store(o.db, o.sync != "normal");
   Games games(store, {o.max_points, o.engine_threads});
   Server server(games, o, web_root);
-  httplib::Server svr;
+  Listener svr;
   const std::size_t threads = static_cast<std::size_t>(o.max_streams) + 16;
   svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   svr.set_payload_max_length(kMaxBody);
@@ -291,6 +309,7 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
     throw Error("cannot listen on " + quote_input(o.host) + " port " + std::to_string(o.port) +
                 " (in use, or not an address of this machine)");
   }
+  svr.raise_backlog();
   const bool v6 = o.host.find(':') != std::string::npos;
   out << "tanbo serve: listening on http://" << (v6 ? "[" + o.host + "]" : o.host) << ":" << port
       << "/" << std::endl;

@@ -17,9 +17,8 @@ Json players_json(const LiveGame& g) {
   Json players = Json::array();
   for (Player p = 1; p <= game.position.num_players(); ++p) {
     const std::string name = p <= game.names.size() ? game.names[p - 1] : "";
-    players.push_back({{"color", std::string(player_name(p))},
-                       {"name", name},
-                       {"kind", g.specs.at(p - 1)}});
+    players.push_back(
+        {{"color", std::string(player_name(p))}, {"name", name}, {"kind", g.specs.at(p - 1)}});
   }
   return players;
 }
@@ -81,9 +80,23 @@ Json state_json(const LiveGame& g, std::optional<std::uint32_t> ply) {
           {"legal", to_move == kEmpty ? Json::array() : names_of(t, pos.legal_moves(to_move))}};
 }
 
+std::string json_text(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+const std::string& state_text(LiveGame& g) {
+  if (g.state_version != g.session->version()) {
+    g.state_text = json_text(state_json(g));
+    g.state_version = g.session->version();
+  }
+  return g.state_text;
+}
+
 Json board_json(const Topology& t) {
   Json b;
-  b["kind"] = t.kind == BoardKind::kLattice ? "lattice" : t.kind == BoardKind::kHex ? "hex" : "graph";
+  b["kind"] = t.kind == BoardKind::kLattice ? "lattice"
+              : t.kind == BoardKind::kHex   ? "hex"
+                                            : "graph";
   b["dims"] = t.dims;
   b["wrap"] = t.wrap;
   Json axial = Json::array();

@@ -32,8 +32,11 @@ struct StoredGame {
 
 class Store {
  public:
-  // Opens (creating when missing) the database file. Throws tanbo::Error naming the file.
-  explicit Store(const std::string& path);
+  // Opens (creating when missing) the database file. `full_sync`: every commit is on the disk
+  // before it returns (synchronous=FULL); otherwise (NORMAL) a commit is in the operating
+  // system's hands, which a killed server cannot lose but a power cut can. Throws tanbo::Error
+  // naming the file.
+  Store(const std::string& path, bool full_sync);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
