@@ -66,6 +66,16 @@ def test_board():
     status, b = SERVER.get("/api/games/%s/board" % g["id"])
     assert b["kind"] == "lattice" and b["dims"] == [6, 6] and b["wrap"] is True
     assert len(b["edges"]) == 72 and b["positions"] == []
+    # A DOT board sent whole (the server reads no files), with every node's position.
+    stones = {0: " stone=black", 15: " stone=white"}
+    nodes = " ".join('n%d [pos="%d,%d"%s];' % (i, i % 4, i // 4, stones.get(i, ""))
+                     for i in range(16))
+    edges = " ".join("n%d -- n%d;" % (i, i + 1) for i in range(15) if i % 4 != 3)
+    edges += " " + " ".join("n%d -- n%d;" % (i, i + 4) for i in range(12))
+    g = SERVER.new_game("graph { %s %s }" % (nodes, edges))
+    status, b = SERVER.get("/api/games/%s/board" % g["id"])
+    assert status == 200 and b["kind"] == "graph" and len(b["positions"]) == 16, b
+    assert b["points"][:2] == ["n0", "n1"] and len(b["edges"]) == 24
 
 
 def test_refusals_400():
