@@ -277,6 +277,35 @@ def test_429():
         server.stop()
 
 
+def open_stream(server, game):
+    host = urllib.parse.urlparse(server.base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.request("GET", "/api/games/%s/events" % game["id"])
+    return conn, conn.getresponse()
+
+
+def test_stream_limit_503():
+    server = Server(TANBO, TMP, "--max-streams", "1", db="streams.sqlite")
+    try:
+        g = server.new_game()
+        conn, resp = open_stream(server, g)
+        assert resp.status == 200 and read_event(resp)["id"] == "0"
+        assert "streams" in error_of(*server.get("/api/games/%s/events" % g["id"]), 503)
+        conn.close()
+        # The place comes back once the closed stream's next event finds no one to read it.
+        legal = server.get("/api/games/" + g["id"])[1]["legal"]
+        assert play(server, g, 0, legal[0])[0] == 200
+        for _ in range(100):
+            conn, resp = open_stream(server, g)
+            conn.close()
+            if resp.status == 200:
+                break
+            time.sleep(0.05)
+        assert resp.status == 200, resp.status
+    finally:
+        server.stop()
+
+
 def test_kill_9_keeps_answered_moves():
     folder = tempfile.mkdtemp(dir=TMP)
     server = Server(TANBO, folder)
