@@ -67,16 +67,24 @@ std::int64_t now_micros() {
   return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+// Whether a topology is DOT text (a board given whole) rather than a spec.
+bool is_dot_text(const std::string& topology) {
+  const std::string head = to_lower(trim(topology).substr(0, 8));
+  return head.rfind("graph", 0) == 0 || head.rfind("digraph", 0) == 0 ||
+         head.rfind("strict", 0) == 0;
+}
+
 // The board of a request, refused before it is built when it has more than `max_points`.
-void check_board(const std::string& topology, std::uint64_t max_points) {
+TopologyPtr make_board(const std::string& topology, std::uint64_t max_points) {
   if (to_lower(trim(topology)).rfind("file", 0) == 0) {
     refuse(400, "the server reads no files: " + quote_input(topology) +
-                    " is refused (boards are line, grid and hex specs)");
+                    " is refused (send the DOT text itself as the topology)");
   }
   TopologyLimits limits;
   limits.max_vertices = max_points;
   try {
-    parse_topology(topology, limits);
+    return is_dot_text(topology) ? make_from_dot(topology, "board", limits)
+                                 : parse_topology(topology, limits);
   } catch (const Error& e) {
     refuse(400, e.what());  // a board too big says "at most N points are supported"
   }
@@ -169,14 +177,14 @@ Json Games::create(const Json& request) {
   }
   if (names.size() > players.size()) refuse(400, "more names than players");
   for (const std::string& n : names) check_name(n);
-  check_board(topology, options_.max_points);
+  const TopologyPtr board = make_board(topology, options_.max_points);
   auto g = std::make_shared<LiveGame>();
   StoredGame stored;
   stored.seed = std::random_device{}();
   std::vector<Seat> seats;
   try {
     for (const std::string& p : players) seats.push_back(make_seat(p, stored.seed));
-    Game game = new_game(topology, setup, static_cast<int>(players.size()), names);
+    Game game = new_game(board, setup, static_cast<int>(players.size()), names);
     stored.start = write_game(game);
     g->session = std::make_unique<Session>(std::move(game), std::move(seats));
   } catch (const Error& e) {
@@ -220,15 +228,7 @@ Json Games::list(std::size_t limit) const {
   Json games = Json::array();
   for (const auto& g : newest) {
     std::lock_guard lock(g->mutex);
-    const Position& pos = g->session->position();
-    Json s = state_json(*g);
-    games.push_back({{"id", g->id},
-                     {"topology", s["topology"]},
-                     {"setup", s["setup"]},
-                     {"players", s["players"]},
-                     {"ply", pos.ply()},
-                     {"to_move", s["to_move"]},
-                     {"winner", s["winner"]}});
+    games.push_back(summary_json(*g));
   }
   return {{"games", std::move(games)}};
 }

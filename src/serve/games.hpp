@@ -97,6 +97,8 @@ class Games {
 // The state of a game after `ply` turns (the latest when nullopt), as GET /api/games/ID
 // answers it. Called under g.mutex.
 Json state_json(const LiveGame& g, std::optional<std::uint32_t> ply = std::nullopt);
+// A game as GET /api/games lists it. Called under g.mutex.
+Json summary_json(const LiveGame& g);
 // The latest state as JSON text, written once per change of the game (the answers to a move
 // and every event stream share it). Called under g.mutex.
 const std::string& state_text(LiveGame& g);

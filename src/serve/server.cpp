@@ -251,7 +251,12 @@ void Server::routes(httplib::Server& svr) {
   svr.Get(game, api([this](const auto& req, auto& res) { get_state(req, res); }));
   svr.Get(game + "/board", api([this](const auto& req, auto& res) {
             auto g = need_game(req);
-            send_json(res, board_json(g->session->position().topology()));
+            TopologyPtr board;
+            {
+              std::lock_guard lock(g->mutex);
+              board = g->session->position().topology_ptr();
+            }
+            send_json(res, board_json(*board));
           }));
   svr.Post(game + "/moves", api([this](const auto& req, auto& res) {
              auto g = need_game(req);

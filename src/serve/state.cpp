@@ -80,6 +80,17 @@ Json state_json(const LiveGame& g, std::optional<std::uint32_t> ply) {
           {"legal", to_move == kEmpty ? Json::array() : names_of(t, pos.legal_moves(to_move))}};
 }
 
+Json summary_json(const LiveGame& g) {
+  const Position& pos = g.session->position();
+  return {{"id", g.id},
+          {"topology", pos.topology().spec},
+          {"setup", pos.setup().name},
+          {"players", players_json(g)},
+          {"ply", pos.ply()},
+          {"to_move", colour_or_null(pos.is_over() ? kEmpty : pos.to_move())},
+          {"winner", colour_or_null(pos.winner())}};
+}
+
 std::string json_text(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -66,6 +66,16 @@ def test_board():
     status, b = SERVER.get("/api/games/%s/board" % g["id"])
     assert b["kind"] == "lattice" and b["dims"] == [6, 6] and b["wrap"] is True
     assert len(b["edges"]) == 72 and b["positions"] == []
+    # A DOT board sent whole (the server reads no files), with every node's position.
+    stones = {0: " stone=black", 15: " stone=white"}
+    nodes = " ".join('n%d [pos="%d,%d"%s];' % (i, i % 4, i // 4, stones.get(i, ""))
+                     for i in range(16))
+    edges = " ".join("n%d -- n%d;" % (i, i + 1) for i in range(15) if i % 4 != 3)
+    edges += " " + " ".join("n%d -- n%d;" % (i, i + 4) for i in range(12))
+    g = SERVER.new_game("graph { %s %s }" % (nodes, edges))
+    status, b = SERVER.get("/api/games/%s/board" % g["id"])
+    assert status == 200 and b["kind"] == "graph" and len(b["positions"]) == 16, b
+    assert b["points"][:2] == ["n0", "n1"] and len(b["edges"]) == 24
 
 
 def test_refusals_400():
@@ -263,6 +273,35 @@ def test_429():
         statuses = [server.get("/api/games")[0] for _ in range(12)]
         assert statuses[0] == 200 and 429 in statuses, statuses
         assert "too many" in server.get("/api/games")[1]["error"]
+    finally:
+        server.stop()
+
+
+def open_stream(server, game):
+    host = urllib.parse.urlparse(server.base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.request("GET", "/api/games/%s/events" % game["id"])
+    return conn, conn.getresponse()
+
+
+def test_stream_limit_503():
+    server = Server(TANBO, TMP, "--max-streams", "1", db="streams.sqlite")
+    try:
+        g = server.new_game()
+        conn, resp = open_stream(server, g)
+        assert resp.status == 200 and read_event(resp)["id"] == "0"
+        assert "streams" in error_of(*server.get("/api/games/%s/events" % g["id"]), 503)
+        conn.close()
+        # The place comes back once the closed stream's next event finds no one to read it.
+        legal = server.get("/api/games/" + g["id"])[1]["legal"]
+        assert play(server, g, 0, legal[0])[0] == 200
+        for _ in range(100):
+            conn, resp = open_stream(server, g)
+            conn.close()
+            if resp.status == 200:
+                break
+            time.sleep(0.05)
+        assert resp.status == 200, resp.status
     finally:
         server.stop()
 
