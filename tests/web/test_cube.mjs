@@ -1,6 +1,6 @@
 // A 5x5x5 game played by clicking the layer grids, its WebGL view rendered (a screenshot of
 // #view3d that is not one colour), a point played by clicking the 3D view, a 4D board's
-// page with its slider for the hidden axis, and a hex board's hexagons.
+// page with its slider for the hidden axis, a hex board's hexagons and a DOT board's graph.
 import { api, check, drawnStones, legalPoints, newGame, run, sameStones, stateStones, status, waitPly } from './harness.mjs';
 
 // Distinct colours of a PNG screenshot, decoded by the browser itself.
@@ -101,4 +101,12 @@ run('a 5x5x5 game by its layer grids and 3D view', async ({ server, browser }) =
   await waitPly(page, 1);
   const { body: hexState } = await api(server, 'GET', `/api/games/${hex.id}`);
   check(hexState.moves[0].point === first, `the hex click played ${first}`);
+
+  // A DOT board given as text: its graph drawn, its nodes named by their ids.
+  const dot = await newGame(server, { topology: 'graph { a -- b -- c -- d -- e -- f -- a; a -- d; b [stone=black]; e [stone=white] }', players: ['human', 'human'] });
+  await page.goto(new URL(dot.url, server.url).href);
+  await page.waitForSelector('#board [data-point="b"][data-stone="black"]');
+  const nodes = await page.$$eval('#board [data-point]', (e) => e.map((x) => x.dataset.point).sort().join(' '));
+  check(nodes === 'a b c d e f', `the graph's six nodes are drawn (${nodes})`);
+  check((await page.$$eval('#board line.edge', (e) => e.length)) === 7, 'the graph has its 7 edges');
 });
