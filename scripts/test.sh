@@ -3,8 +3,8 @@
 #
 #   1. Release build in build/ with clang (its code plays about 10% faster than g++'s, see
 #      docs/performance.md), the whole CTest suite.
-#   2. Release build in build-gcc/ with g++, the whole CTest suite again: both compilers stay
-#      clean.
+#   2. Release build in build-gcc/ with g++, the whole CTest suite again but the browser tests
+#      (tests/web: the pages and the server's answers are the same): both compilers stay clean.
 #   3. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ with clang (tests and
 #      libFuzzer targets; no benchmarks, no viewer), the whole CTest suite again under the
 #      sanitizers. One build serves both: the libraries carry the fuzzers' coverage hooks,
@@ -34,7 +34,8 @@ ctest --test-dir build --output-on-failure -j "$JOBS"
 
 if [ "$GCC" != 0 ]; then
   stage "Release build (g++)"
-  CC=gcc CXX=g++ cmake -S . -B build-gcc -DCMAKE_BUILD_TYPE=Release -DTANBO_BENCH=OFF -DTANBO_PYTHON=OFF
+  CC=gcc CXX=g++ cmake -S . -B build-gcc -DCMAKE_BUILD_TYPE=Release -DTANBO_BENCH=OFF -DTANBO_PYTHON=OFF \
+    -DTANBO_WEB_TESTS=OFF
   cmake --build build-gcc -j "$JOBS"
   stage "Release tests (g++)"
   ctest --test-dir build-gcc --output-on-failure -j "$JOBS"

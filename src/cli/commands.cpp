@@ -34,6 +34,7 @@ const std::vector<Command>& commands() {
        cmd_analyze, 2},
       {"view", "show a game or position in 3D (VTK), play it with the mouse, render PNGs", cmd_view,
        2},
+      {"serve", "serve the web page and API: play and watch games in a browser", cmd_serve, 2},
   };
   return table;
 }

@@ -40,6 +40,7 @@ int cmd_view(const std::vector<std::string>&, std::istream&, std::ostream&, std:
 int cmd_solve(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
 int cmd_check_proof(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
 int cmd_analyze(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
+int cmd_serve(const std::vector<std::string>&, std::istream&, std::ostream&, std::ostream&);
 // Further subcommands declare themselves here, one line each, and add a line to the table in
 // commands.cpp: play, new, move, show, undo, resign, export, match, study, view.
 

@@ -50,7 +50,11 @@ std::string utc_now() {
 
 Game new_game(std::string_view topology, std::string_view setup, int players,
               const std::vector<std::string>& names, std::string date) {
-  auto topo = parse_topology(topology);
+  return new_game(parse_topology(topology), setup, players, names, std::move(date));
+}
+
+Game new_game(TopologyPtr topo, std::string_view setup, int players,
+              const std::vector<std::string>& names, std::string date) {
   Game g(Position(topo, make_setup(*topo, setup, players)));
   g.names = names;
   g.names.resize(static_cast<std::size_t>(g.position.num_players()));

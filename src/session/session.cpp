@@ -117,7 +117,7 @@ TurnResult Session::play(Player as, std::string_view point) {
   return play(as, *v);
 }
 
-TurnResult Session::resign(Player as) {
+TurnResult Session::check_resign(Player as) const {
   const Position& pos = game_.position;
   if (pos.is_over()) {
     return refused(TurnStatus::kGameOver, "the game is over: " + result_text(game_));
@@ -128,6 +128,13 @@ TurnResult Session::resign(Player as) {
                                                  " may resign on their own turn; it is " +
                                                  player_title(pos.to_move()) + "'s turn");
   }
+  return {};
+}
+
+TurnResult Session::resign(Player as) {
+  TurnResult r = check_resign(as);
+  if (!r.done()) return r;
+  const Player p = as == 0 ? game_.position.to_move() : as;
   const MoveRecord& rec = game_.position.resign(p);
   return after_change({TurnStatus::kDone, describe_move(game_.position, rec), ""});
 }

@@ -30,6 +30,10 @@ struct Game {
 // `date` "" = now. Throws tanbo::Error when the topology or setup is refused.
 Game new_game(std::string_view topology, std::string_view setup, int players,
               const std::vector<std::string>& names, std::string date = "");
+// The same on a board built already (read from DOT text, or checked against limits of the
+// caller's). Throws tanbo::Error when the setup is refused.
+Game new_game(TopologyPtr topology, std::string_view setup, int players,
+              const std::vector<std::string>& names, std::string date = "");
 
 // The current time as an ISO 8601 UTC date-time ("2026-11-21T07:50:00Z").
 std::string utc_now();

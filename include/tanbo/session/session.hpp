@@ -104,6 +104,9 @@ class Session {
   // `as` resigns (0 = the side to move). A person may resign on any of their turns; a seat's
   // request when it is not that seat's turn is kNotYourTurn.
   TurnResult resign(Player as);
+  // Whether `as` may resign now, and the message when not (nothing changes): resign() plays
+  // it when this is kDone. A server stores a turn between the check and the turn itself.
+  TurnResult check_resign(Player as) const;
 
   // ------------------------------------------------------------------ engine turns
   // True when the game is not over and an engine plays the side to move.

@@ -1,0 +1,386 @@
+#include "games.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <random>
+
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/core/topology.hpp"
+
+namespace tanbo::serve {
+
+namespace {
+
+[[noreturn]] void refuse(int status, const std::string& message) {
+  throw ApiError{status, message};
+}
+
+const Json& need_object(const Json& request) {
+  if (!request.is_object()) refuse(400, "the body must be a JSON object");
+  return request;
+}
+
+// A string field: nullopt when absent (and not `required`), 400 when of another type.
+std::optional<std::string> string_field(const Json& o, const char* key, bool required) {
+  const auto it = o.find(key);
+  if (it == o.end() || it->is_null()) {
+    if (required) refuse(400, std::string("the body needs \"") + key + "\"");
+    return std::nullopt;
+  }
+  if (!it->is_string()) refuse(400, std::string("\"") + key + "\" must be a string");
+  return it->get<std::string>();
+}
+
+std::vector<std::string> string_list(const Json& o, const char* key, bool required) {
+  const auto it = o.find(key);
+  if (it == o.end() || it->is_null()) {
+    if (required) refuse(400, std::string("the body needs \"") + key + "\"");
+    return {};
+  }
+  if (!it->is_array()) refuse(400, std::string("\"") + key + "\" must be a list of strings");
+  std::vector<std::string> out;
+  for (const Json& e : *it) {
+    if (!e.is_string()) refuse(400, std::string("\"") + key + "\" must be a list of strings");
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
+
+// A player's name: 1 to 40 characters (UTF-8), none of them a control character.
+void check_name(const std::string& name) {
+  std::size_t chars = 0;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 32 || u == 127) {
+      refuse(400, "the name " + quote_input(name) + " holds a control character");
+    }
+    if ((u & 0xC0) != 0x80) ++chars;
+  }
+  if (chars < 1 || chars > 40) {
+    refuse(400, "the name " + quote_input(name) + " must have 1 to 40 characters");
+  }
+}
+
+std::int64_t now_micros() {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+// Whether a topology is DOT text (a board given whole) rather than a spec.
+bool is_dot_text(const std::string& topology) {
+  const std::string head = to_lower(trim(topology).substr(0, 8));
+  return head.rfind("graph", 0) == 0 || head.rfind("digraph", 0) == 0 ||
+         head.rfind("strict", 0) == 0;
+}
+
+// The board of a request, refused before it is built when it has more than `max_points`.
+TopologyPtr make_board(const std::string& topology, std::uint64_t max_points) {
+  if (to_lower(trim(topology)).rfind("file", 0) == 0) {
+    refuse(400, "the server reads no files: " + quote_input(topology) +
+                    " is refused (send the DOT text itself as the topology)");
+  }
+  TopologyLimits limits;
+  limits.max_vertices = max_points;
+  try {
+    return is_dot_text(topology) ? make_from_dot(topology, "board", limits)
+                                 : parse_topology(topology, limits);
+  } catch (const Error& e) {
+    refuse(400, e.what());  // a board too big says "at most N points are supported"
+  }
+}
+
+int http_status(TurnStatus s) {
+  switch (s) {
+    case TurnStatus::kNotAPoint:
+    case TurnStatus::kIllegal:
+      return 422;
+    default:
+      return 409;
+  }
+}
+
+}  // namespace
+
+Games::Games(Store& store, GamesOptions options) : store_(store), options_(options) {
+  for (StoredGame& s : store_.load_all()) restore(std::move(s));
+  const int threads = std::max(1, options_.engine_threads);
+  for (int i = 0; i < threads; ++i) pool_.emplace_back([this] { engine_worker(); });
+  std::shared_lock lock(games_mutex_);
+  for (const auto& g : by_age_) {
+    std::lock_guard game_lock(g->mutex);
+    after_change(g);
+  }
+}
+
+Games::~Games() {
+  {
+    std::lock_guard lock(pool_mutex_);
+    stopping_ = true;
+    for (Agent* a : thinking_) a->stop();
+  }
+  pool_wake_.notify_all();
+  wake_all();
+  for (std::thread& t : pool_) t.join();
+}
+
+void Games::restore(StoredGame&& s) {
+  try {
+    Game game = game_from_text(s.start, "stored game " + s.id);
+    for (const StoredTurn& t : s.turns) {
+      const auto p = static_cast<Player>(t.player);
+      if (t.point.empty()) {
+        game.position.resign(p);
+      } else {
+        game.position.play_checked(p, game.position.topology().need_vertex(t.point));
+      }
+    }
+    auto g = std::make_shared<LiveGame>();
+    std::vector<Seat> seats;
+    for (const std::string& spec : s.specs) seats.push_back(make_seat(spec, s.seed));
+    g->id = s.id;
+    g->created = s.created;
+    g->specs = std::move(s.specs);
+    g->tokens = std::move(s.tokens);
+    g->session = std::make_unique<Session>(std::move(game), std::move(seats));
+    add(std::move(g));
+  } catch (const Error& e) {
+    std::cerr << "tanbo serve: game " << s.id << " left out: " << e.what() << "\n";
+  }
+}
+
+void Games::add(std::shared_ptr<LiveGame> g) {
+  std::unique_lock lock(games_mutex_);
+  games_[g->id] = g;
+  by_age_.push_back(std::move(g));
+}
+
+std::size_t Games::size() const {
+  std::shared_lock lock(games_mutex_);
+  return games_.size();
+}
+
+std::shared_ptr<LiveGame> Games::find(const std::string& id) const {
+  std::shared_lock lock(games_mutex_);
+  const auto it = games_.find(id);
+  return it == games_.end() ? nullptr : it->second;
+}
+
+Json Games::create(const Json& request) {
+  need_object(request);
+  const std::string topology = *string_field(request, "topology", true);
+  const std::string setup = string_field(request, "setup", false).value_or("default");
+  const std::vector<std::string> players = string_list(request, "players", true);
+  const std::vector<std::string> names = string_list(request, "names", false);
+  if (players.size() < 2 || players.size() > static_cast<std::size_t>(kMaxPlayers)) {
+    refuse(400, "\"players\" must list 2 to 8 players (\"human\" or an engine spec)");
+  }
+  if (names.size() > players.size()) refuse(400, "more names than players");
+  for (const std::string& n : names) check_name(n);
+  const TopologyPtr board = make_board(topology, options_.max_points);
+  auto g = std::make_shared<LiveGame>();
+  StoredGame stored;
+  stored.seed = std::random_device{}();
+  std::vector<Seat> seats;
+  try {
+    for (const std::string& p : players) seats.push_back(make_seat(p, stored.seed));
+    Game game = new_game(board, setup, static_cast<int>(players.size()), names);
+    stored.start = write_game(game);
+    g->session = std::make_unique<Session>(std::move(game), std::move(seats));
+  } catch (const Error& e) {
+    refuse(400, e.what());
+  }
+  stored.id = g->id = random_id(12);
+  stored.created = g->created = now_micros();
+  stored.specs = g->specs = players;
+  for (std::size_t i = 0; i < players.size(); ++i) g->tokens.push_back(random_token());
+  stored.tokens = g->tokens;
+  try {
+    store_.add_game(stored);
+  } catch (const Error& e) {
+    refuse(500, e.what());
+  }
+  add(g);
+  Json seats_json = Json::array();
+  {
+    std::lock_guard lock(g->mutex);
+    const Json state = state_json(*g);
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      seats_json.push_back({{"color", state["players"][i]["color"]},
+                            {"name", state["players"][i]["name"]},
+                            {"kind", players[i]},
+                            {"token", g->tokens[i]},
+                            {"url", "/games/" + g->id + "?seat=" + g->tokens[i]}});
+    }
+    after_change(g);
+  }
+  return {{"id", g->id}, {"url", "/games/" + g->id}, {"seats", std::move(seats_json)}};
+}
+
+Json Games::list(std::size_t limit) const {
+  std::vector<std::shared_ptr<LiveGame>> newest;
+  {
+    std::shared_lock lock(games_mutex_);
+    for (auto it = by_age_.rbegin(); it != by_age_.rend() && newest.size() < limit; ++it) {
+      newest.push_back(*it);
+    }
+  }
+  Json games = Json::array();
+  for (const auto& g : newest) {
+    std::lock_guard lock(g->mutex);
+    games.push_back(summary_json(*g));
+  }
+  return {{"games", std::move(games)}};
+}
+
+Player Games::seat_of(const LiveGame& g, const Json& request) const {
+  const std::string token = *string_field(request, "seat", true);
+  Player seat = 0;
+  for (std::size_t i = 0; i < g.tokens.size(); ++i) {
+    if (same_secret(token, g.tokens[i])) seat = static_cast<Player>(i + 1);
+  }
+  if (seat == 0) refuse(403, "this token is not a seat of this game");
+  return seat;
+}
+
+std::string Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {
+  LiveGame& g = *game;
+  need_object(request);
+  const std::string point = *string_field(request, "point", true);
+  std::optional<std::uint32_t> seen;
+  if (const auto it = request.find("ply"); it != request.end() && !it->is_null()) {
+    if (!it->is_number_unsigned() || it->get<std::uint64_t>() > 0xFFFFFFFFu) {
+      refuse(400, "\"ply\" must be a number of turns (0 or more)");
+    }
+    seen = it->get<std::uint32_t>();
+  }
+  const Player as = seat_of(g, request);
+  std::unique_lock lock(g.mutex);
+  Session& s = *g.session;
+  if (seen && *seen != s.ply()) {
+    refuse(409, "the game is at ply " + std::to_string(s.ply()) + ", not " + std::to_string(*seen) +
+                    ": reload it");
+  }
+  const Topology& t = s.position().topology();
+  const auto v = t.parse_vertex(point);
+  const TurnResult r = s.check(as, v ? *v : t.num_vertices());
+  if (!r.done()) {
+    refuse(http_status(r.status),
+           r.status == TurnStatus::kNotAPoint ? t.not_a_point(point) : r.message);
+  }
+  try {
+    store_.add_turn(g.id, s.ply() + 1, {as, t.name(*v)});
+  } catch (const Error& e) {
+    refuse(500, e.what());
+  }
+  s.play(as, *v);
+  after_change(game);
+  return state_text(g);
+}
+
+std::string Games::resign(const std::shared_ptr<LiveGame>& game, const Json& request) {
+  LiveGame& g = *game;
+  need_object(request);
+  const Player as = seat_of(g, request);
+  std::unique_lock lock(g.mutex);
+  Session& s = *g.session;
+  const TurnResult r = s.check_resign(as);
+  if (!r.done()) refuse(409, r.message);
+  try {
+    store_.add_turn(g.id, s.ply() + 1, {as, ""});
+  } catch (const Error& e) {
+    refuse(500, e.what());
+  }
+  s.resign(as);
+  after_change(game);
+  return state_text(g);
+}
+
+void Games::wake_all() {
+  std::shared_lock lock(games_mutex_);
+  for (const auto& g : by_age_) {
+    std::lock_guard game_lock(g->mutex);
+    g->changed.notify_all();
+  }
+}
+
+// ---------------------------------------------------------------- engine seats
+
+void Games::after_change(const std::shared_ptr<LiveGame>& g) {
+  g->changed.notify_all();
+  if (g->engine_queued || !g->session->engine_to_move()) return;
+  g->engine_queued = true;
+  {
+    std::lock_guard lock(pool_mutex_);
+    pool_queue_.push_back(g);
+  }
+  pool_wake_.notify_one();
+}
+
+void Games::engine_worker() {
+  for (;;) {
+    std::shared_ptr<LiveGame> g;
+    {
+      std::unique_lock lock(pool_mutex_);
+      pool_wake_.wait(lock, [this] { return stopping_ || !pool_queue_.empty(); });
+      if (stopping_) return;
+      g = std::move(pool_queue_.front());
+      pool_queue_.pop_front();
+    }
+    engine_turn(g);
+  }
+}
+
+// One engine turn: the engine chooses without the game's lock (so the game answers meanwhile);
+// its move is stored, then played, under the lock, unless the game has moved on.
+void Games::engine_turn(const std::shared_ptr<LiveGame>& g) {
+  std::optional<EngineTurn> turn;
+  {
+    std::lock_guard lock(g->mutex);
+    turn = g->session->engine_turn();
+    if (!turn) {
+      g->engine_queued = false;
+      return;
+    }
+  }
+  {
+    std::lock_guard lock(pool_mutex_);
+    if (stopping_) return;
+    thinking_.push_back(turn->agent);
+  }
+  Vertex v = kNoVertex;
+  std::string failure;
+  try {
+    v = turn->agent->choose(turn->position);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  {
+    std::lock_guard lock(pool_mutex_);
+    std::erase(thinking_, turn->agent);
+    if (stopping_) return;
+  }
+  std::lock_guard lock(g->mutex);
+  g->engine_queued = false;
+  Session& s = *g->session;
+  if (s.ply() != turn->ply || s.position().hash() != turn->hash) {
+    after_change(g);  // stale: the game moved on (cannot happen while only engines move it)
+    return;
+  }
+  const Position& pos = s.position();
+  if (failure.empty() && (v >= pos.num_vertices() || !pos.explain(pos.to_move(), v).empty())) {
+    failure = "it chose an illegal move";
+  }
+  try {
+    if (!failure.empty()) throw Error(failure);
+    store_.add_turn(g->id, s.ply() + 1, {pos.to_move(), pos.topology().name(v)});
+    s.play_engine_choice(*turn, v);
+  } catch (const std::exception& e) {
+    std::cerr << "tanbo serve: game " << g->id << ": the engine " << turn->agent->spec()
+              << " did not move: " << e.what() << "\n";
+    return;
+  }
+  after_change(g);
+}
+
+}  // namespace tanbo::serve

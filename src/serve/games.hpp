@@ -1,0 +1,115 @@
+// The games a server holds: each a tanbo::Session under a lock of its own, stored in the
+// database turn by turn (store first, then played), with engine seats played on a bounded
+// pool of threads.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store.hpp"
+#include "tanbo/session/session.hpp"
+
+namespace tanbo::serve {
+
+using Json = nlohmann::json;
+
+// A refusal with the HTTP status it gets and the reason (the body {"error": message}).
+struct ApiError {
+  int status;
+  std::string message;
+};
+
+// One game being served.
+struct LiveGame {
+  std::string id;
+  std::int64_t created = 0;
+  std::vector<std::string> specs;   // per seat
+  std::vector<std::string> tokens;  // per seat (secret)
+  std::unique_ptr<Session> session;
+
+  std::mutex mutex;                            // guards everything below and the session
+  std::condition_variable changed;             // notified on every change of the game
+  bool engine_queued = false;                  // waiting for or running on the engine pool
+  std::string state_text;                      // the latest state as JSON text (state_text())
+  std::optional<std::uint64_t> state_version;  // the session version it was written for
+};
+
+struct GamesOptions {
+  std::uint64_t max_points = 20000;
+  int engine_threads = 1;
+};
+
+class Games {
+ public:
+  // Reloads every stored game (replaying its turns through the rules) and starts the engine
+  // pool; games waiting for an engine resume. Throws tanbo::Error when the store cannot be read.
+  Games(Store& store, GamesOptions options);
+  ~Games();  // stops the engines (asks each thinking one to stop) and joins the pool
+  Games(const Games&) = delete;
+  Games& operator=(const Games&) = delete;
+
+  // POST /api/games: the 201 answer, or throws ApiError.
+  Json create(const Json& request);
+  // The game, or nullptr.
+  std::shared_ptr<LiveGame> find(const std::string& id) const;
+  // GET /api/games: the newest games, at most `limit`.
+  Json list(std::size_t limit = 50) const;
+  // POST /api/games/ID/moves and /resign: the new state (JSON text), or throws ApiError.
+  std::string move(const std::shared_ptr<LiveGame>& g, const Json& request);
+  std::string resign(const std::shared_ptr<LiveGame>& g, const Json& request);
+  // Wakes every event stream (at shutdown).
+  void wake_all();
+  bool stopping() const { return stopping_; }
+  std::size_t size() const;
+
+ private:
+  void add(std::shared_ptr<LiveGame> g);
+  void restore(StoredGame&& s);
+  Player seat_of(const LiveGame& g, const Json& request) const;
+  void after_change(const std::shared_ptr<LiveGame>& g);  // under g->mutex: notify, queue an engine
+  void engine_worker();
+  void engine_turn(const std::shared_ptr<LiveGame>& g);
+
+  Store& store_;
+  GamesOptions options_;
+  mutable std::shared_mutex games_mutex_;
+  std::map<std::string, std::shared_ptr<LiveGame>> games_;
+  std::vector<std::shared_ptr<LiveGame>> by_age_;  // oldest first
+
+  std::mutex pool_mutex_;
+  std::condition_variable pool_wake_;
+  std::deque<std::shared_ptr<LiveGame>> pool_queue_;
+  std::vector<Agent*> thinking_;  // agents choosing now (stopped at shutdown)
+  bool stopping_ = false;
+  std::vector<std::thread> pool_;
+};
+
+// The state of a game after `ply` turns (the latest when nullopt), as GET /api/games/ID
+// answers it. Called under g.mutex.
+Json state_json(const LiveGame& g, std::optional<std::uint32_t> ply = std::nullopt);
+// A game as GET /api/games lists it. Called under g.mutex.
+Json summary_json(const LiveGame& g);
+// The latest state as JSON text, written once per change of the game (the answers to a move
+// and every event stream share it). Called under g.mutex.
+const std::string& state_text(LiveGame& g);
+// JSON text of `j` (invalid UTF-8 replaced, never thrown).
+std::string json_text(const Json& j);
+// GET /api/games/ID/board.
+Json board_json(const Topology& t);
+// Random url-safe text of `n` characters, and a 128-bit token in hex (std::random_device).
+std::string random_id(std::size_t n);
+std::string random_token();
+// Whether two secrets are equal, in time that does not depend on where they differ.
+bool same_secret(const std::string& a, const std::string& b);
+
+}  // namespace tanbo::serve

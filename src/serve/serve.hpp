@@ -1,0 +1,27 @@
+// `tanbo serve`: the HTTP server of the web page and its API (docs/web.md).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+namespace tanbo::serve {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;                   // 0 = any free port
+  std::string db = "tanbo.sqlite";   // the SQLite database file
+  int engine_threads = 1;            // threads the engine seats think on
+  std::uint64_t max_points = 20000;  // the largest board a game may have
+  std::string web_root;              // "" = next to the program (web/ or ../share/tanbo/web)
+  double rate = 50;                  // API requests a second per client (bursts of 4x); 0 = off
+  int max_streams = 250;             // event streams open at once
+  std::string sync = "normal";       // SQLite's synchronous setting: "normal" or "full"
+};
+
+// Runs the server until SIGINT or SIGTERM; prints "tanbo serve: listening on URL" to `out`
+// once it listens. Returns the exit status; throws tanbo::Error for a refused option, a port
+// it cannot listen on or a database it cannot open.
+int run_server(const ServeOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tanbo::serve

@@ -1,0 +1,341 @@
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include <httplib.h>
+#include <atomic>
+#include <iostream>
+#include <thread>
+
+#include "files.hpp"
+#include "games.hpp"
+#include "serve.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/sgf.hpp"
+
+namespace tanbo::serve {
+
+namespace {
+
+constexpr std::size_t kMaxBody = 64 * 1024;
+constexpr int kMaxDepth = 32;                     // JSON nesting a request may have
+const char* const kId = "([A-Za-z0-9_-]{1,64})";  // a game id in a route
+
+void send_json(httplib::Response& res, const Json& j, int status = 200) {
+  res.status = status;
+  res.set_content(json_text(j), "application/json");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+  send_json(res, {{"error", message}}, status);
+}
+
+// A request body as JSON; throws ApiError 400 when it is not JSON or nests too deep.
+Json parse_body(const std::string& body) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if ((c == '[' || c == '{') && ++depth > kMaxDepth) {
+      throw ApiError{400, "the body nests deeper than " + std::to_string(kMaxDepth) + " levels"};
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  try {
+    return Json::parse(body);
+  } catch (const Json::parse_error& e) {
+    throw ApiError{400, std::string("the body is not JSON: ") + clip_words(e.what())};
+  }
+}
+
+// The one place where an API handler's refusal becomes its answer.
+template <class F>
+httplib::Server::Handler api(F f) {
+  return [f](const httplib::Request& req, httplib::Response& res) {
+    try {
+      f(req, res);
+    } catch (const ApiError& e) {
+      send_error(res, e.status, e.message);
+    } catch (const std::bad_alloc&) {
+      send_error(res, 503, "the server is out of memory");
+    } catch (const std::exception& e) {
+      send_error(res, 500, std::string("internal error: ") + clip_words(e.what()));
+    }
+  };
+}
+
+const char* reason_of(int status) {
+  switch (status) {
+    case 400:
+      return "bad request";
+    case 404:
+      return "no such page or game";
+    case 405:
+      return "method not allowed";
+    case 413:
+      return "the body is larger than 64 KB";
+    case 414:
+      return "the URL is too long";
+    default:
+      return "the request failed";
+  }
+}
+
+// Open event streams, counted so that streams never take every connection thread.
+struct StreamCount {
+  std::atomic<int> open{0};
+  int max = 250;
+};
+
+// httplib's server, with the listening socket's backlog raised from the library's 5 (a burst of
+// connections would otherwise be reset or delayed by a second).
+class Listener : public httplib::Server {
+ public:
+  void raise_backlog() { ::listen(svr_sock_, SOMAXCONN); }
+};
+
+class Server {
+ public:
+  Server(Games& games, const ServeOptions& o, std::string web_root)
+      : games_(games), rate_(o.rate), web_root_(std::move(web_root)) {
+    streams_.max = o.max_streams;
+  }
+  void routes(httplib::Server& svr);
+  void stop() { stopping_ = true; }
+
+ private:
+  std::shared_ptr<LiveGame> need_game(const httplib::Request& req) const;
+  void get_state(const httplib::Request& req, httplib::Response& res);
+  void get_events(const httplib::Request& req, httplib::Response& res);
+  void get_export(const httplib::Request& req, httplib::Response& res);
+  void send_page(const std::string& file, httplib::Response& res) const;
+  httplib::Server::HandlerResponse before(const httplib::Request& req, httplib::Response& res);
+
+  Games& games_;
+  RateLimit rate_;
+  std::string web_root_;
+  StreamCount streams_;
+  std::atomic<bool> stopping_{false};
+};
+
+std::shared_ptr<LiveGame> Server::need_game(const httplib::Request& req) const {
+  const std::string id = req.matches[1];
+  auto g = games_.find(id);
+  if (!g) throw ApiError{404, "no game " + quote_input(id)};
+  return g;
+}
+
+void Server::get_state(const httplib::Request& req, httplib::Response& res) {
+  auto g = need_game(req);
+  std::optional<std::uint32_t> ply;
+  std::lock_guard lock(g->mutex);
+  if (req.has_param("ply")) {
+    const std::string text = req.get_param_value("ply");
+    const std::uint32_t now = g->session->ply();
+    std::uint64_t n = 0;
+    bool ok = !text.empty() && text.size() <= 10;
+    for (const char c : text) ok = ok && c >= '0' && c <= '9' && (n = n * 10 + (c - '0'), true);
+    if (!ok || n > now) {
+      throw ApiError{400, "ply " + quote_input(text) + " is not a ply of this game (0 to " +
+                              std::to_string(now) + ")"};
+    }
+    ply = static_cast<std::uint32_t>(n);
+  }
+  if (ply) {
+    send_json(res, state_json(*g, ply));
+  } else {
+    res.set_content(state_text(*g), "application/json");
+  }
+}
+
+void Server::get_export(const httplib::Request& req, httplib::Response& res) {
+  auto g = need_game(req);
+  const std::string format = req.has_param("format") ? req.get_param_value("format") : "tanbo";
+  if (format != "tanbo" && format != "sgf") {
+    throw ApiError{400, "format " + quote_input(format) + " is not known: tanbo or sgf"};
+  }
+  std::string text;
+  {
+    std::lock_guard lock(g->mutex);
+    try {
+      text = format == "sgf" ? write_sgf(g->session->game()) : write_game(g->session->game());
+    } catch (const Error& e) {
+      throw ApiError{400, e.what()};
+    }
+  }
+  res.set_header("Content-Disposition",
+                 "attachment; filename=\"" + g->id + (format == "sgf" ? ".sgf\"" : ".tanbo\""));
+  res.set_content(text, format == "sgf" ? "application/x-go-sgf" : "text/plain; charset=utf-8");
+}
+
+void Server::get_events(const httplib::Request& req, httplib::Response& res) {
+  auto g = need_game(req);
+  if (streams_.open.fetch_add(1) >= streams_.max) {
+    streams_.open.fetch_sub(1);
+    throw ApiError{503, "too many event streams are open (" + std::to_string(streams_.max) +
+                            "); try again later"};
+  }
+  // Releases the stream's place when the connection ends, however it ends.
+  auto place = std::shared_ptr<void>(nullptr, [this](void*) { streams_.open.fetch_sub(1); });
+  res.set_header("Cache-Control", "no-cache");
+  res.set_header("X-Accel-Buffering", "no");  // nginx: pass events on at once
+  auto sent = std::make_shared<std::optional<std::uint64_t>>();
+  res.set_chunked_content_provider(
+      "text/event-stream", [this, g, sent, place](std::size_t, httplib::DataSink& sink) {
+        std::string chunk;
+        {
+          std::unique_lock lock(g->mutex);
+          g->changed.wait_for(lock, std::chrono::seconds(15), [&] {
+            return stopping_ || games_.stopping() || *sent != g->session->version();
+          });
+          if (stopping_ || games_.stopping()) {
+            sink.done();
+            return false;
+          }
+          if (*sent != g->session->version()) {
+            *sent = g->session->version();
+            chunk = "event: state\nid: " + std::to_string(g->session->ply()) +
+                    "\ndata: " + state_text(*g) + "\n\n";
+          } else {
+            chunk = ": keep-alive\n\n";
+          }
+        }
+        return sink.write(chunk.data(), chunk.size());
+      });
+}
+
+void Server::send_page(const std::string& file, httplib::Response& res) const {
+  if (web_root_.empty()) {
+    res.status = 404;
+    res.set_content(
+        "tanbo serve: the page's files are missing (no web/ folder next to the program and no "
+        "--web-root); the API at /api/ works.\n",
+        "text/plain; charset=utf-8");
+    return;
+  }
+  auto f = read_web_file(web_root_, file);
+  if (!f) {
+    send_error(res, 404, "no such page");
+    return;
+  }
+  res.set_content(std::move(f->content), f->type.c_str());
+}
+
+httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
+                                                httplib::Response& res) {
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Referrer-Policy", "no-referrer");  // seat links never leave in a Referer
+  if (req.path.rfind("/api/", 0) == 0 && !rate_.allow(req.remote_addr)) {
+    send_error(res, 429, "too many requests from " + req.remote_addr + "; slow down");
+    return httplib::Server::HandlerResponse::Handled;
+  }
+  return httplib::Server::HandlerResponse::Unhandled;
+}
+
+void Server::routes(httplib::Server& svr) {
+  const std::string game = std::string("/api/games/") + kId;
+  svr.set_pre_routing_handler([this](const auto& req, auto& res) { return before(req, res); });
+  svr.Post("/api/games", api([this](const auto& req, auto& res) {
+             send_json(res, games_.create(parse_body(req.body)), 201);
+           }));
+  svr.Get("/api/games", api([this](const auto&, auto& res) { send_json(res, games_.list()); }));
+  svr.Get(game, api([this](const auto& req, auto& res) { get_state(req, res); }));
+  svr.Get(game + "/board", api([this](const auto& req, auto& res) {
+            auto g = need_game(req);
+            TopologyPtr board;
+            {
+              std::lock_guard lock(g->mutex);
+              board = g->session->position().topology_ptr();
+            }
+            send_json(res, board_json(*board));
+          }));
+  svr.Post(game + "/moves", api([this](const auto& req, auto& res) {
+             auto g = need_game(req);
+             res.set_content(games_.move(g, parse_body(req.body)), "application/json");
+           }));
+  svr.Post(game + "/resign", api([this](const auto& req, auto& res) {
+             auto g = need_game(req);
+             res.set_content(games_.resign(g, parse_body(req.body)), "application/json");
+           }));
+  svr.Get(game + "/events", api([this](const auto& req, auto& res) { get_events(req, res); }));
+  svr.Get(game + "/export", api([this](const auto& req, auto& res) { get_export(req, res); }));
+  svr.Get("/api/.*", [](const auto&, auto& res) { send_error(res, 404, "no such API route"); });
+  svr.Get("/", [this](const auto&, auto& res) { send_page("/index.html", res); });
+  svr.Get(std::string("/games/") + kId,
+          [this](const auto&, auto& res) { send_page("/game.html", res); });
+  svr.Get("/.*", [this](const auto& req, auto& res) { send_page(req.path, res); });
+  svr.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        send_error(res, res.status, reason_of(res.status));
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+}
+
+}  // namespace
+
+int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
+  const std::string web_root = find_web_root(o.web_root);
+  // Signals go to the one thread that waits for them (blocked before any thread starts).
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // A shell starts a background job with SIGINT ignored, and an ignored signal is never
+  // pending: the default action (blocked here) lets sigwait take it.
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  ::signal(SIGPIPE, SIG_IGN);
+
+  Store store(o.db, o.sync != "normal");
+  Games games(store, {o.max_points, o.engine_threads});
+  Server server(games, o, web_root);
+  Listener svr;
+  const std::size_t threads = static_cast<std::size_t>(o.max_streams) + 16;
+  svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  svr.set_payload_max_length(kMaxBody);
+  svr.set_keep_alive_max_count(1000);
+  svr.set_tcp_nodelay(true);
+  server.routes(svr);
+
+  const int port = o.port == 0 ? svr.bind_to_any_port(o.host) : o.port;
+  if (port < 0 || (o.port != 0 && !svr.bind_to_port(o.host, o.port))) {
+    throw Error("cannot listen on " + quote_input(o.host) + " port " + std::to_string(o.port) +
+                " (in use, or not an address of this machine)");
+  }
+  svr.raise_backlog();
+  const bool v6 = o.host.find(':') != std::string::npos;
+  out << "tanbo serve: listening on http://" << (v6 ? "[" + o.host + "]" : o.host) << ":" << port
+      << "/" << std::endl;
+  if (web_root.empty()) {
+    err << "tanbo serve: the page's files were not found (web/ next to the program, or "
+           "--web-root DIR): only the API is served\n";
+  }
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    server.stop();
+    games.wake_all();
+    svr.stop();
+  });
+  const bool ok = svr.listen_after_bind();
+  pthread_kill(waiter.native_handle(), SIGUSR1);  // ends the waiter if no signal came
+  waiter.join();
+  if (!ok && svr.is_running()) err << "tanbo serve: the server stopped on an error\n";
+  out << "tanbo serve: stopped (" << games.size() << " games in " << shown_name(o.db) << ")"
+      << std::endl;
+  return 0;
+}
+
+}  // namespace tanbo::serve

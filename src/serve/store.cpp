@@ -1,0 +1,181 @@
+#include "store.hpp"
+
+#include <sqlite3.h>
+
+#include <map>
+
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+
+namespace tanbo::serve {
+
+namespace {
+
+// A prepared statement, finalized at the end of its scope.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) {
+      throw Error(std::string("the database refused a statement: ") + sqlite3_errmsg(db));
+    }
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  void bind(int i, const std::string& s) {
+    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+  }
+  void bind(int i, std::int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
+  void bind_null(int i) { sqlite3_bind_null(stmt_, i); }
+  // True while there is a row; throws when the statement fails.
+  bool step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw Error(std::string("the database failed: ") + sqlite3_errmsg(db_));
+  }
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string();
+  }
+  std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace
+
+Store::Store(const std::string& path, bool full_sync) : path_(path) {
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
+    const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error("cannot open the database " + shown_name(path) + ": " + why);
+  }
+  sqlite3_busy_timeout(db_, 5000);
+  try {
+    // WAL: a commit appends to the log, readers never block the writer. synchronous=FULL:
+    // every commit is on the disk (fsync of the log) before the move is answered, so that
+    // neither a killed server nor a power cut loses an answered move. NORMAL: the log is
+    // written (to the kernel) at every commit but synced only at checkpoints: a killed
+    // process loses nothing, a power cut may lose the last commits (never the file's
+    // consistency).
+    exec("PRAGMA journal_mode=WAL");
+    exec(full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    exec("PRAGMA foreign_keys=ON");
+    exec(
+        "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, created INTEGER NOT NULL, "
+        "start TEXT NOT NULL, seed INTEGER NOT NULL)");
+    exec(
+        "CREATE TABLE IF NOT EXISTS seats (game TEXT NOT NULL REFERENCES games(id), "
+        "player INTEGER NOT NULL, spec TEXT NOT NULL, token TEXT NOT NULL, "
+        "PRIMARY KEY (game, player))");
+    exec(
+        "CREATE TABLE IF NOT EXISTS turns (game TEXT NOT NULL REFERENCES games(id), "
+        "ply INTEGER NOT NULL, player INTEGER NOT NULL, point TEXT, PRIMARY KEY (game, ply))");
+  } catch (const Error& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error("cannot use the database " + shown_name(path) + ": " + e.what());
+  }
+}
+
+Store::~Store() {
+  sqlite3_close(db_);
+}
+
+void Store::exec(const char* sql) {
+  char* msg = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+    const std::string why = msg ? msg : sqlite3_errmsg(db_);
+    sqlite3_free(msg);
+    throw Error(why);
+  }
+}
+
+void Store::fail(const std::string& what) {
+  const std::string why = sqlite3_errmsg(db_);
+  sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  throw Error(what + ": " + why);
+}
+
+void Store::add_game(const StoredGame& g) {
+  std::lock_guard lock(mutex_);
+  try {
+    exec("BEGIN IMMEDIATE");
+    Statement game(db_, "INSERT INTO games (id, created, start, seed) VALUES (?, ?, ?, ?)");
+    game.bind(1, g.id);
+    game.bind(2, g.created);
+    game.bind(3, g.start);
+    game.bind(4, static_cast<std::int64_t>(g.seed));
+    game.step();
+    for (std::size_t i = 0; i < g.specs.size(); ++i) {
+      Statement seat(db_, "INSERT INTO seats (game, player, spec, token) VALUES (?, ?, ?, ?)");
+      seat.bind(1, g.id);
+      seat.bind(2, static_cast<std::int64_t>(i + 1));
+      seat.bind(3, g.specs[i]);
+      seat.bind(4, g.tokens.at(i));
+      seat.step();
+    }
+    exec("COMMIT");
+  } catch (const Error& e) {
+    fail(std::string("cannot store the game (") + e.what() + ")");
+  }
+}
+
+void Store::add_turn(const std::string& id, std::uint32_t ply, const StoredTurn& t) {
+  std::lock_guard lock(mutex_);
+  try {
+    // One statement in autocommit mode is one transaction of its own.
+    Statement turn(db_, "INSERT INTO turns (game, ply, player, point) VALUES (?, ?, ?, ?)");
+    turn.bind(1, id);
+    turn.bind(2, static_cast<std::int64_t>(ply));
+    turn.bind(3, static_cast<std::int64_t>(t.player));
+    if (t.point.empty()) {
+      turn.bind_null(4);
+    } else {
+      turn.bind(4, t.point);
+    }
+    turn.step();
+  } catch (const Error& e) {
+    throw Error(std::string("cannot store the move (") + e.what() + ")");
+  }
+}
+
+std::vector<StoredGame> Store::load_all() {
+  std::lock_guard lock(mutex_);
+  std::vector<StoredGame> games;
+  std::map<std::string, std::size_t> index;
+  Statement g(db_, "SELECT id, created, start, seed FROM games ORDER BY created, id");
+  while (g.step()) {
+    StoredGame s;
+    s.id = g.text(0);
+    s.created = g.integer(1);
+    s.start = g.text(2);
+    s.seed = static_cast<std::uint64_t>(g.integer(3));
+    index[s.id] = games.size();
+    games.push_back(std::move(s));
+  }
+  Statement seats(db_, "SELECT game, spec, token FROM seats ORDER BY game, player");
+  while (seats.step()) {
+    auto it = index.find(seats.text(0));
+    if (it == index.end()) continue;
+    games[it->second].specs.push_back(seats.text(1));
+    games[it->second].tokens.push_back(seats.text(2));
+  }
+  Statement turns(db_, "SELECT game, player, point FROM turns ORDER BY game, ply");
+  while (turns.step()) {
+    auto it = index.find(turns.text(0));
+    if (it == index.end()) continue;
+    games[it->second].turns.push_back({static_cast<int>(turns.integer(1)), turns.text(2)});
+  }
+  return games;
+}
+
+}  // namespace tanbo::serve

@@ -1,0 +1,61 @@
+// The server's database: SQLite in WAL mode. A game is stored as the game file of its start
+// (board, setup, names, date) with its seats; every turn is one row written in a transaction
+// of its own, so that a turn is either stored whole or not at all.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace tanbo::serve {
+
+// One stored turn: the player, and the point played ("" for a resignation).
+struct StoredTurn {
+  int player = 0;
+  std::string point;
+};
+
+// One stored game.
+struct StoredGame {
+  std::string id;
+  std::int64_t created = 0;         // microseconds since the epoch: newest first
+  std::string start;                // write_game's text of the game at its start
+  std::vector<std::string> specs;   // per seat: "human" or an engine spec
+  std::vector<std::string> tokens;  // per seat: its secret token (hex)
+  std::uint64_t seed = 1;           // the engines' seed
+  std::vector<StoredTurn> turns;    // in order (filled by load_all)
+};
+
+class Store {
+ public:
+  // Opens (creating when missing) the database file. `full_sync`: every commit is on the disk
+  // before it returns (synchronous=FULL); otherwise (NORMAL) a commit is in the operating
+  // system's hands, which a killed server cannot lose but a power cut can. Throws tanbo::Error
+  // naming the file.
+  Store(const std::string& path, bool full_sync);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Stores a new game (its turns are not read). Throws tanbo::Error; nothing is stored then.
+  void add_game(const StoredGame& g);
+  // Stores turn number `ply` (1-based) of game `id`. Throws tanbo::Error when it cannot be
+  // stored (then nothing is: the transaction is rolled back).
+  void add_turn(const std::string& id, std::uint32_t ply, const StoredTurn& t);
+  // Every game with its turns, oldest first.
+  std::vector<StoredGame> load_all();
+
+ private:
+  void exec(const char* sql);
+  [[noreturn]] void fail(const std::string& what);
+
+  std::mutex mutex_;
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace tanbo::serve

@@ -1,0 +1,380 @@
+"""API tests of `tanbo serve`: every status of the contract, identical moves at once, kill -9
+during a burst of moves, an engine seat, the event stream, export round trips, the page's files.
+
+usage: python3 test_api.py TANBO  (every test_* function runs; the first failure ends it)
+"""
+import http.client
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_support import Server  # noqa: E402
+
+TANBO = sys.argv[1] if len(sys.argv) > 1 else "tanbo"
+TMP = tempfile.mkdtemp(prefix="tanbo-serve-")
+SERVER = None  # the server most tests share
+
+
+def error_of(status, body, expected):
+    assert status == expected, (status, body)
+    assert isinstance(body, dict) and body["error"], body
+    return body["error"]
+
+
+def play(server, game, seat, point, **extra):
+    return server.post("/api/games/%s/moves" % game["id"],
+                       dict(seat=game["seats"][seat]["token"], point=point, **extra))
+
+
+def test_create_and_state():
+    g = SERVER.new_game("grid 5x5x5", ["human", "greedy"], names=["ann", "bot"])
+    assert g["url"] == "/games/" + g["id"] and len(g["id"]) >= 10
+    seats = g["seats"]
+    assert [s["color"] for s in seats] == ["black", "white"]
+    assert [s["kind"] for s in seats] == ["human", "greedy"]
+    assert [s["name"] for s in seats] == ["ann", "bot"]
+    for s in seats:
+        assert len(s["token"]) == 32 and int(s["token"], 16) >= 0
+        assert s["url"] == "/games/%s?seat=%s" % (g["id"], s["token"])
+    status, st = SERVER.get("/api/games/" + g["id"])
+    assert status == 200
+    assert st["id"] == g["id"] and st["topology"] == "grid 5x5x5" and st["setup"] == "pbmserv"
+    assert len(st["points"]) == 125 and st["ply"] == 0 and st["to_move"] == "black"
+    assert st["winner"] is None and st["last"] is None and st["moves"] == []
+    assert st["players"][1] == {"color": "white", "name": "bot", "kind": "greedy"}
+    assert set(st["stones"]) == {"black", "white"} and st["legal"]
+    text = json.dumps(st)
+    assert seats[0]["token"] not in text and seats[1]["token"] not in text
+    status, listing = SERVER.get("/api/games")
+    assert status == 200 and listing["games"][0]["id"] == g["id"]
+    assert set(listing["games"][0]) == {"id", "topology", "setup", "players", "ply", "to_move",
+                                        "winner"}
+
+
+def test_board():
+    g = SERVER.new_game("hex 3")
+    status, b = SERVER.get("/api/games/%s/board" % g["id"])
+    assert status == 200 and b["kind"] == "hex" and len(b["hex_axial"]) == 19
+    assert len(b["points"]) == 19 and all(a < c for a, c in b["edges"])
+    g = SERVER.new_game("grid 6x6 wrap")
+    status, b = SERVER.get("/api/games/%s/board" % g["id"])
+    assert b["kind"] == "lattice" and b["dims"] == [6, 6] and b["wrap"] is True
+    assert len(b["edges"]) == 72 and b["positions"] == []
+    # A DOT board sent whole (the server reads no files), with every node's position.
+    stones = {0: " stone=black", 15: " stone=white"}
+    nodes = " ".join('n%d [pos="%d,%d"%s];' % (i, i % 4, i // 4, stones.get(i, ""))
+                     for i in range(16))
+    edges = " ".join("n%d -- n%d;" % (i, i + 1) for i in range(15) if i % 4 != 3)
+    edges += " " + " ".join("n%d -- n%d;" % (i, i + 4) for i in range(12))
+    g = SERVER.new_game("graph { %s %s }" % (nodes, edges))
+    status, b = SERVER.get("/api/games/%s/board" % g["id"])
+    assert status == 200 and b["kind"] == "graph" and len(b["positions"]) == 16, b
+    assert b["points"][:2] == ["n0", "n1"] and len(b["edges"]) == 24
+
+
+def test_refusals_400():
+    bad = [
+        ({"players": ["human", "human"]}, "topology"),
+        ({"topology": "grid 5x5", "players": ["human"]}, "2 to 8"),
+        ({"topology": "grid 5x5", "players": ["human"] * 9}, "2 to 8"),
+        ({"topology": "grid 0x5", "players": ["human", "human"]}, ""),
+        ({"topology": "grid 5x5", "setup": "nosuch", "players": ["human", "human"]}, "nosuch"),
+        ({"topology": "grid 5x5", "players": ["human", "mcts:bogus=1"]}, "bogus"),
+        ({"topology": "file /etc/passwd", "players": ["human", "human"]}, "reads no files"),
+        ({"topology": "grid 200x200", "players": ["human", "human"]}, "20000"),
+        ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["x" * 41]}, "1 to 40"),
+        ({"topology": "grid 5x5", "players": ["human", "human"], "names": [""]}, "1 to 40"),
+        ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["a\nb"]}, "control"),
+        ({"topology": 5, "players": ["human", "human"]}, "string"),
+        ([1, 2], "object"),
+    ]
+    for body, words in bad:
+        message = error_of(*SERVER.post("/api/games", body), 400)
+        assert words in message, (body, message)
+    assert "not JSON" in error_of(*SERVER.post("/api/games", raw=b"{nope"), 400)
+    assert "deeper" in error_of(*SERVER.post("/api/games", raw=b"[" * 5000), 400)
+    # The same reason as `tanbo new` gives for the same board.
+    r = subprocess.run([TANBO, "new", os.path.join(TMP, "x.tanbo"), "--topology", "grid 0x5"],
+                       capture_output=True, text=True)
+    api = error_of(*SERVER.post("/api/games", {"topology": "grid 0x5",
+                                               "players": ["human", "human"]}), 400)
+    assert api in r.stderr, (api, r.stderr)
+
+
+def test_moves_statuses():
+    g = SERVER.new_game()
+    gid = g["id"]
+    status, st = SERVER.get("/api/games/" + gid)
+    legal = st["legal"]
+    assert error_of(*play(SERVER, g, 0, "C3"), 422).startswith("Black cannot play C3")
+    assert "not a point" in error_of(*play(SERVER, g, 0, "Z99"), 422)
+    assert "turn" in error_of(*play(SERVER, g, 1, legal[0]), 409)
+    assert "ply" in error_of(*play(SERVER, g, 0, legal[0], ply=3), 409)
+    bad_seat = {"seat": "0" * 32, "point": legal[0]}
+    error_of(*SERVER.post("/api/games/%s/moves" % gid, bad_seat), 403)
+    other = SERVER.new_game()
+    error_of(*SERVER.post("/api/games/%s/moves" % gid,
+                          {"seat": other["seats"][0]["token"], "point": legal[0]}), 403)
+    error_of(*SERVER.post("/api/games/%s/moves" % gid, {"point": legal[0]}), 400)
+    error_of(*SERVER.post("/api/games/%s/moves" % gid, raw=b"not json"), 400)
+    error_of(*play(SERVER, g, 0, legal[0], ply="x"), 400)
+    error_of(*SERVER.get("/api/games/nosuchgame"), 404)
+    error_of(*SERVER.post("/api/games/nosuchgame/moves", {"seat": "x", "point": "A1"}), 404)
+    status, after = play(SERVER, g, 0, legal[0], ply=0)
+    assert status == 200 and after["ply"] == 1 and after["last"] == legal[0]
+    assert after["moves"] == [{"color": "black", "point": legal[0]}]
+    status, back = SERVER.get("/api/games/%s?ply=0" % gid)
+    assert status == 200 and back["ply"] == 0 and back["legal"] == legal
+    error_of(*SERVER.get("/api/games/%s?ply=7" % gid), 400)
+    # Resign: only on one's own turn; then the game is over for everyone.
+    assert "turn" in error_of(*SERVER.post("/api/games/%s/resign" % gid,
+                                           {"seat": g["seats"][0]["token"]}), 409)
+    status, over = SERVER.post("/api/games/%s/resign" % gid, {"seat": g["seats"][1]["token"]})
+    assert status == 200 and over["winner"] == "black" and over["to_move"] is None
+    assert over["moves"][-1]["point"] is None
+    assert "over" in error_of(*play(SERVER, g, 0, legal[1]), 409)
+
+
+def test_413():
+    big = json.dumps({"topology": "grid 5x5", "players": ["human", "human"],
+                      "x": "a" * 70000}).encode()
+    status, body = SERVER.post("/api/games", raw=big)
+    assert status == 413 and "64 KB" in body["error"], (status, body)
+
+
+def test_identical_moves_at_once():
+    g = SERVER.new_game("grid 19x19")
+    point = SERVER.get("/api/games/" + g["id"])[1]["legal"][0]
+    results = []
+    barrier = threading.Barrier(16)
+
+    def send():
+        barrier.wait()
+        results.append(play(SERVER, g, 0, point)[0])
+    threads = [threading.Thread(target=send) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [200] + [409] * 15, results
+    assert SERVER.get("/api/games/" + g["id"])[1]["ply"] == 1
+
+
+def test_engine_seat():
+    g = SERVER.new_game("grid 5x5", ["human", "greedy"])
+    point = SERVER.get("/api/games/" + g["id"])[1]["legal"][0]
+    assert play(SERVER, g, 0, point)[0] == 200
+    for _ in range(200):
+        st = SERVER.get("/api/games/" + g["id"])[1]
+        if st["ply"] >= 2 or st["winner"]:
+            break
+        time.sleep(0.05)
+    assert st["ply"] >= 2 or st["winner"], st
+    assert st["moves"][1]["color"] == "white"
+
+
+def read_event(resp):
+    event = {}
+    while True:
+        line = resp.readline().decode()
+        if line in ("\n", ""):
+            if "data" in event:
+                return event
+            continue
+        if line.startswith(":"):
+            continue
+        key, _, value = line.rstrip("\n").partition(": ")
+        event[key] = value
+
+
+def test_event_stream():
+    g = SERVER.new_game()
+    host = urllib.parse.urlparse(SERVER.base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.request("GET", "/api/games/%s/events" % g["id"])
+    resp = conn.getresponse()
+    assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
+    first = read_event(resp)
+    assert first["event"] == "state" and first["id"] == "0"
+    assert json.loads(first["data"])["ply"] == 0
+    legal = json.loads(first["data"])["legal"]
+    assert play(SERVER, g, 0, legal[0])[0] == 200
+    second = read_event(resp)
+    assert second["id"] == "1" and json.loads(second["data"])["last"] == legal[0]
+    conn.close()
+    error_of(*SERVER.get("/api/games/nosuchgame/events"), 404)
+
+
+def test_export_round_trip():
+    g = SERVER.new_game("grid 5x5", names=["ann", "bob"])
+    legal = SERVER.get("/api/games/" + g["id"])[1]["legal"]
+    assert play(SERVER, g, 0, legal[0])[0] == 200
+    for fmt in ("tanbo", "sgf"):
+        status, text = SERVER.get("/api/games/%s/export?format=%s" % (g["id"], fmt))
+        assert status == 200, (status, text)
+        path = os.path.join(TMP, "round." + fmt)
+        with open(path, "w") as f:
+            f.write(text)
+        shown = subprocess.run([TANBO, "show", path, "--moves"], capture_output=True, text=True)
+        assert shown.returncode == 0 and legal[0] in shown.stdout, shown
+    out = os.path.join(TMP, "imported.tanbo")
+    r = subprocess.run([TANBO, "import", os.path.join(TMP, "round.sgf"), "-o", out],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r
+    cube = SERVER.new_game("grid 3x3x3")
+    assert "2D" in error_of(*SERVER.get("/api/games/%s/export?format=sgf" % cube["id"]), 400)
+    error_of(*SERVER.get("/api/games/%s/export?format=pdf" % cube["id"]), 400)
+
+
+def raw_get(server, path):
+    host = urllib.parse.urlparse(server.base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.request("GET", path)
+    resp = conn.getresponse()
+    body = resp.read()
+    conn.close()
+    return resp.status, resp.getheader("Content-Type"), body
+
+
+def test_static_files_and_escapes():
+    root = os.path.join(TMP, "web")
+    os.makedirs(os.path.join(root, "js"))
+    with open(os.path.join(TMP, "secret.txt"), "w") as f:
+        f.write("SECRET")
+    for name, text in [("index.html", "INDEX"), ("game.html", "GAME"), ("js/app.js", "JS")]:
+        with open(os.path.join(root, name), "w") as f:
+            f.write(text)
+    os.symlink(os.path.join(TMP, "secret.txt"), os.path.join(root, "link.txt"))
+    server = Server(TANBO, TMP, "--web-root", root, db="web.sqlite")
+    try:
+        assert raw_get(server, "/")[2] == b"INDEX"
+        assert raw_get(server, "/games/abcdefghijkl")[2] == b"GAME"
+        assert raw_get(server, "/games/abcdefghijkl?seat=00")[2] == b"GAME"
+        status, ctype, body = raw_get(server, "/js/app.js")
+        assert status == 200 and ctype.startswith("text/javascript") and body == b"JS"
+        for path in ["/../secret.txt", "/js/../../secret.txt", "/%2e%2e/secret.txt",
+                     "/js/%2e%2e/%2e%2e/secret.txt", "/link.txt", "/%2fetc%2fpasswd",
+                     "//etc/passwd", "/js", "/nothing.html", "/js/..%5c..%5csecret.txt"]:
+            status, _, body = raw_get(server, path)
+            assert status == 404 and b"SECRET" not in body and b"root:" not in body, path
+    finally:
+        server.stop()
+
+
+def test_429():
+    server = Server(TANBO, TMP, "--rate", "1", db="rate.sqlite")
+    try:
+        statuses = [server.get("/api/games")[0] for _ in range(12)]
+        assert statuses[0] == 200 and 429 in statuses, statuses
+        assert "too many" in server.get("/api/games")[1]["error"]
+    finally:
+        server.stop()
+
+
+def open_stream(server, game):
+    host = urllib.parse.urlparse(server.base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.request("GET", "/api/games/%s/events" % game["id"])
+    return conn, conn.getresponse()
+
+
+def test_stream_limit_503():
+    server = Server(TANBO, TMP, "--max-streams", "1", db="streams.sqlite")
+    try:
+        g = server.new_game()
+        conn, resp = open_stream(server, g)
+        assert resp.status == 200 and read_event(resp)["id"] == "0"
+        assert "streams" in error_of(*server.get("/api/games/%s/events" % g["id"]), 503)
+        conn.close()
+        # The place comes back once the closed stream's next event finds no one to read it.
+        legal = server.get("/api/games/" + g["id"])[1]["legal"]
+        assert play(server, g, 0, legal[0])[0] == 200
+        for _ in range(100):
+            conn, resp = open_stream(server, g)
+            conn.close()
+            if resp.status == 200:
+                break
+            time.sleep(0.05)
+        assert resp.status == 200, resp.status
+    finally:
+        server.stop()
+
+
+def test_kill_9_keeps_answered_moves():
+    folder = tempfile.mkdtemp(dir=TMP)
+    server = Server(TANBO, folder)
+    g = server.new_game("grid 19x19")
+    answered = []
+    stop = threading.Event()
+
+    def burst():
+        st = server.get("/api/games/" + g["id"])[1]
+        while not stop.is_set() and st.get("legal"):
+            seat = 0 if st["to_move"] == "black" else 1
+            try:
+                status, st = play(server, g, seat, st["legal"][len(st["legal"]) // 2])
+            except OSError:
+                return
+            if status != 200:
+                return
+            answered.append(st["last"])
+    t = threading.Thread(target=burst)
+    t.start()
+    time.sleep(1.0)
+    server.kill()
+    stop.set()
+    t.join()
+    assert len(answered) > 5, answered
+    server = Server(TANBO, folder)
+    try:
+        st = server.get("/api/games/" + g["id"])[1]
+        kept = [m["point"] for m in st["moves"]]
+        assert kept[:len(answered)] == answered, (kept, answered)
+        assert len(kept) <= len(answered) + 1
+        # The game goes on after the restart.
+        seat = 0 if st["to_move"] == "black" else 1
+        assert play(server, g, seat, st["legal"][0], ply=st["ply"])[0] == 200
+    finally:
+        server.stop()
+
+
+def test_engine_game_resumes_after_restart():
+    folder = tempfile.mkdtemp(dir=TMP)
+    server = Server(TANBO, folder)
+    g = server.new_game("grid 9x9", ["greedy", "random"])
+    server.kill()
+    server = Server(TANBO, folder)
+    try:
+        for _ in range(400):
+            st = server.get("/api/games/" + g["id"])[1]
+            if st["winner"]:
+                break
+            time.sleep(0.05)
+        assert st["winner"], st
+    finally:
+        server.stop()
+
+
+def main():
+    global SERVER
+    SERVER = Server(TANBO, TMP)
+    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_")]
+    try:
+        for name, f in tests:
+            start = time.time()
+            f()
+            print("ok %s (%.1f s)" % (name, time.time() - start), flush=True)
+    finally:
+        code, out = SERVER.stop()
+    assert code == 0 and "stopped" in out, (code, out)
+    print("all %d passed" % len(tests))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+// Two seats of a 5x5 game, each in its own browser context, play a whole game by clicking
+// highlighted legal points; each page follows the other's moves through the event stream.
+// Then the finished game is reviewed: one move back shows the position the server gives for
+// that ply.
+import { api, check, drawnStones, legalPoints, rng, run, sameStones, stateStones, status, waitPly } from './harness.mjs';
+
+async function openSeat(browser, server, seat) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`page error (${seat.color}): ${err.message}`));
+  await page.goto(new URL(seat.url, server.url).href);
+  await page.waitForSelector('#board [data-point]');
+  await waitPly(page, 0);
+  return page;
+}
+
+async function playGame(pages, server, id) {
+  const random = rng(33);
+  for (let ply = 0; ply < 400; ++ply) {
+    const s = await status(pages.black);
+    if (s.winner) return s;
+    check(s.ply === ply, `the page shows ply ${ply} (got ${s.ply})`);
+    const mover = pages[s.toMove];
+    const legal = await legalPoints(mover);
+    check(legal.length > 0, `${s.toMove}'s page highlights legal points at ply ${ply}`);
+    const point = legal[Math.floor(random() * legal.length)];
+    await mover.click(`#board [data-point="${point}"]`);
+    for (const page of Object.values(pages)) await waitPly(page, ply + 1);
+    const { body } = await api(server, 'GET', `/api/games/${id}`);
+    check(body.moves[ply].point === point && body.moves[ply].color === s.toMove, `move ${ply + 1} is ${s.toMove} ${point}`);
+  }
+  throw new Error('no winner after 400 plies');
+}
+
+async function checkSameBoard(pages, state) {
+  for (const [colour, page] of Object.entries(pages)) {
+    const drawn = await drawnStones(page);
+    check(sameStones(drawn, stateStones(state)), `${colour}'s page draws the server's stones`);
+    const last = state.moves[state.moves.length - 1].point;
+    const marked = await page.$$eval('#board .pt.last', (els) => els.map((e) => e.dataset.point));
+    check(marked.length === 1 && marked[0] === last, `${colour}'s page marks the last move ${last} (${marked})`);
+    const role = await page.$eval('#role', (r) => r.textContent);
+    check(role.toLowerCase() === `playing ${colour}`, `${colour}'s page knows its colour ("${role}")`);
+    const s = await status(page);
+    check(s.winner === state.winner && s.ply === state.ply, `${colour}'s status shows ${state.winner} winning after ${state.ply}`);
+  }
+}
+
+async function checkReview(page, server, id, ply) {
+  await page.click('#back');
+  await page.waitForFunction(() => document.body.classList.contains('reviewing'));
+  const { body: earlier } = await api(server, 'GET', `/api/games/${id}?ply=${ply - 1}`);
+  check(earlier.ply === ply - 1, `GET ?ply=${ply - 1} answers that ply`);
+  const drawn = await drawnStones(page);
+  check(sameStones(drawn, stateStones(earlier)), 'one move back shows the position after the move before');
+  const current = await page.$eval('#moves li.current', (li) => Number(li.dataset.ply));
+  check(current === ply - 1, `the move list marks move ${ply - 1}`);
+  await page.click('#last');
+  await page.waitForFunction(() => !document.body.classList.contains('reviewing'));
+}
+
+// Starts the game from the start page's form: its seat links, in colour order.
+async function startFromForm(browser, server) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(server.url);
+  await page.fill('#topology', 'grid 5x5');
+  const rows = page.locator('#seats tbody tr');
+  for (const [i, name] of ['ann', 'bob'].entries()) {
+    await rows.nth(i).locator('.spec').fill('human');
+    await rows.nth(i).locator('.name').fill(name);
+  }
+  await page.click('#start');
+  await page.waitForSelector('#created:not([hidden])');
+  const links = await page.$$eval('#created-links input', (inputs) => inputs.map((i) => i.value));
+  const seatLink = /\/games\/[^/?]+\?seat=[^&]+$/;
+  check(links.length === 3 && seatLink.test(links[0]) && seatLink.test(links[1]) && /\/games\/[^/?]+$/.test(links[2]), `two seat links and a watch link (${links})`);
+  await page.waitForSelector('#games li a');
+  const listed = await page.$eval('#games li', (li) => li.textContent);
+  check(listed.includes('grid 5x5') && listed.includes('ann'), `the recent games list the new game ("${listed}")`);
+  await page.context().close();
+  return { id: links[2].split('/').pop(), black: { color: 'black', url: links[0] }, white: { color: 'white', url: links[1] } };
+}
+
+run('two seats play a 5x5 game in two browsers', async ({ server, browser }) => {
+  const seats = await startFromForm(browser, server);
+  const game = { id: seats.id };
+  const pages = { black: await openSeat(browser, server, seats.black), white: await openSeat(browser, server, seats.white) };
+  const end = await playGame(pages, server, game.id);
+  const { body: state } = await api(server, 'GET', `/api/games/${game.id}`);
+  check(state.winner === end.winner, `the server agrees that ${end.winner} won`);
+  await checkSameBoard(pages, state);
+  check((await legalPoints(pages.black)).length === 0, 'no legal points are highlighted after the end');
+  await checkReview(pages.white, server, game.id, state.ply);
+  console.log(`${state.winner} won after ${state.ply} moves`);
+});

@@ -1,0 +1,85 @@
+// The start page: a form that starts a game (POST /api/games) and the recent games.
+import { colourTitle, el, getJSON, playerLabel, postJSON, saveSeats } from './api.js';
+import { linkRow, seatRows } from './links.js';
+
+const COLOURS = ['black', 'white', 'red', 'blue', 'green', 'yellow', 'orange', 'purple'];
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+// One row per player: colour, player spec (human or an engine), name.
+function seatInputs(n) {
+  const body = $('seats').tBodies[0];
+  const old = [...body.rows].map((r) => [r.querySelector('.spec').value, r.querySelector('.name').value]);
+  body.replaceChildren();
+  for (let i = 0; i < n; ++i) {
+    const [spec, name] = old[i] || [i === 0 ? 'human' : i === 1 ? 'mcts:time=1' : 'human', ''];
+    const row = el('tr');
+    const specInput = el('input', '', { class: 'spec', list: 'specs', 'aria-label': `${COLOURS[i]} player`, required: '' });
+    specInput.value = spec;
+    const nameInput = el('input', '', { class: 'name', maxlength: '40', placeholder: 'optional', 'aria-label': `${COLOURS[i]} name` });
+    nameInput.value = name;
+    const cells = [el('td', colourTitle(COLOURS[i])), el('td'), el('td')];
+    cells[1].append(specInput);
+    cells[2].append(nameInput);
+    row.append(...cells);
+    body.append(row);
+  }
+}
+
+function formRequest() {
+  const rows = [...$('seats').tBodies[0].rows];
+  const request = {
+    topology: $('topology').value.trim(),
+    players: rows.map((r) => r.querySelector('.spec').value.trim()),
+  };
+  const setup = $('setup').value.trim();
+  if (setup) request.setup = setup;
+  const names = rows.map((r) => r.querySelector('.name').value.trim());
+  if (names.some((n) => n)) request.names = names.map((n, i) => n || colourTitle(COLOURS[i]));
+  return request;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  $('form-error').textContent = '';
+  $('start').disabled = true;
+  try {
+    const game = await postJSON('/api/games', formRequest());
+    saveSeats(game.id, game.seats);
+    $('created-id').textContent = String(game.id);
+    const box = $('created-links');
+    box.replaceChildren(...seatRows(game.seats), linkRow('watch', game.url));
+    $('created').hidden = false;
+    loadGames();
+  } catch (err) {
+    $('form-error').textContent = err.message;
+  } finally {
+    $('start').disabled = false;
+  }
+}
+
+function gameLine(g) {
+  const li = el('li');
+  const players = (g.players || []).map((p) => (typeof p === 'string' ? p : playerLabel(p))).join(' vs ');
+  const where = g.winner ? `${colourTitle(g.winner)} won` : g.to_move ? `${colourTitle(g.to_move)} to play` : '';
+  li.append(el('a', `${g.topology}`, { href: `/games/${encodeURIComponent(g.id)}` }), el('span', ` ${players} · ${g.ply} moves · ${where}`));
+  return li;
+}
+
+async function loadGames() {
+  const list = $('games');
+  try {
+    const { games } = await getJSON('/api/games');
+    list.replaceChildren(...games.map(gameLine));
+    if (!games.length) list.append(el('li', 'no games yet'));
+  } catch (err) {
+    list.replaceChildren(el('li', `cannot list the games: ${err.message}`));
+  }
+}
+
+seatInputs(2);
+$('nplayers').addEventListener('change', (e) => seatInputs(Number(e.target.value)));
+$('new-game').addEventListener('submit', startGame);
+loadGames();
