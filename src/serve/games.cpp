@@ -7,6 +7,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo::serve {
 
@@ -82,6 +83,7 @@ TopologyPtr make_board(const std::string& topology, std::uint64_t max_points) {
   }
   TopologyLimits limits;
   limits.max_vertices = max_points;
+  limits = process_limits(limits);  // and the memory the process may use
   try {
     return is_dot_text(topology) ? make_from_dot(topology, "board", limits)
                                  : parse_topology(topology, limits);
