@@ -6,6 +6,7 @@ usage: python3 test_api.py TANBO  (every test_* function runs; the first failure
 import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -304,6 +305,21 @@ def test_stream_limit_503():
         assert resp.status == 200, resp.status
     finally:
         server.stop()
+
+
+def test_refused_start():
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = str(taken.getsockname()[1])
+    for args, words in [(["--port", port], "cannot listen"), (["--port", "70000"], "--port"),
+                        (["--db", os.path.join(TMP, "no", "such", "x.sqlite"), "--port", "0"],
+                         "cannot open the database"),
+                        (["--sync", "maybe"], "--sync")]:
+        r = subprocess.run([TANBO, "serve", "--host", "127.0.0.1", *args], capture_output=True,
+                           text=True, timeout=20, cwd=TMP)
+        assert r.returncode == 2 and words in r.stderr and r.stdout == "", (args, r)
+    taken.close()
 
 
 def test_kill_9_keeps_answered_moves():
