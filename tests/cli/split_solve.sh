@@ -36,6 +36,18 @@ rm "split dir/results/unit-1.txt"
 grep -qF "unit-1 has no result" err || fail "missing unit: $(cat err)"
 [ -e "split dir/result.txt" ] && fail "a refused merge wrote result.txt"
 cp unit-1.txt "split dir/results/unit-1.txt"
+# Damaged numbers in the manifest or a unit's result are refused with the file's name (they
+# once made the merge fail with an internal error).
+cp "split dir/manifest.txt" manifest.txt
+sed -i 's/^depth .*/depth two/' "split dir/manifest.txt"
+"$TANBO" solve --merge "split dir" > out 2> err && fail "a damaged manifest was merged"
+grep -qF "a damaged manifest" err || fail "damaged manifest: $(cat err)"
+grep -q "internal error" err && fail "damaged manifest: $(cat err)"
+cp manifest.txt "split dir/manifest.txt"
+sed -i 's/^nodes .*/nodes 12x/' "split dir/results/unit-1.txt"
+"$TANBO" solve --merge "split dir" > out 2> err && fail "a damaged result was merged"
+grep -qF "a damaged result" err || fail "damaged result: $(cat err)"
+cp unit-1.txt "split dir/results/unit-1.txt"
 "$TANBO" solve --merge "split dir" > out 2> err || fail "merge again: $(cat err)"
 
 # The same folder cannot be split twice; bad options are refused.
