@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/policy.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/mix.hpp"
 #include "tanbo/core/tuning.hpp"
