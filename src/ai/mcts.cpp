@@ -185,40 +185,53 @@ class Worker {
     return true;
   }
 
+  // One playout: down the tree (go_down), to the end of the game (playout), and the result
+  // back up the path (back_up).
   void iterate(Tree& tree, bool shared) {
     scratch_ = root_;
     path_.clear();
     steps_.clear();
-    {
-      std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
-      if (shared) lock.lock();
-      if (proofs_ && tree.nodes[0].proof != 0) {
-        root_proven_ = true;
-        return;
-      }
-      std::uint32_t index = 0;
-      path_.push_back(0);
-      ++tree.nodes[0].n;
-      // Down the tree to a leaf; a leaf with enough visits gets its children, and the descent
-      // goes one step into them (one new level a playout: with expand=1 it would otherwise
-      // expand every node down to the end of the game).
-      for (bool grown = false; !grown && !scratch_.is_over();) {
-        if (!tree.nodes[index].expanded) {
-          if (index != 0 && tree.nodes[index].n < config_.expand) break;
-          expand(tree, index);
-          if (!tree.nodes[index].expanded) break;
-          grown = true;
-        }
-        const std::uint32_t child = select(tree, tree.nodes[index]);
-        Node& c = tree.nodes[child];
-        ++c.n;  // counts as a loss until the playout returns (virtual loss)
-        steps_.push_back({c.player, c.move});
-        scratch_.play(c.move);
-        path_.push_back(child);
-        index = child;
-      }
+    if (!go_down(tree, shared)) return;
+    const Player winner = playout();
+    if (config_.reply) replies_.learn(steps_, winner);
+    back_up(tree, shared, winner);
+  }
+
+  // Down the tree from the root to a leaf, virtual losses on the way; a leaf with enough
+  // visits gets its children, and the descent goes one step into them (one new level a
+  // playout: with expand=1 it would otherwise expand every node down to the end of the game).
+  // False when the root is proven (no playout is needed).
+  bool go_down(Tree& tree, bool shared) {
+    std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
+    if (shared) lock.lock();
+    if (proofs_ && tree.nodes[0].proof != 0) {
+      root_proven_ = true;
+      return false;
     }
-    // The playout.
+    std::uint32_t index = 0;
+    path_.push_back(0);
+    ++tree.nodes[0].n;
+    for (bool grown = false; !grown && !scratch_.is_over();) {
+      if (!tree.nodes[index].expanded) {
+        if (index != 0 && tree.nodes[index].n < config_.expand) break;
+        expand(tree, index);
+        if (!tree.nodes[index].expanded) break;
+        grown = true;
+      }
+      const std::uint32_t child = select(tree, tree.nodes[index]);
+      Node& c = tree.nodes[child];
+      ++c.n;  // counts as a loss until the playout returns (virtual loss)
+      steps_.push_back({c.player, c.move});
+      scratch_.play(c.move);
+      path_.push_back(child);
+      index = child;
+    }
+    return true;
+  }
+
+  // Plays the game out from the leaf; returns the winner (a playout cut off by the safety net
+  // counts the player with the most stones as the winner).
+  Player playout() {
     std::uint64_t moves = 0;
     const std::uint64_t cap = 50ull * n_ + 1000;  // never reached by the rules; a safety net
     const bool record = config_.rave || config_.reply;
@@ -231,16 +244,21 @@ class Worker {
     }
     ++playouts;
     playout_moves += moves;
+    last_playout_moves_ = moves;
     Player winner = scratch_.winner();
-    if (winner == kEmpty) {  // cut off: the player with most stones counts as the winner
+    if (winner == kEmpty) {
       std::uint32_t most = 0;
       for (Player q = 1; q <= scratch_.num_players(); ++q) {
         if (scratch_.stones(q) > most) most = scratch_.stones(q), winner = q;
       }
     }
+    return winner;
+  }
 
-    if (config_.reply) replies_.learn(steps_, winner);
-    const bool ended_in_tree = moves == 0 && scratch_.is_over();
+  // The result up the path: wins, a proof when the game ended inside the tree, and the AMAF
+  // statistics (rave).
+  void back_up(Tree& tree, bool shared, Player winner) {
+    const bool ended_in_tree = last_playout_moves_ == 0 && scratch_.is_over();
     std::unique_lock<std::mutex> lock(tree.mu, std::defer_lock);
     if (shared) lock.lock();
     if (proofs_ && ended_in_tree) back_up_proof(tree, winner);
@@ -248,9 +266,12 @@ class Worker {
       Node& node = tree.nodes[idx];
       if (node.player == winner) node.w += 1.0f;
     }
-    if (!config_.rave) return;
-    // AMAF: a child of the node at depth d gets the result when its player played its move
-    // at any step from d on. Walk the steps backwards, marking (player, vertex) pairs.
+    if (config_.rave) back_up_amaf(tree, winner);
+  }
+
+  // AMAF: a child of the node at depth d gets the result when its player played its move at
+  // any step from d on. Walks the steps backwards, marking (player, vertex) pairs.
+  void back_up_amaf(Tree& tree, Player winner) {
     ++stamp_;
     if (stamp_ == 0) {
       std::fill(marks_.begin(), marks_.end(), 0);
@@ -332,9 +353,10 @@ class Worker {
   std::vector<Vertex> hints_;   // playout tactics: each root's last point, remembered
   ReplyTable replies_;          // reply=1: the last good replies of this search (reply_table.hpp)
   std::vector<double> shares_;  // expansion with priors: the children's shares of wins
-  std::vector<std::uint32_t> order_;  // scratch of one_ply_shares
-  bool proofs_;                       // two players: proofs are backed up (MCTS-solver)
-  bool root_proven_ = false;          // the root's value is proven: no more playouts
+  std::vector<std::uint32_t> order_;      // scratch of one_ply_shares
+  bool proofs_;                           // two players: proofs are backed up (MCTS-solver)
+  bool root_proven_ = false;              // the root's value is proven: no more playouts
+  std::uint64_t last_playout_moves_ = 0;  // moves of the last playout (0: ended in the tree)
 };
 
 }  // namespace

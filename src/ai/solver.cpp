@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "solver_internal.hpp"
-#include "tanbo/ai/mcts.hpp"
+#include "tanbo/ai/policy.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/platform/memory.hpp"
@@ -75,6 +75,67 @@ void root_worker(Searcher& searcher, Shared& sh, std::vector<RootResult>& result
   }
 }
 
+// The root's moves searched by one worker per searcher (searchers[0] on this thread when there
+// is one); the others make their own searcher, copying the position. A worker's exception (out
+// of memory) stops the others and is thrown again here.
+void run_root_workers(const Position& pos, Shared& sh,
+                      std::vector<std::unique_ptr<Searcher>>& searchers,
+                      std::vector<RootResult>& open) {
+  if (searchers.size() == 1) {
+    root_worker(*searchers[0], sh, open);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(searchers.size());
+  for (std::size_t t = 0; t < searchers.size(); ++t) {
+    pool.emplace_back([&, t] {
+      try {
+        if (!searchers[t]) searchers[t] = std::make_unique<Searcher>(pos, sh);
+        root_worker(*searchers[t], sh, open);
+      } catch (...) {
+        errors[t] = std::current_exception();
+        sh.stop = true;
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+// The result the root's moves give `me`: the winning moves, and the value with the quickest
+// win or, when every move is proven lost, the longest loss.
+void read_off(const std::vector<RootResult>& roots, Player me, SolveResult& result) {
+  const RootResult* best_win = nullptr;
+  const RootResult* longest_loss = nullptr;
+  std::size_t done = 0;
+  for (const RootResult& r : roots) {
+    if (!r.done) continue;
+    ++done;
+    if (r.outcome.value == Value::kWin) {
+      result.winning_moves.push_back(r.move);
+      if (!best_win || r.outcome.plies < best_win->outcome.plies) best_win = &r;
+    } else if (!longest_loss || r.outcome.plies > longest_loss->outcome.plies) {
+      longest_loss = &r;
+    }
+  }
+  std::sort(result.winning_moves.begin(), result.winning_moves.end());
+  result.moves_done = done;
+  const bool all_done = done == roots.size();
+  if (best_win) {
+    result.solved = true;
+    result.winner = me;
+    result.best = best_win->move;
+    result.plies = best_win->outcome.plies;
+  } else if (all_done && longest_loss) {
+    result.solved = true;
+    result.winner = me == kBlack ? kWhite : kBlack;
+    result.best = longest_loss->move;
+    result.plies = longest_loss->outcome.plies;
+  }
+}
+
 }  // namespace
 
 SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) {
@@ -116,60 +177,14 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
     std::vector<RootResult> open, proven;
     for (RootResult& r : roots) (r.done ? proven : open).push_back(r);
     sh.moves_done = proven.size();
-    if (threads == 1) {
-      root_worker(*searchers[0], sh, open);
-    } else {
-      std::vector<std::thread> pool;
-      std::vector<std::exception_ptr> errors(searchers.size());  // (out of memory)
-      for (std::size_t t = 0; t < searchers.size(); ++t) {
-        pool.emplace_back([&, t] {
-          try {
-            if (!searchers[t]) searchers[t] = std::make_unique<Searcher>(pos, sh);
-            root_worker(*searchers[t], sh, open);
-          } catch (...) {
-            errors[t] = std::current_exception();
-            sh.stop = true;
-          }
-        });
-      }
-      for (auto& th : pool) th.join();
-      for (const auto& e : errors) {
-        if (e) std::rethrow_exception(e);
-      }
-    }
+    run_root_workers(pos, sh, searchers, open);
     roots = std::move(proven);
     roots.insert(roots.end(), open.begin(), open.end());
   }
 
   for (const auto& s : searchers) result.nodes += s ? s->local_nodes() : 0;
   result.seconds = std::chrono::duration<double>(Clock::now() - sh.start).count();
-  const RootResult* best_win = nullptr;
-  const RootResult* longest_loss = nullptr;
-  std::size_t done = 0;
-  for (const RootResult& r : roots) {
-    if (!r.done) continue;
-    ++done;
-    if (r.outcome.value == Value::kWin) {
-      result.winning_moves.push_back(r.move);
-      if (!best_win || r.outcome.plies < best_win->outcome.plies) best_win = &r;
-    } else if (!longest_loss || r.outcome.plies > longest_loss->outcome.plies) {
-      longest_loss = &r;
-    }
-  }
-  std::sort(result.winning_moves.begin(), result.winning_moves.end());
-  result.moves_done = done;
-  const bool all_done = done == roots.size();
-  if (best_win) {
-    result.solved = true;
-    result.winner = me;
-    result.best = best_win->move;
-    result.plies = best_win->outcome.plies;
-  } else if (all_done && longest_loss) {
-    result.solved = true;
-    result.winner = me == kBlack ? kWhite : kBlack;
-    result.best = longest_loss->move;
-    result.plies = longest_loss->outcome.plies;
-  }
+  read_off(roots, me, result);
   if (result.solved) searchers[0]->store_root(result.winner == me, result.best, result.plies);
   return result;
 }
