@@ -6,7 +6,8 @@
 #   2. Release build in build-gcc/ with g++, the whole CTest suite again but the browser tests
 #      (tests/web: the pages and the server's answers are the same): both compilers stay clean.
 #   3. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ with clang (tests and
-#      libFuzzer targets; no benchmarks, no viewer), the whole CTest suite again under the
+#      libFuzzer targets; no benchmarks, no viewer, no Python, no browser tests: the server's
+#      API tests run against the sanitized server), the whole CTest suite again under the
 #      sanitizers. One build serves both: the libraries carry the fuzzers' coverage hooks,
 #      which the tests do not notice, and the code is compiled once instead of twice.
 #   4. Each libFuzzer target runs for FUZZ_SECONDS on a copy of its seed corpus
@@ -50,7 +51,7 @@ stage "AddressSanitizer + UBSan build (clang, tests and fuzzers)"
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" \
   -DTANBO_SANITIZE=address,undefined -DTANBO_FUZZ=ON -DTANBO_BENCH=OFF -DTANBO_VIEWER=OFF \
-  -DTANBO_PYTHON=OFF
+  -DTANBO_PYTHON=OFF -DTANBO_WEB_TESTS=OFF
 cmake --build build-asan -j "$JOBS"
 stage "AddressSanitizer + UBSan tests"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \

@@ -211,12 +211,12 @@ Vertex clickable_legal_move(viz::ViewerWindow& w, const Position& pos, std::arra
 
 TEST(ViewerWindow, WholeGameWithTheMouseAgainstTheEngine) {
   if (!under_display("ViewerWindow.WholeGameWithTheMouseAgainstTheEngine")) return;
-  Game game = new_game("grid 5x5x5", "default", 2, {"me", "engine"});
   const fs::path file = temp_dir() / "mouse.tanbo";
-  std::vector<std::unique_ptr<Agent> > engines;
-  engines.push_back(nullptr);
-  engines.push_back(make_agent("random", 5));
-  viz::Session session(game, file.string(), std::move(engines));
+  std::vector<Seat> seats(2);
+  seats[1] = make_seat("random", 5);
+  Session session(new_game("grid 5x5x5", "default", 2, {"me", "engine"}), std::move(seats),
+                  file.string());
+  const Game& game = session.game();
   viz::ViewerWindow w(session, {}, 400, 300, 0);  // no anti-aliasing: quicker in software
   w.open();
 
@@ -264,11 +264,11 @@ TEST(ViewerWindow, WholeGameWithTheMouseAgainstTheEngine) {
 
 TEST(ViewerWindow, EnginesPlayOnTheirTimer) {
   if (!under_display("ViewerWindow.EnginesPlayOnTheirTimer")) return;
-  Game game = new_game("hex 3", "default", 2, {});
-  std::vector<std::unique_ptr<Agent> > engines;
-  engines.push_back(make_agent("random", 1));
-  engines.push_back(make_agent("random", 2));
-  viz::Session session(game, "", std::move(engines));
+  std::vector<Seat> seats;
+  seats.push_back(make_seat("random", 1));
+  seats.push_back(make_seat("random", 2));
+  Session session(new_game("hex 3", "default", 2, {}), std::move(seats));
+  const Game& game = session.game();
   viz::ViewerWindow w(session, {}, 300, 300, 0);
   w.open();
   // The real event loop: the window's timer lets each engine move in turn. A timer of the
@@ -296,8 +296,8 @@ TEST(ViewerWindow, EnginesPlayOnTheirTimer) {
 
 TEST(ViewerWindow, SlicesAndAxesOfA4DBoard) {
   if (!under_display("ViewerWindow.SlicesAndAxesOfA4DBoard")) return;
-  Game game = new_game("grid 5x5x5x5", "default", 2, {});
-  viz::Session session(game, "", {});
+  Session session(new_game("grid 5x5x5x5", "default", 2, {}));
+  const Game& game = session.game();
   viz::ViewerWindow w(session, {}, 900, 650, 0);
   w.open();
   auto visible_w = [&] {  // the w values of the drawn points

@@ -2,7 +2,6 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "options.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #ifdef TANBO_HAVE_SERVE

@@ -127,7 +127,7 @@ Study prepare(const StudyOptions& o) {
   Study s;
   const auto shard = parse_shard(o.shard);
   if (!shard)
-    throw Error("--shard " + quote_input(o.shard) + ": expected i/n with 1 <= i <= n, e.g. 2/3");
+    throw Error("--shard " + shown_name(o.shard, 40) + ": expected i/n with 1 <= i <= n, e.g. 2/3");
   s.shard.index = shard->index;
   s.shard.count = shard->count;
   s.specs = seat_specs(o.players, "study");

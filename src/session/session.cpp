@@ -40,7 +40,7 @@ std::uint32_t take_back_to_person(Position& pos, const std::function<bool(Player
 namespace {
 
 TurnResult refused(TurnStatus status, std::string message) {
-  return {status, std::move(message)};
+  return {status, std::move(message), ""};
 }
 
 std::string turns(std::uint32_t n) {
@@ -280,6 +280,10 @@ TurnResult Session::after_change(TurnResult result) {
     thinking_turn_->agent->stop();
   }
   shown_ = game_.position;
+  // A turn that ended the game says who won.
+  if (!result.message.empty() && game_.position.is_over()) {
+    result.message += " " + result_text(game_) + ".";
+  }
   save();
   if (!save_error_.empty()) result.message += " NOT SAVED: " + save_error_;
   return result;

@@ -18,8 +18,9 @@ declare -A may=(
   [app]="core platform proof io ai session app"
 )
 front_ends="core platform proof io ai session app"
-# Folders of private headers each source folder may include, besides its own.
-declare -A private_from=([src/view]="src/viz")
+# Folders of private headers each source folder may include, besides its own: the viewer's
+# program its library, the tanbo program the web server it starts (tanbo serve).
+declare -A private_from=([src/view]="src/viz" [src/cli]="src/serve")
 
 bad=0
 complain() {

@@ -78,8 +78,8 @@ inline std::string quote(const std::string& s) {
 
 #include "scene.hpp"
 #include "scene_parts.hpp"
-#include "session.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/session/session.hpp"
 
 namespace tanbo::viewer_test {
 

@@ -97,7 +97,8 @@ class Session {
   // "whoever is to move", as at a shared terminal; a seat's player number makes a seat's
   // request (web clients): another player's turn is kNotYourTurn.
   TurnResult check(Player as, Vertex v) const;
-  // Plays v for `as` after check(); the message says what was played and removed.
+  // Plays v for `as` after check(); the message says what was played and removed, and who
+  // won when the move ended the game.
   TurnResult play(Player as, Vertex v);
   // The same with a point named in the board's notation (kNotAPoint when it names none).
   TurnResult play(Player as, std::string_view point);
