@@ -1,42 +1,53 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds tanbo and runs every test: the command CI runs (.ci/run).
+# Each test runs in the build where it tells the most, so the whole suite fits in about 20
+# minutes on two cores:
 #
-#   1. Release build in build/ with clang (its code plays about 10% faster than g++'s, see
-#      docs/performance.md), the whole CTest suite.
-#   2. Release build in build-gcc/ with g++, the whole CTest suite again but the browser tests
-#      (tests/web: the pages and the server's answers are the same): both compilers stay clean.
-#   3. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ with clang (tests and
-#      libFuzzer targets; no benchmarks, no viewer, no Python, no browser tests: the server's
-#      API tests run against the sanitized server), the whole CTest suite again under the
-#      sanitizers. One build serves both: the libraries carry the fuzzers' coverage hooks,
-#      which the tests do not notice, and the code is compiled once instead of twice.
-#   4. Each libFuzzer target runs for FUZZ_SECONDS on a copy of its seed corpus
+#   1. Release build in build-test/ (clang, no link-time optimisation: no test measures speed)
+#      with the viewer, the Python module, the web server and the benchmarks, but of the
+#      GoogleTest programs only the viewer's (TANBO_UNIT_TESTS=OFF). Its tests: the shell tests
+#      (tests/cli), the Python module and `pip install` (built with g++, the compiler Debian's
+#      pip uses, so both compilers build the library), the browser tests in Chromium, the web
+#      server's API and the viewer.
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ with clang (the
+#      GoogleTest programs, the tanbo program and the libFuzzer targets; no benchmarks, viewer,
+#      Python or browser tests), and every test registered there but those labelled
+#      release-only (tests/CMakeLists.txt says which and why): all the GoogleTest programs, the
+#      web server's API against the sanitized server, the shell tests of hostile input. One
+#      build serves tests and fuzzers: the libraries carry the fuzzers' coverage hooks, which
+#      the tests do not notice.
+#   3. Each libFuzzer target runs for FUZZ_SECONDS on a copy of its seed corpus
 #      (tests/fuzz/corpus/<target>/); a crash fails the run and leaves the input in
 #      build-asan/fuzz-artifacts/ (turn it into tests/fuzz/regressions/<target>/FILE).
 #
 # Environment: JOBS (default: the number of cores), FUZZ_SECONDS (default 30; 0 skips
-# fuzzing), SANITIZE=0 skips stages 3 and 4, GCC=0 skips stage 2, CC/CXX choose the compiler
-# of stage 1 (default clang). docs/hardening.md describes each stage and its timing.
+# fuzzing), SANITIZE=0 skips stages 2 and 3 (and builds the GoogleTest programs in stage 1,
+# which then runs every test), GCC=1 adds a Release build with g++ in build-gcc/ running every
+# test but the browser tests, CC/CXX choose the compiler of stage 1 (default clang).
+# docs/hardening.md describes each stage and its timing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 JOBS=${JOBS:-$(nproc)}
 FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 SANITIZE=${SANITIZE:-1}
-GCC=${GCC:-1}
+GCC=${GCC:-0}
 T0=$(date +%s)
 stage() { echo "==== [$(($(date +%s) - T0)) s] $*"; }
+unit_tests=ON
+[ "$SANITIZE" = 0 ] || unit_tests=OFF
 
 stage "Release build (${CXX:-clang++})"
-CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j "$JOBS"
+CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release \
+  -DTANBO_LTO=OFF -DTANBO_UNIT_TESTS=$unit_tests
+cmake --build build-test -j "$JOBS"
 stage "Release tests"
-ctest --test-dir build --output-on-failure -j "$JOBS"
+ctest --test-dir build-test --output-on-failure -j "$JOBS"
 
 if [ "$GCC" != 0 ]; then
   stage "Release build (g++)"
-  CC=gcc CXX=g++ cmake -S . -B build-gcc -DCMAKE_BUILD_TYPE=Release -DTANBO_BENCH=OFF -DTANBO_PYTHON=OFF \
-    -DTANBO_WEB_TESTS=OFF
+  CC=gcc CXX=g++ cmake -S . -B build-gcc -DCMAKE_BUILD_TYPE=Release -DTANBO_LTO=OFF \
+    -DTANBO_BENCH=OFF -DTANBO_PYTHON=OFF -DTANBO_WEB_TESTS=OFF
   cmake --build build-gcc -j "$JOBS"
   stage "Release tests (g++)"
   ctest --test-dir build-gcc --output-on-failure -j "$JOBS"
@@ -56,7 +67,7 @@ cmake --build build-asan -j "$JOBS"
 stage "AddressSanitizer + UBSan tests"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-  ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+  ctest --test-dir build-asan --output-on-failure -j "$JOBS" -LE release-only
 
 if [ "$FUZZ_SECONDS" != 0 ]; then
   stage "fuzzing, ${FUZZ_SECONDS} s per target"

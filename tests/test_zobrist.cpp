@@ -35,6 +35,9 @@ TEST(Zobrist, HashFollowsEveryMoveAndUndo) {
                        Case{"grid 13x13", "default", 4}, Case{"grid 40x40", "spaced", 2},
                        Case{"grid 70x70", "spaced", 2}}) {
     Position pos = test::make(c.spec, c.setup, c.players);
+    // Under AddressSanitizer the big boards recompute the hash at every 16th ply only (each
+    // recomputation loads the whole board); the kept hash is still compared at every undo.
+    const int every = TANBO_ASAN && pos.topology().num_vertices() > 1000 ? 16 : 1;
     Rng rng(17);
     std::vector<std::uint64_t> hashes{pos.hash()};
     ASSERT_EQ(pos.hash(), recomputed(pos)) << c.spec;
@@ -46,12 +49,16 @@ TEST(Zobrist, HashFollowsEveryMoveAndUndo) {
       }
       hashes.push_back(pos.hash());
       if (pos.is_over()) break;  // (a finished game has no side to move to load)
-      ASSERT_EQ(pos.hash(), recomputed(pos)) << c.spec << " move " << pos.ply();
+      if (pos.ply() % every == 0) {
+        ASSERT_EQ(pos.hash(), recomputed(pos)) << c.spec << " move " << pos.ply();
+      }
     }
     while (pos.ply() > 0) {
       pos.undo();
       ASSERT_EQ(pos.hash(), hashes[pos.ply()]) << c.spec << " undo to " << pos.ply();
-      ASSERT_EQ(pos.hash(), recomputed(pos)) << c.spec << " undo to " << pos.ply();
+      if (pos.ply() % every == 0) {
+        ASSERT_EQ(pos.hash(), recomputed(pos)) << c.spec << " undo to " << pos.ply();
+      }
     }
   }
 }
