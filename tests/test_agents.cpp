@@ -2,9 +2,10 @@
 #include <gtest/gtest.h>
 
 #include "tanbo/ai/agent.hpp"
-#include "tanbo/ai/match.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/study/games.hpp"
+#include "tanbo/study/seats.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

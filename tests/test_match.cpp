@@ -7,9 +7,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "tanbo/ai/match.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/study/csv.hpp"
+#include "tanbo/study/seats.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

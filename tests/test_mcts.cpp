@@ -12,12 +12,12 @@
 
 #include "../src/ai/reply_table.hpp"
 #include "tanbo/ai/agent.hpp"
-#include "tanbo/ai/match.hpp"
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/ai/move_model.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/study/games.hpp"
 #include "test_support.hpp"
 
 using namespace tanbo;

@@ -7,17 +7,18 @@
 #include <sstream>
 #include <thread>
 
-#include "study_report.hpp"
-#include "tanbo/ai/study.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/setup.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/platform/memory.hpp"
+#include "tanbo/study/csv.hpp"
+#include "tanbo/study/progress.hpp"
+#include "tanbo/study/shards.hpp"
 
 using namespace tanbo;
-using tanbo::cli::estimate_seconds_left;
-using tanbo::cli::ProgressBoard;
-using tanbo::cli::StudyProgress;
+using tanbo::estimate_seconds_left;
+using tanbo::ProgressBoard;
+using tanbo::StudyProgress;
 
 namespace {
 

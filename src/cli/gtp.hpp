@@ -128,10 +128,23 @@ void add_client_commands(GtpEngine& engine);
 // _side_to_move, _final_result), with which GoGui shows a game of Tanbo on square boards
 // (gtp_rules.cpp; the engine constructor calls it).
 void add_rules_commands(GtpEngine& engine);
+// The arguments of tanbo-analyze, PLAYOUTS [INTERVAL] (interval 0: the plain form).
+struct AnalyzeRequest {
+  std::uint64_t playouts = 0;
+  double interval = 0;
+};
+// Reads tanbo-analyze's arguments, checked alike for both forms, and checks that the engine's
+// game goes on; throws tanbo::Error saying why not (gtp_solver.cpp).
+AnalyzeRequest need_analyze_request(const GtpEngine& engine, const std::vector<std::string>& a);
+// One line per candidate move, best first: "move V visits N winrate W [proven] pv V1 V2 ...".
+std::string analysis_text(const Position& pos, const std::vector<MoveAnalysis>& lines);
+// The search tanbo-analyze runs: the engine's MCTS options without their playout and time
+// limits (each form sets its own).
+MctsConfig analysis_config(const GtpEngine& engine);
 // Reads commands from `in` until `quit`, the end of input or an answer that cannot be written,
 // answering on `out`, like GtpEngine::run, and also answers the streaming form
 // "tanbo-analyze PLAYOUTS INTERVAL" with an update every INTERVAL seconds until the next
-// command (gtp_solver.cpp).
+// command (gtp_loop.cpp).
 void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out);
 // Splits a command line as GTP reads it (control characters other than tabs dropped, tabs as
 // spaces, nothing from '#' on): the id, if the first word is one, and the other words, the

@@ -14,10 +14,11 @@ declare -A may=(
   [io]="core platform io"
   [proof]="core platform proof"
   [ai]="core platform proof ai"
-  [session]="core platform proof io ai session"
-  [app]="core platform proof io ai session app"
+  [study]="core platform proof io ai study"
+  [session]="core platform proof io ai study session"
+  [app]="core platform proof io ai study session app"
 )
-front_ends="core platform proof io ai session app"
+front_ends="core platform proof io ai study session app"
 # Folders of private headers each source folder may include, besides its own: the viewer's
 # program its library, the tanbo program the web server it starts (tanbo serve).
 declare -A private_from=([src/view]="src/viz" [src/cli]="src/serve")

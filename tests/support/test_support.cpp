@@ -8,8 +8,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "tanbo/ai/match.hpp"
 #include "tanbo/platform/memory.hpp"
+#include "tanbo/study/games.hpp"
+#include "tanbo/study/seats.hpp"
 
 namespace tanbo::test {
 

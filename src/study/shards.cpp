@@ -1,4 +1,4 @@
-#include "tanbo/ai/study.hpp"
+#include "tanbo/study/shards.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/study/csv.hpp"
 
 namespace tanbo {
 

@@ -1,4 +1,5 @@
-// The reports of `tanbo study`: the table, the chart and the progress lines.
+// The progress of a study on standard error: a line updated in place on a terminal, plain
+// lines otherwise, with the time left estimated board by board.
 #pragma once
 
 #include <chrono>
@@ -10,18 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "tanbo/ai/match.hpp"
-#include "tanbo/io/png.hpp"
-
-namespace tanbo::cli {
-
-// The table of a study: a row per board with games, first-player win rate and its 95%
-// interval, mean length, its standard deviation and roots removed per game.
-void print_study_table(const std::vector<StudyTally>& tallies, std::ostream& out);
-
-// Horizontal chart: a row per board, the first player's win rate as a dot with its 95%
-// interval as a bar, a line at 50%, `title` on top.
-Canvas study_chart(const std::vector<StudyTally>& tallies, const std::string& title);
+namespace tanbo {
 
 // "4s", "1m05s", "2h03m".
 std::string format_duration(double seconds);
@@ -84,4 +74,4 @@ class StudyProgress {
   std::thread ticker_;
 };
 
-}  // namespace tanbo::cli
+}  // namespace tanbo

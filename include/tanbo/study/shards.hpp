@@ -1,4 +1,4 @@
-// Topology studies spread over shards: what identifies a study run, the header a shard's CSV
+// Studies spread over shards: what identifies a study run, the header a shard's CSV
 // carries, and the checks that a set of shard files makes one whole run before it is merged.
 //
 // A shard's CSV (tanbo study --csv --shard i/n) starts with comment lines naming its run:
@@ -19,8 +19,8 @@
 #include <string_view>
 #include <vector>
 
-#include "tanbo/ai/match.hpp"
 #include "tanbo/core/position.hpp"
+#include "tanbo/study/stats.hpp"
 
 namespace tanbo {
 

@@ -1,11 +1,12 @@
-#include "seats.hpp"
+#include "tanbo/study/seats.hpp"
 
 #include <algorithm>
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/study/games.hpp"
 
-namespace tanbo::cli {
+namespace tanbo {
 
 namespace {
 
@@ -31,4 +32,15 @@ Setup setup_for_players(const Topology& topo, const std::string& name, int playe
   return make_setup(topo, chosen, players);  // unknown names are refused with the list
 }
 
-}  // namespace tanbo::cli
+Seating seat_agents(const std::vector<std::string>& specs, std::uint64_t seed,
+                    std::uint64_t seed_game, std::uint64_t game) {
+  const int k = static_cast<int>(specs.size());
+  Seating s;
+  for (int a = 0; a < k; ++a)
+    s.agents.push_back(make_agent(specs[a], game_seed(seed, seed_game, a)));
+  for (int seat = 1; seat <= k; ++seat)
+    s.seats.push_back(s.agents[agent_in_seat(seat, game, k)].get());
+  return s;
+}
+
+}  // namespace tanbo
