@@ -127,8 +127,8 @@ struct Lines {
 MctsConfig analysis_config(const GtpEngine& engine) {
   MctsConfig config = engine.analysis_config();
   config.playouts = 0;
-  config.time = 0;
-  config.game_time = 0;
+  config.move_seconds = 0;
+  config.game_seconds = 0;
   return config;
 }
 
@@ -161,7 +161,7 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
   const Position& pos = engine.position();
   if (!send(out, "=" + r.id + "\n")) return;
   MctsConfig config = analysis_config(engine);
-  config.time = r.analyze.interval;
+  config.move_seconds = r.analyze.interval;
   Mcts mcts(config, engine.seed());
   std::uint64_t done = 0;
   while (done < r.analyze.playouts && out && !lines.wait_for(0)) {
