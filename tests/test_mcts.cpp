@@ -441,14 +441,14 @@ TEST(Mcts, OnePlyScoreLeavesThePositionAsItWas) {
 TEST(Mcts, OptionsParseAndPrint) {
   const MctsConfig c = parse_mcts_options("playouts=5000,time=2.5,threads=4,parallel=root,rave=0");
   EXPECT_EQ(c.playouts, 5000u);
-  EXPECT_DOUBLE_EQ(c.time, 2.5);
+  EXPECT_DOUBLE_EQ(c.move_seconds, 2.5);
   EXPECT_EQ(c.threads, 4);
   EXPECT_FALSE(c.tree_parallel);
   EXPECT_FALSE(c.rave);
   EXPECT_EQ(mcts_spec(c), "mcts:playouts=5000,time=2.5,threads=4,parallel=root,rave=0");
   EXPECT_EQ(mcts_spec(MctsConfig{}), "mcts");
-  EXPECT_FALSE(parse_mcts_options("reuse=0").reuse);
-  EXPECT_TRUE(MctsConfig{}.reuse);
+  EXPECT_FALSE(parse_mcts_options("reuse=0").reuse_tree);
+  EXPECT_TRUE(MctsConfig{}.reuse_tree);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reuse=off")), "mcts:playouts=10,reuse=0");
   EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 9x9").graph()));
   EXPECT_TRUE(playout_tactics(MctsConfig{}, test::make("grid 13x13").graph()));
@@ -468,18 +468,18 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_FALSE(playout_tactics(parse_mcts_options("tactics=off"), test::make("grid 9x9").graph()));
   EXPECT_EQ(mcts_spec(parse_mcts_options("tactics=0")), "mcts:tactics=0");
   EXPECT_THROW(parse_mcts_options("tactics=2"), Error);
-  EXPECT_TRUE(MctsConfig{}.transpose);
-  EXPECT_FALSE(parse_mcts_options("trans=0").transpose);
+  EXPECT_TRUE(MctsConfig{}.transpositions);
+  EXPECT_FALSE(parse_mcts_options("trans=0").transpositions);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,trans=off")), "mcts:playouts=10,trans=0");
   EXPECT_EQ(mcts_spec(parse_mcts_options("trans=1")), "mcts");
   EXPECT_THROW(parse_mcts_options("trans=2"), Error);
-  EXPECT_FALSE(MctsConfig{}.reply);
-  EXPECT_TRUE(parse_mcts_options("reply=1").reply);
+  EXPECT_FALSE(MctsConfig{}.last_good_reply);
+  EXPECT_TRUE(parse_mcts_options("reply=1").last_good_reply);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reply=on")), "mcts:playouts=10,reply=1");
   EXPECT_THROW(parse_mcts_options("reply=2"), Error);
-  EXPECT_EQ(MctsConfig{}.model, -1);
-  EXPECT_EQ(parse_mcts_options("model=0").model, 0);
-  EXPECT_EQ(parse_mcts_options("model=1").model, 1);
+  EXPECT_EQ(MctsConfig{}.move_model_priors, std::nullopt);
+  EXPECT_EQ(parse_mcts_options("model=0").move_model_priors, false);
+  EXPECT_EQ(parse_mcts_options("model=1").move_model_priors, true);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,model=off")), "mcts:playouts=10,model=0");
   EXPECT_THROW(parse_mcts_options("model=2"), Error);
   EXPECT_THROW(parse_mcts_options("reuse=maybe"), Error);
@@ -839,7 +839,7 @@ TEST(MctsSolver, AnalyzeListsCandidatesBestFirst) {
 }
 
 TEST(MctsSolver, SolverOptionParsesAndPrints) {
-  EXPECT_EQ(parse_mcts_options("solver=0").solver, 0u);
+  EXPECT_EQ(parse_mcts_options("solver=0").solver_nodes, 0u);
   EXPECT_EQ(mcts_spec(parse_mcts_options("solver=5000")), "mcts:solver=5000");
   EXPECT_THROW(parse_mcts_options("solver=-1"), Error);
 }

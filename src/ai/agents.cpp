@@ -79,8 +79,8 @@ class MctsAgent : public Agent {
       for (Player q = 1; q <= pos.num_players(); ++q) alive += pos.is_out(q) ? 0 : 1;
       return std::max(plies / std::max(alive, 1), 1.0);
     };
-    if (c.game_time > 0) {
-      const double left = std::max(c.game_time - used_, 0.0);
+    if (c.game_seconds > 0) {
+      const double left = std::max(c.game_seconds - used_, 0.0);
       budget = std::max(left / (moves_left() + 2.0), 0.001);
     }
     if (clock_ >= 0) {

@@ -58,24 +58,34 @@ std::string format_number(double x) {
 }  // namespace
 
 double exploration_constant(const MctsConfig& config, const Graph& graph) {
-  if (config.explore >= 0) return config.explore;
+  if (config.exploration) return *config.exploration;
   const bool tuned = graph.num_vertices() <= kTunedExplorePoints && graph.max_degree() <= 4;
   return config.rave && tuned ? 0.0 : 0.2;
 }
 
 bool playout_tactics(const MctsConfig& config, const Graph& graph) {
-  if (config.tactics >= 0) return config.tactics == 1;
+  if (config.tactics_in_playouts) return *config.tactics_in_playouts;
   return graph.num_vertices() <= kTunedTacticsPoints;
 }
 
 std::uint32_t tactics_moves(const MctsConfig& config, const Graph& graph) {
-  if (config.tmoves >= 0) return static_cast<std::uint32_t>(config.tmoves);
+  if (config.tactics_move_limit) return *config.tactics_move_limit;
   return graph.num_vertices() <= kWholeTacticsPoints ? 0 : kTacticsPlayoutMoves;
 }
 
 bool model_priors(const MctsConfig& config, const Graph& graph) {
-  if (config.model >= 0) return config.model == 1;
+  if (config.move_model_priors) return *config.move_model_priors;
   return graph.num_vertices() <= kTunedModelPoints && graph.max_degree() <= 4;
+}
+
+TanboPolicyOptions tanbo_policy_options(const MctsConfig& config, const Graph& graph) {
+  TanboPolicyOptions o;
+  o.light = config.light_playouts;
+  o.tries = config.light_tries;
+  o.tactics = config.light_playouts && playout_tactics(config, graph);
+  o.tactics_plies = tactics_moves(config, graph);
+  o.model_priors = model_priors(config, graph);
+  return o;
 }
 
 MctsConfig parse_mcts_options(std::string_view options) {
@@ -95,9 +105,9 @@ MctsConfig parse_mcts_options(std::string_view options) {
     if (key == "playouts") {
       c.playouts = parse_count(key, value, 1, 1000000000000ull);
     } else if (key == "time") {
-      c.time = parse_number(key, value, 0.001, 1e6);
+      c.move_seconds = parse_number(key, value, 0.001, 1e6);
     } else if (key == "gametime") {
-      c.game_time = parse_number(key, value, 0.01, 1e7);
+      c.game_seconds = parse_number(key, value, 0.01, 1e7);
     } else if (key == "threads") {
       c.threads = static_cast<int>(parse_count(key, value, 1, 256));
     } else if (key == "parallel") {
@@ -112,36 +122,36 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.rave = parse_flag(key, value);
     } else if (key == "policy") {
       if (value == "light") {
-        c.light = true;
+        c.light_playouts = true;
       } else if (value == "random") {
-        c.light = false;
+        c.light_playouts = false;
       } else {
         throw Error("mcts option policy=" + std::string(value) + ": expected light or random");
       }
     } else if (key == "model") {
-      c.model = parse_flag(key, value) ? 1 : 0;
+      c.move_model_priors = parse_flag(key, value);
     } else if (key == "prior") {
-      c.prior = static_cast<std::uint32_t>(parse_count(key, value, 0, 100000));
+      c.prior_visits = static_cast<std::uint32_t>(parse_count(key, value, 0, 100000));
     } else if (key == "tactics") {
-      c.tactics = parse_flag(key, value) ? 1 : 0;
+      c.tactics_in_playouts = parse_flag(key, value);
     } else if (key == "tmoves") {
-      c.tmoves = static_cast<std::int64_t>(parse_count(key, value, 0, 1000000000));
+      c.tactics_move_limit = static_cast<std::uint32_t>(parse_count(key, value, 0, 1000000000));
     } else if (key == "tries") {
-      c.tries = static_cast<int>(parse_count(key, value, 1, 64));
+      c.light_tries = static_cast<int>(parse_count(key, value, 1, 64));
     } else if (key == "explore") {
-      c.explore = parse_number(key, value, 0, 100);
+      c.exploration = parse_number(key, value, 0, 100);
     } else if (key == "ravek") {
-      c.rave_k = parse_number(key, value, 1, 1e9);
+      c.rave_equivalence = parse_number(key, value, 1, 1e9);
     } else if (key == "expand") {
-      c.expand = static_cast<std::uint32_t>(parse_count(key, value, 1, 1000000));
+      c.expand_visits = static_cast<std::uint32_t>(parse_count(key, value, 1, 1000000));
     } else if (key == "reuse") {
-      c.reuse = parse_flag(key, value);
+      c.reuse_tree = parse_flag(key, value);
     } else if (key == "trans") {
-      c.transpose = parse_flag(key, value);
+      c.transpositions = parse_flag(key, value);
     } else if (key == "reply") {
-      c.reply = parse_flag(key, value);
+      c.last_good_reply = parse_flag(key, value);
     } else if (key == "solver") {
-      c.solver = parse_count(key, value, 0, 1000000000000ull);
+      c.solver_nodes = parse_count(key, value, 0, 1000000000000ull);
     } else {
       throw Error("unknown mcts option \"" + std::string(key) + "\" (keys: " + kOptionKeys + ")");
     }
@@ -154,24 +164,29 @@ std::string mcts_spec(const MctsConfig& c) {
   const MctsConfig d;
   std::vector<std::string> parts;
   if (c.playouts) parts.push_back("playouts=" + std::to_string(c.playouts));
-  if (c.time > 0) parts.push_back("time=" + format_number(c.time));
-  if (c.game_time > 0) parts.push_back("gametime=" + format_number(c.game_time));
+  if (c.move_seconds > 0) parts.push_back("time=" + format_number(c.move_seconds));
+  if (c.game_seconds > 0) parts.push_back("gametime=" + format_number(c.game_seconds));
   if (c.threads != 1) parts.push_back("threads=" + std::to_string(c.threads));
   if (c.tree_parallel != d.tree_parallel) parts.push_back("parallel=root");
   if (c.rave != d.rave) parts.push_back(c.rave ? "rave=1" : "rave=0");
-  if (c.light != d.light) parts.push_back(c.light ? "policy=light" : "policy=random");
-  if (c.prior != d.prior) parts.push_back("prior=" + std::to_string(c.prior));
-  if (c.tries != d.tries) parts.push_back("tries=" + std::to_string(c.tries));
-  if (c.tactics != d.tactics) parts.push_back(c.tactics == 1 ? "tactics=1" : "tactics=0");
-  if (c.tmoves != d.tmoves) parts.push_back("tmoves=" + std::to_string(c.tmoves));
-  if (c.explore != d.explore) parts.push_back("explore=" + format_number(c.explore));
-  if (c.rave_k != d.rave_k) parts.push_back("ravek=" + format_number(c.rave_k));
-  if (c.expand != d.expand) parts.push_back("expand=" + std::to_string(c.expand));
-  if (c.reuse != d.reuse) parts.push_back(c.reuse ? "reuse=1" : "reuse=0");
-  if (c.model != d.model) parts.push_back(c.model == 1 ? "model=1" : "model=0");
-  if (c.transpose != d.transpose) parts.push_back(c.transpose ? "trans=1" : "trans=0");
-  if (c.reply != d.reply) parts.push_back(c.reply ? "reply=1" : "reply=0");
-  if (c.solver != d.solver) parts.push_back("solver=" + std::to_string(c.solver));
+  if (c.light_playouts != d.light_playouts)
+    parts.push_back(c.light_playouts ? "policy=light" : "policy=random");
+  if (c.prior_visits != d.prior_visits) parts.push_back("prior=" + std::to_string(c.prior_visits));
+  if (c.light_tries != d.light_tries) parts.push_back("tries=" + std::to_string(c.light_tries));
+  if (c.tactics_in_playouts) parts.push_back(*c.tactics_in_playouts ? "tactics=1" : "tactics=0");
+  if (c.tactics_move_limit) parts.push_back("tmoves=" + std::to_string(*c.tactics_move_limit));
+  if (c.exploration) parts.push_back("explore=" + format_number(*c.exploration));
+  if (c.rave_equivalence != d.rave_equivalence)
+    parts.push_back("ravek=" + format_number(c.rave_equivalence));
+  if (c.expand_visits != d.expand_visits)
+    parts.push_back("expand=" + std::to_string(c.expand_visits));
+  if (c.reuse_tree != d.reuse_tree) parts.push_back(c.reuse_tree ? "reuse=1" : "reuse=0");
+  if (c.move_model_priors) parts.push_back(*c.move_model_priors ? "model=1" : "model=0");
+  if (c.transpositions != d.transpositions)
+    parts.push_back(c.transpositions ? "trans=1" : "trans=0");
+  if (c.last_good_reply != d.last_good_reply)
+    parts.push_back(c.last_good_reply ? "reply=1" : "reply=0");
+  if (c.solver_nodes != d.solver_nodes) parts.push_back("solver=" + std::to_string(c.solver_nodes));
   std::string s = "mcts";
   for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : ":") + parts[i];
   return s;

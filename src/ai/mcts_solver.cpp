@@ -30,7 +30,7 @@ SolveLimits solver_limits(const MctsConfig& config, const Position& pos, double 
   // would make small searches many times slower for nothing. At 25 empty points or fewer the
   // whole budget: proofs are within reach there, and a small search misses the wins they find
   // (docs/experiments.md).
-  limits.nodes = config.solver;
+  limits.nodes = config.solver_nodes;
   if (config.playouts > 0 && empty > kSolverSmallEmpty)
     limits.nodes = std::min(limits.nodes, kSolverNodesPerPlayout * config.playouts);
   limits.seconds = seconds > 0 ? seconds / 4 : 0;  // a quarter of the move's time at most
@@ -45,10 +45,11 @@ Vertex Mcts::solve_root(const Position& pos, double seconds, const std::atomic<b
   lost = false;
   // Only where a proof may be within reach: two players, at most 64 empty points.
   const std::uint32_t empty = pos.num_vertices() - pos.stones(kBlack) - pos.stones(kWhite);
-  if (config_.solver == 0 || pos.num_players() != 2 || empty > 64) return kNoVertex;
+  if (config_.solver_nodes == 0 || pos.num_players() != 2 || empty > 64) return kNoVertex;
   if (!solver_) {
     SolverOptions options;
     options.table_bytes = std::size_t{16} << 20;
+    options.policy = policy_;
     try {
       check_solver_memory(options);
     } catch (const Error&) {

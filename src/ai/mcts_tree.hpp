@@ -41,7 +41,7 @@ struct Block {
 };
 
 // The nodes, the root first; a node's children are contiguous. With transpositions
-// (MctsConfig::transpose) nodes whose positions are the same share one block of children, so
+// (MctsConfig::transpositions) nodes whose positions are the same share one block of children, so
 // the tree is a graph without cycles (a Tanbo position never comes back: each move adds a stone
 // or removes a root, and roots are never made again).
 struct Tree {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "tanbo/ai/move_model.hpp"
+
 namespace tanbo {
 
 bool move_bounds_own_root(const Position& pos, Player p, Vertex v) {
@@ -85,11 +87,12 @@ Vertex last_space_point(const Position& pos, RootId r, std::vector<Vertex>* hint
   return hint;
 }
 
-}  // namespace
-
-Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints) {
+// tactical_move, saying in `whole` whether it looked at every root (so that kNoVertex means
+// that no legal move bounds another player's root without bounding its own).
+Vertex tactical_scan(const Position& pos, Player p, std::vector<Vertex>* hints, bool& whole) {
   const std::span<const std::uint32_t> spaces = pos.root_spaces();
-  if (spaces.size() > kTacticsMaxRoots) return kNoVertex;
+  whole = spaces.size() <= kTacticsMaxRoots;
+  if (!whole) return kNoVertex;
   Vertex escape = kNoVertex;
   for (RootId r = 0; r < spaces.size(); ++r) {
     if (spaces[r] != 1 || !pos.root_alive(r)) continue;
@@ -103,6 +106,13 @@ Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints) 
     }
   }
   return escape;
+}
+
+}  // namespace
+
+Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints) {
+  bool whole;
+  return tactical_scan(pos, p, hints, whole);
 }
 
 Vertex light_playout_move(const Position& pos, Rng& rng, int tries, bool no_taking) {
@@ -120,6 +130,38 @@ Vertex light_playout_move(const Position& pos, Rng& rng, int tries, bool no_taki
   // Else the first draw, unless it bounds its own root: then one more draw.
   if (pos.joined_space_after(p, first) > 0) return first;
   return v != first ? v : pos.legal_move(p, rng.below(count));
+}
+
+// ---- the policies
+
+int Policy::move_urgency(const Position&, Player, Vertex) const {
+  return 0;
+}
+
+void TanboPolicy::prior_shares(Position& pos, Vertex last, std::span<const Vertex> moves,
+                               std::vector<double>& shares, PolicyScratch& scratch) const {
+  if (options_.model_priors) {
+    move_model_shares(pos, last, moves, shares);
+  } else {
+    one_ply_shares(pos, moves, shares, scratch.indices);
+  }
+}
+
+Vertex TanboPolicy::playout_move(const Position& pos, const PlayoutTurn& turn, Rng& rng,
+                                 PolicyScratch& scratch) const {
+  const Player p = pos.to_move();
+  const bool tactics =
+      options_.tactics && (options_.tactics_plies == 0 || turn.ply < options_.tactics_plies);
+  bool whole = false;
+  if (tactics) {
+    const Vertex v = tactical_scan(pos, p, &scratch.vertices, whole);
+    if (v != kNoVertex) return v;
+  }
+  const Vertex s = turn.suggestion;
+  if (s != kNoVertex && pos.is_legal_point(p, s) && !move_bounds_own_root(pos, p, s)) return s;
+  if (!options_.light) return random_move(pos, rng);
+  // After a scan of every root that found nothing, no move takes: the draws need no test.
+  return light_playout_move(pos, rng, options_.tries, tactics && whole);
 }
 
 }  // namespace tanbo

@@ -120,10 +120,10 @@ bool Searcher::order(std::span<Vertex> moves, Player me, Vertex first) {
   for (Vertex v : moves) {
     if (!tick(1)) return false;
     std::int64_t s = history_[history_index(me, v)];
-    const std::uint32_t space = pos_.joined_space_after(me, v);
-    if (space == 0) {
+    const int urgency = move_urgency(me, v);
+    if (urgency < 0) {
       s -= std::int64_t{1} << 40;
-    } else if (pos_.others_bounded(me, v) > 0) {
+    } else if (urgency > 0) {
       s += std::int64_t{1} << 36;
     }
     if (v == first) s += std::int64_t{1} << 44;

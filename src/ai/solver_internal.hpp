@@ -256,7 +256,8 @@ struct Outcome {
 // the stones, and its move lists.
 class Searcher {
  public:
-  Searcher(const Position& pos, Shared& shared) : pos_(pos), sh_(shared) {
+  Searcher(const Position& pos, Shared& shared)
+      : pos_(pos), sh_(shared), policy_(shared.options.policy.get()) {
     pos_.clear_history();
     pos_.set_recording(true);
     const std::size_t s = sh_.keys.count();
@@ -322,10 +323,16 @@ class Searcher {
   // game in its favour reads as the opponent's loss.
   Outcome child_outcome(Vertex v, Player me, std::size_t ply);
 
-  // Orders moves best first: `first` (if legal), moves that bound another root without
-  // bounding their own, then by the history heuristic; self-bounding moves last. False when
-  // a limit stopped it (the order is then unchanged).
+  // Orders moves best first: `first` (if legal), moves the policy finds urgent (TanboPolicy:
+  // those that bound another root without bounding their own), then by the history heuristic;
+  // moves it finds bad (self-bounding) last. False when a limit stopped it (the order is then
+  // unchanged).
   bool order(std::span<Vertex> moves, Player me, Vertex first);
+  // The policy's urgency of v for me; without a policy TanboPolicy's, called directly (no
+  // virtual call in the ordering of every alpha-beta node).
+  int move_urgency(Player me, Vertex v) const {
+    return policy_ ? policy_->move_urgency(pos_, me, v) : TanboPolicy::urgency(pos_, me, v);
+  }
 
   // The root's legal moves, ordered (the root's table move first; unordered when a limit
   // stopped the ordering).
@@ -456,6 +463,7 @@ class Searcher {
 
   Position pos_;
   Shared& sh_;
+  const Policy* policy_;  // SolverOptions::policy (null: TanboPolicy's urgency)
   std::vector<std::uint64_t> hashes_, saved_;
   std::vector<Player> board_;
   std::vector<AbFrame> ab_;

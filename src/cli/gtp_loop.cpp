@@ -73,7 +73,7 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
   const Position& pos = engine.position();
   if (!send(out, "=" + r.id + "\n")) return;
   MctsConfig config = analysis_config(engine);
-  config.time = r.analyze.interval;
+  config.move_seconds = r.analyze.interval;
   Mcts mcts(config, engine.seed());
   std::uint64_t done = 0;
   while (done < r.analyze.playouts && out && !lines.wait_for(0)) {

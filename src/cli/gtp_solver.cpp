@@ -82,8 +82,8 @@ std::string analysis_text(const Position& pos, const std::vector<MoveAnalysis>& 
 MctsConfig analysis_config(const GtpEngine& engine) {
   MctsConfig config = engine.analysis_config();
   config.playouts = 0;
-  config.time = 0;
-  config.game_time = 0;
+  config.move_seconds = 0;
+  config.game_seconds = 0;
   return config;
 }
 

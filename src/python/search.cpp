@@ -183,7 +183,7 @@ MctsConfig mcts_config(std::uint64_t playouts, double seconds, int threads, cons
   }
   MctsConfig config = parse_mcts_options(options);
   config.playouts = playouts;
-  if (seconds != 0 || !kw.contains("time")) config.time = time_limit(seconds, "seconds");
+  if (seconds != 0 || !kw.contains("time")) config.move_seconds = time_limit(seconds, "seconds");
   config.threads = threads;
   return config;
 }

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,37 +24,47 @@
 namespace tanbo {
 
 // Everything that configures a search. Limits combine: the search stops at the first one
-// reached. With no limit at all it runs 1000 playouts.
+// reached. With no limit at all it runs 1000 playouts. Each field says the option of
+// "mcts:OPTIONS" that sets it (parse_mcts_options); an empty optional is the choice of the
+// function named, by the board.
 struct MctsConfig {
-  std::uint64_t playouts = 0;  // playouts per move (0 = no playout limit)
-  double time = 0;             // seconds per move (0 = no time limit)
-  double game_time = 0;        // seconds for the whole game, spread over the moves (0 = none)
-  int threads = 1;             // search threads
-  bool tree_parallel = true;   // several threads: one shared tree (true) or one tree each
-  bool rave = true;            // AMAF/RAVE values in the tree policy
-  bool light = true;           // light playout knowledge (false = uniform random playouts)
-  std::uint32_t prior = 30;    // AMAF prior visits of a new child (0 = no priors)
-  int model = -1;              // priors from the move model (move_model.hpp): 1, from greedy's
-                               // one-ply score: 0, -1 model_priors' choice
-  int tries = 1;               // light policy: random draws searched for a bounding move
-  int tactics = -1;  // light policy takes and saves roots down to one point first: 1 yes, 0 no,
-                     // -1 playout_tactics' choice
-  std::int64_t tmoves = -1;  // the tactics act in the first tmoves moves of a playout: 0 in
-                             // all, -1 tactics_moves' choice
-  double explore = -1;       // UCT exploration constant (< 0: exploration_constant's choice)
-  double rave_k = 300;       // RAVE equivalence: AMAF counts half at this many visits
-  std::uint32_t expand = 2;  // a leaf gets children once it has this many visits (one new level
-                             // a playout)
-  bool reuse = true;         // keep the tree between searches (see Mcts::search)
-  bool transpose = true;     // a position reached by different lines has one block of children,
-                             // with their statistics, shared by every line into it
-  bool reply = false;        // playouts play the last good reply to the move before (see
-                             // src/ai/reply_table.hpp)
-  // Two players, at most 64 empty points: positions the exact solver searches before each
-  // search (0 = none), above 25 empty points at most 10 a playout of the playout limit, and
-  // within a quarter of the move's time. A proven win is played at once; the solver's table is kept
-  // between moves.
-  std::uint64_t solver = 100000;
+  std::uint64_t playouts = 0;  // playouts: playouts per move (0 = no playout limit)
+  double move_seconds = 0;     // time: seconds per move (0 = no time limit)
+  double game_seconds = 0;     // gametime: seconds for the whole game, spread over the moves
+                               // (0 = none)
+  int threads = 1;             // threads: search threads
+  bool tree_parallel = true;   // parallel: several threads share one tree (tree) or have one
+                               // tree each (root)
+  bool rave = true;            // rave: AMAF/RAVE values in the tree policy
+  // policy: the default policy's light playout knowledge (light); false: uniform random
+  // playouts (random)
+  bool light_playouts = true;
+  std::uint32_t prior_visits = 30;  // prior: AMAF prior visits of a new child (0 = no priors)
+  // model: the priors come from the move model (move_model.hpp), or from greedy's one-ply
+  // score; model_priors' choice when empty
+  std::optional<bool> move_model_priors;
+  int light_tries = 1;  // tries: light policy's random draws searched for a bounding move
+  // tactics: light playouts take and save roots down to one point first (tactical_move);
+  // playout_tactics' choice when empty
+  std::optional<bool> tactics_in_playouts;
+  // tmoves: the tactics act in this many moves of a playout from its first, 0 in all;
+  // tactics_moves' choice when empty
+  std::optional<std::uint32_t> tactics_move_limit;
+  // explore: the UCT exploration constant; exploration_constant's choice when empty
+  std::optional<double> exploration;
+  double rave_equivalence = 300;    // ravek: the visits at which AMAF counts half
+  std::uint32_t expand_visits = 2;  // expand: a leaf gets children once it has this many visits
+                                    // (one new level a playout)
+  bool reuse_tree = true;           // reuse: keep the tree between searches (see Mcts::search)
+  bool transpositions = true;       // trans: a position reached by different lines has one block of
+                                    // children, with their statistics, shared by every line into it
+  bool last_good_reply = false;     // reply: the search suggests to its playouts the last good
+                                    // reply to the move before (see src/ai/reply_table.hpp)
+  // solver: two players, at most 64 empty points: positions the exact solver searches before
+  // each search (0 = none), above 25 empty points at most 10 a playout of the playout limit,
+  // and within a quarter of the move's time. A proven win is played at once; the solver's table
+  // is kept between moves.
+  std::uint64_t solver_nodes = 100000;
 };
 
 // The biggest boards the board-dependent defaults below hold on, each the largest of the boards
@@ -67,31 +78,36 @@ inline constexpr std::uint32_t kTunedTacticsPoints = 361;
 inline constexpr std::uint32_t kWholeTacticsPoints = 169;
 inline constexpr std::uint32_t kTacticsPlayoutMoves = 200;
 
-// The UCT exploration constant a search of `graph` uses: config.explore when it is set (>= 0),
+// The UCT exploration constant a search of `graph` uses: config.exploration when it is set,
 // else 0 with RAVE on boards of at most kTunedExplorePoints points that have at most 4
 // neighbours each (lines, small square grids: the AMAF values and the priors spread the visits
 // enough, and exploration only dilutes them), else 0.2 (plain UCT needs exploration, and on
 // 5x5x5 and 13x13 none lost).
 double exploration_constant(const MctsConfig& config, const Graph& graph);
-// Whether the light playouts of a search of `graph` use tactical_move: config.tactics when it
-// is set (0 or 1), else on boards of at most kTunedTacticsPoints points (on 9x9, 13x13 and
-// 19x19 they make the search much stronger for a small share of its playout rate).
+// Whether the light playouts of a search of `graph` use tactical_move:
+// config.tactics_in_playouts when it is set, else on boards of at most kTunedTacticsPoints points
+// (on 9x9, 13x13 and 19x19 they make the search much stronger for a small share of its playout
+// rate).
 bool playout_tactics(const MctsConfig& config, const Graph& graph);
 // How many moves of each playout, from its first, use the tactics when they are on:
-// config.tmoves when it is set (>= 0), else every move (0) on boards of at most
+// config.tactics_move_limit when it is set, else every move (0) on boards of at most
 // kWholeTacticsPoints points, and the first kTacticsPlayoutMoves on bigger ones (the late moves
 // of a long playout, with many roots down to one point, are where the tactics cost most).
 std::uint32_t tactics_moves(const MctsConfig& config, const Graph& graph);
-// Whether the priors of a search of `graph` come from the move model: config.model when it is
-// set (0 or 1), else on boards of at most kTunedModelPoints points that have at most 4
+// Whether the priors of a search of `graph` come from the move model: config.move_model_priors
+// when it is set, else on boards of at most kTunedModelPoints points that have at most 4
 // neighbours each, like 9x9, where its weights were fitted (there, on 13x13 and on 19x19 it
 // beats greedy's priors); elsewhere greedy's priors (the model lost on hex 5 and 5x5x5).
 bool model_priors(const MctsConfig& config, const Graph& graph);
+// The default policy's options for a search of `graph`: config's playout and prior options,
+// with the four choices above (the tactics only in light playouts).
+TanboPolicyOptions tanbo_policy_options(const MctsConfig& config, const Graph& graph);
 
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
 // prior, model (0|1), tries, tactics (0|1), tmoves, explore, ravek, expand, reuse (0|1), trans
-// (0|1), reply (0|1), solver (nodes). Throws tanbo::Error naming the bad key or value.
+// (0|1), reply (0|1), solver (nodes); MctsConfig says which field each sets. Throws tanbo::Error
+// naming the bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
@@ -123,15 +139,23 @@ struct MoveAnalysis {
 };
 
 // A search engine; keeps its random state, and its tree, between searches.
+//
+// Its move knowledge comes from a Policy (policy.hpp): the priors of new nodes, every playout
+// move, and the move ordering of the solver it runs at the root. Without one it uses a
+// TanboPolicy made for each search's board from the config (tanbo_policy_options); with one,
+// the config's policy, prior choice and playout options (light_playouts, move_model_priors,
+// light_tries, tactics_in_playouts, tactics_move_limit) are the given policy's business and
+// are not read. A policy given is shared, never changed, and called from every search thread.
 class Mcts {
  public:
-  explicit Mcts(MctsConfig config, std::uint64_t seed = 1);
+  explicit Mcts(MctsConfig config, std::uint64_t seed = 1,
+                std::shared_ptr<const Policy> policy = nullptr);
   ~Mcts();
   Mcts(Mcts&&) noexcept;
   Mcts& operator=(Mcts&&) noexcept;
   // Chooses a move for pos.to_move() (precondition: the game is not over). `budget_seconds`
   // (> 0) caps this search's time in addition to the configured limits.
-  // With config.reuse, when pos follows the position of the last search by the moves played
+  // With config.reuse_tree, when pos follows the position of the last search by the moves played
   // since (same board, same start, that position's moves first), the search starts from the
   // part of the last tree below those moves, with its visits (last_stats().reused_visits);
   // any other position starts a new tree. The playout limit counts new playouts only.
@@ -159,9 +183,9 @@ class Mcts {
  private:
   struct Memory;   // the trees kept between searches and the position they start from
   struct Control;  // whether a search runs and whether it is asked to stop
-  // The exact solver's verdict on pos within its budget (config_.solver positions, fewer above
-  // 25 empty points; src/ai/mcts_solver.cpp), ended early by `stop`: the winning move when the
-  // side to move is proven to win, kNoVertex otherwise (lost sets `lost`).
+  // The exact solver's verdict on pos within its budget (config_.solver_nodes positions, fewer
+  // above 25 empty points; src/ai/mcts_solver.cpp), ended early by `stop`: the winning move when
+  // the side to move is proven to win, kNoVertex otherwise (lost sets `lost`).
   Vertex solve_root(const Position& pos, double seconds, const std::atomic<bool>* stop, bool& lost);
   // The line of perfect play that starts with `win`, a move solve_root proved winning at pos:
   // then in turn the loser's move that resists longest and the winner's shortest win, as the
@@ -173,6 +197,7 @@ class Mcts {
   // there is none, and always when analysing).
   Vertex obvious_move(const Position& pos);
   MctsConfig config_;
+  std::shared_ptr<const Policy> policy_;  // null: a TanboPolicy for each search's board
   Rng rng_;
   SearchStats stats_;
   SearchStats total_;

@@ -1,5 +1,5 @@
 // The move model: a score for every legal move, learnt from the choices of searches, that
-// seeds the priors of the search tree (MctsConfig::model).
+// seeds the priors of the search tree (MctsConfig::move_model_priors, TanboPolicy).
 //
 // A move is described by kMoveFeatures numbers, all read from the rules engine's counts and
 // none from the board's shape, so one model applies to every graph: the point's neighbourhood
@@ -52,8 +52,8 @@ void move_features(Position& pos, const PositionSummary& before, Vertex v, MoveF
 // The model's score of a move from its features.
 double move_score(const MoveFeatures& features);
 
-// The move model's priors (MctsConfig::model 1): shares[i], the share of the AMAF prior wins
-// that moves[i] (legal for the side to move of pos) starts with, exp(s_i - s_max), s_i the
+// The move model's priors (MctsConfig::move_model_priors): shares[i], the share of the AMAF prior
+// wins that moves[i] (legal for the side to move of pos) starts with, exp(s_i - s_max), s_i the
 // model's score of the move: 1 for the model's favourite, 1/e for a move it finds e times less
 // likely. last is the move that led to pos, or kNoVertex. Plays each move and takes it back.
 void move_model_shares(Position& pos, Vertex last, std::span<const Vertex> moves,

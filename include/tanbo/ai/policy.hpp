@@ -1,6 +1,12 @@
-// Move knowledge: what a move does under the rules, judged one ply deep, and the playout
-// policy built on it. Shared by the search's priors and playouts (mcts.hpp), the greedy player
-// and the exact solver's move ordering; it knows nothing of any search.
+// Move knowledge: what a move does under the rules, judged one ply deep, and the policies
+// built on it.
+//
+// `Policy` is what a search asks about moves, and all it asks: the prior of each move of a new
+// tree node, the next move of a playout, and how urgent a move looks to a depth-first search's
+// move ordering. The Monte Carlo tree search (mcts.hpp) and the exact solver (solver.hpp) take
+// one, the way OpenSpiel's MCTS takes an Evaluator; `TanboPolicy` is the Tanbo knowledge they
+// use when given none. The free functions below are the pieces TanboPolicy is made of (and the
+// greedy player's judgement, one_ply_score); none of this knows anything of a search.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +30,8 @@ bool move_bounds_other_root(const Position& pos, Player p, Vertex v);
 // root spaces of own roots, minus half those of other players' roots; +-1e9 for a move that
 // ends the game. Plays v and takes it back, leaving `pos` as it was.
 double one_ply_score(Position& pos, Vertex v);
-// Greedy's priors (MctsConfig::model 0): shares[i], the share of the AMAF prior wins that
-// moves[i] (legal for the side to move) starts with, from the moves ranked by one_ply_score
+// Greedy's priors (TanboPolicy without the move model): shares[i], the share of the AMAF prior wins
+// that moves[i] (legal for the side to move) starts with, from the moves ranked by one_ply_score
 // (ties in the order given): the best 1, the next 1 - 1/m, ..., the worst 1/m, m moves.
 // `order` is scratch space. Plays each move on pos and takes it back.
 void one_ply_shares(Position& pos, std::span<const Vertex> moves, std::vector<double>& shares,
@@ -37,8 +43,8 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v);
 
 // The light playout policy: draws `tries` legal moves at random and plays the first that
 // bounds another player's root without bounding its own; else the first draw, unless that
-// one bounds its own root (then one other draw). The search's playouts try tactical_move and
-// the last good reply (reply=1) before it (Worker::playout_move in mcts.cpp). `no_taking`
+// one bounds its own root (then one other draw). TanboPolicy::playout_move tries tactical_move
+// and the search's suggestion (the last good reply, reply=1) before it. `no_taking`
 // says the caller knows that no legal move bounds another player's root without bounding its
 // own (tactical_move looked at every root and found none): the draws and the move are the
 // same, without the test of each draw.
@@ -55,5 +61,98 @@ inline constexpr std::uint32_t kTacticsMaxRoots = 64;
 // The scan runs on every playout move and finds a move in few of them, so it reads the roots'
 // spaces as one span (Position::root_spaces) and checks a hint by Position::joined_root.
 Vertex tactical_move(const Position& pos, Player p, std::vector<Vertex>* hints = nullptr);
+
+// ---- the interface a search takes
+
+// Room a policy keeps between its calls from one search thread. Each thread of a search owns
+// one, empty at the start of each search, and hands it to every call it makes; the calls of one
+// thread come one after another, so a policy may cache there what it found on earlier moves of
+// the same search (TanboPolicy: each root's last point). Threads never share one.
+struct PolicyScratch {
+  std::vector<Vertex> vertices;
+  std::vector<std::uint32_t> indices;
+};
+
+// One playout move to choose: where the playout is and what the search itself suggests.
+struct PlayoutTurn {
+  // Moves the playout has played since it left the tree (0 on its first move).
+  std::uint64_t ply = 0;
+  // The search's own suggestion, learnt from its earlier playouts (the last good reply to the
+  // move before, MctsConfig::last_good_reply), or kNoVertex. It may be illegal now: the policy
+  // decides whether and when to play it.
+  Vertex suggestion = kNoVertex;
+};
+
+// Move knowledge a search consults. Implementations are immutable while a search uses them and
+// are called from every thread of the search at once: per-thread state goes in the
+// PolicyScratch the caller passes. Every method is given a position that is not over, and
+// returns its answer for the side to move there.
+class Policy {
+ public:
+  virtual ~Policy() = default;
+
+  // Priors of a new tree node's children: shares[i] in [0, 1], the share of the prior wins
+  // moves[i] starts with (the search gives each child MctsConfig::prior_visits AMAF visits that
+  // hold prior_visits * shares[i] wins). `moves` are legal moves of pos's side to move, in
+  // vertex order; `last` is the move that led to pos (kNoVertex when unknown). The policy may
+  // play on pos and take its moves back: pos is as it was on return. `shares` is resized to
+  // moves.size().
+  virtual void prior_shares(Position& pos, Vertex last, std::span<const Vertex> moves,
+                            std::vector<double>& shares, PolicyScratch& scratch) const = 0;
+
+  // The next move of a playout from pos: a legal move of the side to move. Draws its random
+  // numbers from `rng` only, so that a seeded search replays move for move. Called once for
+  // every move of every playout: the search's rate rests on it being cheap.
+  virtual Vertex playout_move(const Position& pos, const PlayoutTurn& turn, Rng& rng,
+                              PolicyScratch& scratch) const = 0;
+
+  // How a move of player p looks before any search (v legal for p): > 0 to try it early, < 0
+  // to try it late, 0 without an opinion. The solver orders its moves by its sign first, then
+  // by its history; it is called for every move of every position it expands, so it must be
+  // cheap. The default has no opinion.
+  virtual int move_urgency(const Position& pos, Player p, Vertex v) const;
+};
+
+// What TanboPolicy does; MctsConfig's playout options are read into one by
+// tanbo_policy_options (mcts.hpp), with their defaults for the board.
+struct TanboPolicyOptions {
+  bool light = true;                // light playout moves (light_playout_move); false: uniform
+  int tries = 1;                    // light_playout_move's random draws
+  bool tactics = false;             // playouts try tactical_move first
+  std::uint32_t tactics_plies = 0;  // ... in this many moves of a playout from its first (0: all)
+  bool model_priors = false;        // priors from the move model (move_model.hpp), else greedy's
+};
+
+// The Tanbo knowledge the search and the solver use when given no policy:
+//  - priors: the move model's shares (move_model_shares) or greedy's (one_ply_shares);
+//  - playouts: tactical_move (when on, in the first tactics_plies moves), then the search's
+//    suggestion when it is legal and does not bound the mover's own root, then
+//    light_playout_move (told when tactical_move has ruled out every taking move), or a
+//    uniform random_move;
+//  - urgency: -1 for a move that bounds its own root (move_bounds_own_root), else +1 for one
+//    that bounds another player's root (move_bounds_other_root), else 0.
+// It is final, so that a search holding a TanboPolicy calls it without a virtual call.
+class TanboPolicy final : public Policy {
+ public:
+  TanboPolicy() = default;
+  explicit TanboPolicy(const TanboPolicyOptions& options) : options_(options) {}
+
+  void prior_shares(Position& pos, Vertex last, std::span<const Vertex> moves,
+                    std::vector<double>& shares, PolicyScratch& scratch) const override;
+  Vertex playout_move(const Position& pos, const PlayoutTurn& turn, Rng& rng,
+                      PolicyScratch& scratch) const override;
+  int move_urgency(const Position& pos, Player p, Vertex v) const override {
+    return urgency(pos, p, v);
+  }
+  // move_urgency, callable without an object (the solver's ordering, where it is inlined).
+  static int urgency(const Position& pos, Player p, Vertex v) {
+    if (pos.joined_space_after(p, v) == 0) return -1;  // v is legal: it joins one root of p
+    return pos.others_bounded(p, v) > 0 ? 1 : 0;
+  }
+  const TanboPolicyOptions& options() const { return options_; }
+
+ private:
+  TanboPolicyOptions options_;
+};
 
 }  // namespace tanbo

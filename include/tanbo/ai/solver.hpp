@@ -6,8 +6,9 @@
 //    incrementally by the solver for every symmetry of the board at once, the key being the
 //    smallest of those hashes (so a position and its mirror images share one entry);
 //  - move ordering: a move that ends the game at once is taken without search; then the
-//    table's move, moves that bound another root without bounding their own, the history
-//    heuristic, and self-bounding moves last;
+//    table's move, the moves the policy finds urgent (Policy::move_urgency; TanboPolicy's:
+//    moves that bound another root without bounding their own), the history heuristic, and
+//    the moves it finds bad (self-bounding ones) last;
 //  - threads that share the table and take the root moves one at a time.
 // Tanbo positions never repeat (every move adds a stone or removes at least one root, and
 // roots never appear), so the game graph is acyclic and a table entry is always sound.
@@ -20,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "tanbo/ai/policy.hpp"
 #include "tanbo/core/position.hpp"
 
 namespace tanbo {
@@ -62,6 +64,8 @@ struct SolverOptions {
   bool all_moves = false;     // prove every root move (all winning moves)
   double progress_every = 0;  // seconds between progress calls (0 = none)
   std::function<void(const SolveProgress&)> progress;
+  // The move ordering's knowledge (Policy::move_urgency, its sign); null: TanboPolicy's.
+  std::shared_ptr<const Policy> policy;
 };
 
 struct SolveLimits {
