@@ -184,6 +184,7 @@ int solve_position(const Position& pos, const SolveArgs& a, const SolveLimits& l
         << "): " << (finished ? "finished" : "unfinished, run again with --resume to carry on")
         << "\n";
   }
+  if (!staged.write_error.empty()) throw Error(staged.write_error);
   if (staged.signal) return 128 + staged.signal;  // (stopped by Ctrl-C or a kill)
   if (!a.proof.empty()) {
     if (!r.solved) throw Error("no proof written: the position was not solved");

@@ -201,7 +201,12 @@ StagedSolve solve_in_stages(Solver& solver, const Position& pos, SolveLimits lim
     staged.result = solver.solve(pos, limits);
   }
   staged.signal = g_signal;
-  staged.run = write(staged.result.nodes);
+  try {
+    staged.run = write(staged.result.nodes);
+  } catch (const Error& e) {  // (the result is still printed)
+    staged.run = before;
+    staged.write_error = e.what();
+  }
   return staged;
 }
 

@@ -33,9 +33,10 @@ void add_checkpoint_options(po::options_description& desc, CheckpointArgs& a);
 void check_checkpoint_args(const CheckpointArgs& a);
 
 struct StagedSolve {
-  SolveResult result;  // this run's
-  CheckpointRun run;   // every run's, this one included
-  int signal = 0;      // the signal that stopped it (0 = none)
+  SolveResult result;       // this run's
+  CheckpointRun run;        // every run's, this one included
+  int signal = 0;           // the signal that stopped it (0 = none)
+  std::string write_error;  // why the checkpoint at the end was not written ("" = it was)
 };
 
 // Solves `pos` with `solver` under `limits` and the checkpoint of `a` (its path is set): reads

@@ -221,10 +221,14 @@ void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& o
   }
   const Game game = load_game(dir + "/units/" + unit_name(unit) + ".tanbo");
   Solver solver(options);
-  const SolveResult r =
-      checkpoint.path.empty()
-          ? solver.solve(game.position, limits)
-          : solve_in_stages(solver, game.position, limits, checkpoint, err).result;
+  StagedSolve staged;
+  if (checkpoint.path.empty()) {
+    staged.result = solver.solve(game.position, limits);
+  } else {
+    staged = solve_in_stages(solver, game.position, limits, checkpoint, err);
+    if (!staged.write_error.empty()) err << "tanbo solve: " << staged.write_error << "\n";
+  }
+  const SolveResult& r = staged.result;
   if (!r.solved) {
     throw Error(unit_name(unit) + ": not solved within the limits (" + std::to_string(r.nodes) +
                 " nodes); no result written" +

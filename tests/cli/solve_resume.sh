@@ -8,6 +8,7 @@ TANBO=$(realpath "$1")
 cli_work_name="solve resume"  # (a space in the checkpoint's path)
 source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work" || exit 1
+export TANBO  # (for the scripts)
 
 # answer: the lines of a solve's output that say who wins (winner, winning moves).
 answer() { grep -E '^(winner|winning moves):' <<< "$1"; }
@@ -118,4 +119,25 @@ for sig in INT TERM; do
   grep -q "checkpoint long.ckpt written" err || fail "SIG$sig: no checkpoint: $(cat err)"
 done
 grep -aq "^runs: 3$" long.ckpt || fail "three runs are not counted: $(head -n 16 long.ckpt)"
+
+# The solve scripts' --resume: each unit keeps a checkpoint, and a unit that a limit stopped
+# carries on when it is run again.
+once=$("$TANBO" solve --topology "grid 5x5" --setup spaced --progress 0) || fail "5x5: status $?"
+bash "$2/../scripts/parallel-solve.sh" --out "split dir" --jobs 2 --resume -- \
+  --topology "grid 5x5" --setup spaced --table 16 --nodes 100000 > out 2> err &&
+  fail "parallel-solve: no unit was stopped by --nodes 100000"
+grep -q -- "checkpoints.*/unit-.*\.ckpt --resume" "split dir/unit.sh" ||
+  fail "unit.sh keeps no checkpoint: $(cat "split dir/unit.sh")"
+for unit in $(seq 0 $(($(sed -n 's/^units //p' "split dir/manifest.txt") - 1))); do
+  for _ in $(seq 1 20); do
+    [ -e "split dir/results/unit-$unit.txt" ] && break
+    bash "split dir/unit.sh" "$unit" > out 2> err
+  done
+  [ -e "split dir/results/unit-$unit.txt" ] || fail "unit $unit: not solved in 20 runs: $(cat err)"
+done
+bash "split dir/merge.sh" > out 2> err || fail "merge: $(cat err)"
+[ "$(answer "$(cat out)")" = "$(answer "$once")" ] || fail "units in stages: $(cat out)"
+bash "$2/../scripts/parallel-solve.sh" --out other --jobs 2 -- --topology "grid 5x5" \
+  --checkpoint x.ckpt > out 2> err && fail "the scripts took --checkpoint"
+grep -qF -- "--checkpoint is the script's to give" err || fail "--checkpoint: $(cat err)"
 exit 0
