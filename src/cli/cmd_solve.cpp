@@ -118,6 +118,7 @@ SolverOptions solver_options(const SolveArgs& a, std::ostream& err) {
 
 void check_ranges(const SolveArgs& a) {
   if (!(a.seconds >= 0 && a.seconds <= 1e7)) throw Error("--time must be 0 to 10^7 seconds");
+  if (a.nodes > 1'000'000'000'000'000) throw Error("--nodes must be 0 to 10^15");
   if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
   if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
     throw Error("--table must be 1 to 1048576 MB");
