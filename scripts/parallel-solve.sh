@@ -2,14 +2,17 @@
 # Solves a position as many work units with GNU parallel (on this machine, or on hosts that
 # see the same folder), then merges them: the answer of one tanbo solve of the whole position.
 #
-# usage: scripts/parallel-solve.sh --out DIR --jobs N [--depth D] [--wait] [--proof] [--time T]
-#                                  -- SOLVE_OPTIONS...
+# usage: scripts/parallel-solve.sh --out DIR --jobs N [--depth D] [--wait] [--proof] [--resume]
+#                                  [--time T] -- SOLVE_OPTIONS...
 #   --out DIR     the split's folder (see docs/solved.md): units, results, DIR/result.txt
 #   --jobs N      units solved at a time (parallel's -j)
 #   --depth D     the units are the positions D plies ahead (default 2; mirror images are one)
 #   --wait        accepted for the Slurm script's sake: this script always waits for the merge
 #   --proof       each unit writes its certificate, the merge one of the whole result:
 #                 DIR/proof.txt (tanbo check-proof DIR/proof.txt)
+#   --resume      each unit keeps its search's table in DIR/checkpoints/unit-I.ckpt (written
+#                 every --checkpoint-every seconds, default 600, and when it stops), and a unit
+#                 run again (bash DIR/unit.sh I) carries on from it
 #   --time T      give each unit at most T seconds (tanbo solve --time); a unit not solved in
 #                 time fails, and so does the merge
 #   SOLVE_OPTIONS the position (GAME, or --topology/--setup) and the search's options

@@ -2,8 +2,8 @@
 # Solves a position on a Slurm cluster: splits it into work units here, runs the units as one
 # array job and the merge as a job that waits for them (afterok).
 #
-# usage: scripts/slurm-solve.sh --out DIR --jobs N [--depth D] [--wait] [--proof] [--time T]
-#                               [--partition P] -- SOLVE_OPTIONS...
+# usage: scripts/slurm-solve.sh --out DIR --jobs N [--depth D] [--wait] [--proof] [--resume]
+#                               [--time T] [--partition P] -- SOLVE_OPTIONS...
 #   --out DIR       the split's folder, on a file system the compute nodes share
 #   --jobs N        units running at a time (the array's %N)
 #   --depth D       the units are the positions D plies ahead (default 2; mirror images are one)
@@ -11,6 +11,9 @@
 #                   the lines tanbo solve prints (winner: ..., winning moves: ...)
 #   --proof         each unit writes its certificate, the merge one of the whole result:
 #                   DIR/proof.txt (tanbo check-proof DIR/proof.txt)
+#   --resume        each unit keeps its search's table in DIR/checkpoints/unit-I.ckpt (written
+#                   every --checkpoint-every seconds, default 600, and when it stops), and a unit
+#                   run again (sbatch --array=I DIR/unit.sh) carries on from it
 #   --time T, --partition P   passed to sbatch for every job (#SBATCH lines of DIR/unit.sh
 #                   and DIR/merge.sh)
 #   SOLVE_OPTIONS   the position (GAME, or --topology/--setup) and the search's options

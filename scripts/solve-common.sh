@@ -5,9 +5,11 @@
 source "$(dirname "${BASH_SOURCE[0]}")/study-common.sh"
 
 # Reads the script's options into solve_out, solve_jobs, solve_depth, solve_wait, solve_proof,
-# solve_time, solve_partition, and the options after -- into solve_board and solve_search.
+# solve_resume, solve_time, solve_partition, and the options after -- into solve_board and
+# solve_search.
 solve_parse() {
-  solve_out="" solve_jobs="" solve_depth=2 solve_wait=0 solve_proof=0 solve_time="" solve_partition=""
+  solve_out="" solve_jobs="" solve_depth=2 solve_wait=0 solve_proof=0 solve_resume=0 solve_time=""
+  solve_partition=""
   while (($#)); do
     case $1 in
       --out | --jobs | --depth | --time | --partition)
@@ -23,6 +25,7 @@ solve_parse() {
         ;;
       --wait) solve_wait=1 && shift ;;
       --proof) solve_proof=1 && shift ;;
+      --resume) solve_resume=1 && shift ;;
       -h | --help) usage && exit 0 ;;
       --) shift && break ;;
       *) study_die "unknown option '$1' (the solve's options go after --; see --help)" ;;
@@ -43,7 +46,7 @@ solve_parse() {
         shift 2
         ;;
       --topology=* | --setup=* | --players=*) solve_board+=("$1") && shift ;;
-      --split* | --out* | --unit* | --merge* | --proof*)
+      --split* | --out* | --unit* | --merge* | --proof* | --resume | --checkpoint | --checkpoint=*)
         study_die "$1 is the script's to give (see --help)" ;;
       --first | --no-symmetry) solve_search+=("$1") && shift ;;
       --*=*) solve_search+=("$1") && shift ;;
@@ -63,6 +66,9 @@ solve_split() {
   "$study_tanbo" solve "${solve_board[@]}" --split "$solve_depth" --out "$solve_dir" ||
     study_die "the split failed (above); nothing was solved"
   solve_units=$(sed -n 's/^units //p' "$solve_dir/manifest.txt")
+  if ((solve_resume)); then
+    mkdir -p "$solve_dir/checkpoints" || study_die "cannot make $solve_dir/checkpoints"
+  fi
 }
 
 # The command that solves unit $1 (a number or a shell expression), quoted for a script.
@@ -71,6 +77,8 @@ solve_unit_command() {
   local line
   line="$(study_quote_words "${words[@]}") $1 --progress 0 $(study_quote_words "${solve_search[@]}")"
   ((solve_proof)) && line+=" --proof $(study_quote_words "$solve_dir/results")/unit-$1.proof"
+  ((solve_resume)) &&
+    line+=" --checkpoint $(study_quote_words "$solve_dir/checkpoints")/unit-$1.ckpt --resume"
   echo "$line"
 }
 

@@ -42,6 +42,25 @@ struct Solver::Impl {
   }
 
   SolveResult solve(const Position& pos, const SolveLimits& limits);
+
+  // The running solve's shared state, for running_nodes (null between solves), shown by a
+  // Running while the solve lives.
+  mutable std::mutex running_mu;
+  const Shared* running = nullptr;
+  class Running {
+   public:
+    Running(Impl& impl, const Shared& sh) : impl_(impl) { set(&sh); }
+    ~Running() { set(nullptr); }
+    Running(const Running&) = delete;
+    Running& operator=(const Running&) = delete;
+
+   private:
+    void set(const Shared* sh) {
+      const std::lock_guard<std::mutex> lock(impl_.running_mu);
+      impl_.running = sh;
+    }
+    Impl& impl_;
+  };
 };
 
 namespace {
@@ -148,6 +167,7 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
   const Clock::time_point start = limits.since == Clock::time_point{} ? Clock::now() : limits.since;
   ready_for(pos);
   Shared sh(table, *keys, limits, options, start);
+  const Running live(*this, sh);
   const Watchdog watchdog(sh);
   const int threads = solver_threads(options.threads);
   // One searcher now for the root's moves; the others are made by their own threads (each
@@ -220,6 +240,24 @@ void Solver::clear() {
 }
 const SolverOptions& Solver::options() const {
   return impl_->options;
+}
+
+void Solver::prepare(const Position& pos) {
+  impl_->ready_for(pos);
+}
+std::size_t Solver::table_words() const {
+  return impl_->table.word_count();
+}
+void Solver::read_table(std::size_t first, std::span<std::uint64_t> out) const {
+  impl_->table.copy_out(first, out);
+}
+void Solver::write_table(std::size_t first, std::span<const std::uint64_t> words,
+                         std::size_t source_words) {
+  impl_->table.copy_in(first, words, source_words);
+}
+std::uint64_t Solver::running_nodes() const {
+  const std::lock_guard<std::mutex> lock(impl_->running_mu);
+  return impl_->running ? impl_->running->nodes.load() : 0;
 }
 
 }  // namespace tanbo

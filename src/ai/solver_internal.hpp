@@ -118,6 +118,26 @@ class Table {
     allocate();
   }
 
+  // For checkpoints (Solver::read_table, Solver::write_table).
+  std::size_t word_count() const { return words_; }
+  void copy_out(std::size_t first, std::span<std::uint64_t> out) const {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = load(data_[first + i]);
+  }
+  void copy_in(std::size_t first, std::span<const std::uint64_t> in, std::size_t source_words) {
+    if (source_words == words_) {
+      std::copy(in.begin(), in.end(), data_ + first);
+      return;
+    }
+    // Another size: each entry to its bucket here, skipping slots that are empty or torn (whose
+    // key, recovered from the check word, is not of the bucket they sit in).
+    const std::size_t source_mask = source_words / kBucketWords - 1;
+    for (std::size_t i = 0; i + 1 < in.size(); i += 2) {
+      const std::uint64_t d = in[i + 1], key = in[i] ^ d;
+      const std::size_t bucket = (first + i) / kBucketWords;
+      if ((d & 1u) && (key & source_mask) == bucket) store(key, Entry::unpack(d));
+    }
+  }
+
  private:
   static constexpr std::size_t kBucketWords = 4;  // two slots of check and data
   static constexpr std::size_t kBucketBytes = kBucketWords * sizeof(std::uint64_t);

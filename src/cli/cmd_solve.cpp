@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "solve_checkpoint.hpp"
 #include "solve_split.hpp"
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/ai/solver.hpp"
@@ -21,6 +22,7 @@ struct SolveArgs {
   BoardOptions board;
   std::string game;  // a game file ("" = the start of --topology/--setup)
   double seconds = 0;
+  std::uint64_t nodes = 0;  // --nodes (0 = no limit)
   int threads = 1;
   std::size_t table_mb = 256;
   bool first = false;
@@ -32,6 +34,7 @@ struct SolveArgs {
   std::string out;    // --out DIR
   std::size_t unit = 0;
   std::string merge;  // --merge DIR
+  CheckpointArgs checkpoint;
 };
 
 std::string rate(std::uint64_t nodes, double seconds) {
@@ -115,6 +118,7 @@ SolverOptions solver_options(const SolveArgs& a, std::ostream& err) {
 
 void check_ranges(const SolveArgs& a) {
   if (!(a.seconds >= 0 && a.seconds <= 1e7)) throw Error("--time must be 0 to 10^7 seconds");
+  if (a.nodes > 1'000'000'000'000'000) throw Error("--nodes must be 0 to 10^15");
   if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
   if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
     throw Error("--table must be 1 to 1048576 MB");
@@ -129,6 +133,8 @@ Job job_of(const SolveArgs& a, const po::variables_map& vm) {
   const bool board = !a.game.empty() || given("topology") || given("setup") || given("players");
   if (!a.game.empty() && (given("topology") || given("setup") || given("players")))
     throw Error("give a game file or --topology/--setup/--players, not both");
+  if (given("checkpoint") && (given("split") || given("merge")))
+    throw Error("--checkpoint is for a solve of one position or unit, not --split or --merge");
   if (given("merge")) {
     if (board || given("split") || given("unit") || given("out"))
       throw Error("--merge DIR takes no board, --split, --unit or --out");
@@ -155,6 +161,39 @@ Game root_of(const SolveArgs& a) {
   return game;
 }
 
+// Solves the position (with the checkpoint when asked), prints the result and writes the
+// certificate. The exit status: 0, or 128 + the signal that stopped the search.
+int solve_position(const Position& pos, const SolveArgs& a, const SolveLimits& limits,
+                   std::ostream& out, std::ostream& err) {
+  const SolverOptions options = solver_options(a, err);
+  Solver solver(options);
+  StagedSolve staged;
+  if (a.checkpoint.path.empty()) {
+    staged.result = solver.solve(pos, limits);
+  } else {
+    staged = solve_in_stages(solver, pos, limits, a.checkpoint, err);
+  }
+  const SolveResult& r = staged.result;
+  print_result(pos, r, a, out);
+  if (!a.checkpoint.path.empty()) {
+    // Finished: the winner known, and every root move too unless --first or the loser moves.
+    const bool finished =
+        r.solved && (a.first || r.winner != pos.to_move() || r.moves_done == r.moves_total);
+    out << "total: " << staged.run.nodes << " nodes, " << std::fixed << std::setprecision(2)
+        << staged.run.seconds << " s in " << staged.run.runs << " runs (checkpoint "
+        << a.checkpoint.path
+        << "): " << (finished ? "finished" : "unfinished, run again with --resume to carry on")
+        << "\n";
+  }
+  if (!staged.write_error.empty()) throw Error(staged.write_error);
+  if (staged.signal) return 128 + staged.signal;  // (stopped by Ctrl-C or a kill)
+  if (!a.proof.empty()) {
+    if (!r.solved) throw Error("no proof written: the position was not solved");
+    write_certificate(pos, r.winner, options, a.proof, out);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream& out,
@@ -166,6 +205,7 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   add_board_options(desc, a.board, false);
   desc.add_options()("game", po::value(&a.game), "a game file: solve its current position")(
       "time", po::value(&a.seconds), "give up after S seconds, setup included (default: no limit)")(
+      "nodes", po::value(&a.nodes), "give up after N nodes (default: no limit)")(
       "threads", po::value(&a.threads)->default_value(1),
       "search threads (at most the number of cores: more are capped, with a note)")(
       "table", po::value(&a.table_mb)->default_value(a.table_mb),
@@ -184,6 +224,7 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "out", po::value(&a.out), "the folder of a split solve")("unit", po::value(&a.unit),
                                                                "solve work unit N of --out DIR")(
       "merge", po::value(&a.merge), "combine the solved units of DIR into the root's value");
+  add_checkpoint_options(desc, a.checkpoint);
   po::positional_options_description positional;
   positional.add("game", 1);
   po::variables_map vm;
@@ -191,6 +232,8 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
           parse_args(args, desc, &positional, vm,
                      "usage: tanbo solve [GAME] [--topology SPEC --setup NAME] [--time S] "
                      "[--threads T] [--proof FILE]\n"
+                     "       tanbo solve [GAME | --topology SPEC ...] --checkpoint FILE --resume "
+                     "[--time S]\n"
                      "       tanbo solve [GAME | --topology SPEC ...] --split DEPTH --out DIR\n"
                      "       tanbo solve --out DIR --unit N [--proof DIR/results/unit-N.proof]\n"
                      "       tanbo solve --merge DIR [--proof FILE]\n"
@@ -198,6 +241,8 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
                      "from the start of a board (default grid 4x4), two players only, and prints\n"
                      "the winner, every winning move of the side to move, a best move, the nodes\n"
                      "searched and the time. Long searches print a progress line on stderr.\n"
+                     "--checkpoint and --resume run a long solve in stages (each run carries on\n"
+                     "where the last stopped; a job script may always pass --resume).\n"
                      "--split, --unit and --merge spread a solve over many machines\n"
                      "(scripts/parallel-solve.sh, scripts/slurm-solve.sh).\n"
                      "Boards solved so far and their figures: docs/solved.md.\n"
@@ -205,15 +250,18 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
                      out, err))
     return *stop;
   check_ranges(a);
+  a.checkpoint.every_given = vm.count("checkpoint-every") && !vm["checkpoint-every"].defaulted();
   const Job job = job_of(a, vm);
+  check_checkpoint_args(a.checkpoint);
   if (job == Job::kMerge) {
     merge_solve(a.merge, a.proof, out);
     return 0;
   }
   SolveLimits limits;
   limits.seconds = a.seconds;
+  limits.nodes = a.nodes;
   if (job == Job::kUnit) {
-    solve_unit(a.out, a.unit, solver_options(a, err), limits, a.proof, out);
+    solve_unit(a.out, a.unit, solver_options(a, err), limits, a.proof, a.checkpoint, out, err);
     return 0;
   }
   const Game root = root_of(a);
@@ -221,17 +269,8 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
     split_solve(root, a.split, a.out, out);
     return 0;
   }
-  const Position& pos = root.position;
-  const SolverOptions options = solver_options(a, err);
   limits.since = started;  // making the board (0.3 s for 1000x1000) counts against --time too
-  Solver solver(options);
-  const SolveResult r = solver.solve(pos, limits);
-  print_result(pos, r, a, out);
-  if (!a.proof.empty()) {
-    if (!r.solved) throw Error("no proof written: the position was not solved");
-    write_certificate(pos, r.winner, options, a.proof, out);
-  }
-  return 0;
+  return solve_position(root.position, a, limits, out, err);
 }
 
 }  // namespace tanbo::cli

@@ -211,7 +211,8 @@ void split_solve(const Game& root, int depth, const std::string& dir, std::ostre
 }
 
 void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& options,
-                const SolveLimits& limits, const std::string& proof_path, std::ostream& out) {
+                const SolveLimits& limits, const std::string& proof_path,
+                const CheckpointArgs& checkpoint, std::ostream& out, std::ostream& err) {
   const Game root = root_game(dir);
   const Manifest m = read_manifest(dir, root.position.topology());
   if (unit >= m.units.size()) {
@@ -220,10 +221,18 @@ void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& o
   }
   const Game game = load_game(dir + "/units/" + unit_name(unit) + ".tanbo");
   Solver solver(options);
-  const SolveResult r = solver.solve(game.position, limits);
+  StagedSolve staged;
+  if (checkpoint.path.empty()) {
+    staged.result = solver.solve(game.position, limits);
+  } else {
+    staged = solve_in_stages(solver, game.position, limits, checkpoint, err);
+    if (!staged.write_error.empty()) err << "tanbo solve: " << staged.write_error << "\n";
+  }
+  const SolveResult& r = staged.result;
   if (!r.solved) {
     throw Error(unit_name(unit) + ": not solved within the limits (" + std::to_string(r.nodes) +
-                " nodes); no result written");
+                " nodes); no result written" +
+                (checkpoint.path.empty() ? "" : "; run it again with --resume to carry on"));
   }
   if (!proof_path.empty()) {
     write_file_atomic(proof_path, write_proof(game.position, r.winner, options, limits));

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "solve_checkpoint.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/io/gamefile.hpp"
 
@@ -20,9 +21,11 @@ void split_solve(const Game& root, int depth, const std::string& dir, std::ostre
 
 // Solves unit `unit` of DIR and writes DIR/results/unit-N.txt (and, with `proof_path`, the
 // unit's certificate there: the merge reads DIR/results/unit-N.proof), atomically. Throws
-// tanbo::Error, writing nothing, when a limit stops the search.
+// tanbo::Error, writing nothing, when a limit stops the search. With a checkpoint path, the
+// unit's search keeps its table there (solve_in_stages, notes on `err`).
 void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& options,
-                const SolveLimits& limits, const std::string& proof_path, std::ostream& out);
+                const SolveLimits& limits, const std::string& proof_path,
+                const CheckpointArgs& checkpoint, std::ostream& out, std::ostream& err);
 
 // Combines the results of every unit of DIR into the root's value and prints, and writes to
 // DIR/result.txt, the lines tanbo solve prints for the root (`winner: ...`, `winning moves:

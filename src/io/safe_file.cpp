@@ -242,6 +242,11 @@ class TempFile {
 
   // Writes and flushes `contents`.
   void fill(std::string_view contents) {
+    append(contents);
+    flush();
+  }
+  // Writes `contents` after what was written before.
+  void append(std::string_view contents) {
     FileSizeSignalGuard guard;
     std::size_t done = 0;
     while (done < contents.size()) {
@@ -252,6 +257,8 @@ class TempFile {
       }
       done += static_cast<std::size_t>(n);
     }
+  }
+  void flush() {
     if (::fsync(fd_) != 0) fail("flushing");
   }
 
@@ -300,11 +307,17 @@ std::chrono::milliseconds lock_timeout() {
 }
 
 void write_file_atomic(const std::string& path, std::string_view contents) {
+  write_file_atomic(path, [&](const FileSink& sink) { sink(contents); });
+}
+
+void write_file_atomic(const std::string& path,
+                       const std::function<void(const FileSink&)>& produce) {
   const Target t = target_of(path);
   const WriteLock lock(t);
   remove_abandoned_temps(t);
   TempFile tmp(t, lock.exists() ? lock.mode() : 0644);
-  tmp.fill(contents);
+  produce([&tmp](std::string_view piece) { tmp.append(piece); });
+  tmp.flush();
   tmp.replace_target();
 }
 

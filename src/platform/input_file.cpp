@@ -84,6 +84,25 @@ std::string InputFile::read() {
   return read_input_fd(fd_, name_, max_bytes_, kind_);
 }
 
+std::size_t InputFile::read_some(char* buffer, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd_, buffer + done, size - done);
+    if (n < 0) {
+      const int e = errno;
+      if (e == EINTR) continue;
+      throw Error(name_ + ": read error (" + std::strerror(e) + ")");
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  read_ += done;
+  if (read_ > max_bytes_) {
+    throw Error(name_ + ": is over the " + size_text(max_bytes_) + " limit for " + kind_);
+  }
+  return done;
+}
+
 std::string read_input_file(const std::string& path, const std::string& name,
                             std::uint64_t max_bytes, const std::string& kind) {
   return InputFile(path, name, max_bytes, kind).read();

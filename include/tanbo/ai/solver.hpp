@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "tanbo/ai/policy.hpp"
@@ -123,6 +124,23 @@ class Solver {
   // Empties the table.
   void clear();
   const SolverOptions& options() const;
+
+  // ---- for checkpoints (solver_checkpoint.hpp)
+  // Readies the solver for pos's board as solve(pos) does (a new board empties the table).
+  void prepare(const Position& pos);
+  // The table's size in 64-bit words (buckets of four: two slots of a check word and data).
+  std::size_t table_words() const;
+  // Copies the table's words from `first` into `out`. Safe while a solve runs: a slot torn by a
+  // search writing it reads as a miss, as it does for the searches.
+  void read_table(std::size_t first, std::span<std::uint64_t> out) const;
+  // Takes words from `first` of a table of `source_words` words (read_table's, of a solver of
+  // this board and the same symmetry setting): copied in place when the sizes agree, else each
+  // entry stored again by its key (a smaller table keeps those whose proofs took the most work).
+  void write_table(std::size_t first, std::span<const std::uint64_t> words,
+                   std::size_t source_words);
+  // The nodes the solve running now has searched (counted every few thousand), 0 between
+  // solves. Safe to call from another thread.
+  std::uint64_t running_nodes() const;
 
  private:
   struct Impl;

@@ -32,6 +32,13 @@ std::chrono::milliseconds lock_timeout();
 // it does not exist. Throws tanbo::Error (leaving `path` untouched) when any step fails.
 void write_file_atomic(const std::string& path, std::string_view contents);
 
+// The same for a file too large to hold in memory at once: `produce` hands the contents to the
+// sink it is given piece by piece, in order. Whatever `produce` throws passes through and leaves
+// `path` untouched, as a failing write does.
+using FileSink = std::function<void(std::string_view piece)>;
+void write_file_atomic(const std::string& path,
+                       const std::function<void(const FileSink&)>& produce);
+
 // Checks before a long computation that write_file_atomic(path, ...) can write its result: the
 // target's folder takes a temporary file and an existing target is a plain file with one name.
 // Throws tanbo::Error saying why not; leaves nothing behind.

@@ -47,10 +47,15 @@ class InputFile {
   std::uint64_t size() const { return size_; }
   // Its whole text, reading at most max_bytes + 1 bytes.
   std::string read();
+  // The next bytes, up to `size` of them, for a file read piece by piece (binary files too
+  // large to hold at once): fewer only at the end of the file (0 there). Throws tanbo::Error on
+  // a read error, or when the file grew past max_bytes since it was opened.
+  std::size_t read_some(char* buffer, std::size_t size);
 
  private:
   int fd_ = -1;
   std::uint64_t size_ = 0;
+  std::uint64_t read_ = 0;  // bytes read by read_some
   std::uint64_t max_bytes_;
   std::string name_, kind_;
 };
