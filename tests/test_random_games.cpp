@@ -354,7 +354,7 @@ TEST(RandomGames, RandomPlayoutPlaysRandomMovesGames) {
 }
 
 // On lattices of more than 32,768 points without wrap the position computes each point's
-// neighbours instead of reading the graph: from the coordinates with compact records (two
+// neighbours instead of reading the graph: from the coordinates with the compact store (two
 // players, up to 15 axes), else from a mask of the directions that stay on the board.
 // check_consistency recomputes every count from the graph itself: lines, flat and tall boxes, an
 // axis of size 1, 16 axes of size 2 (32 directions, the most computed) and 17 (read from the graph
@@ -385,24 +385,24 @@ TEST(RandomGames, ComputedLatticeNeighboursAgreeWithTheGraph) {
   }
 }
 
-// Two-player lattices of more than 4,096 points and up to 15 axes keep compact records (8 bytes a
+// Two-player lattices of more than 4,096 points and up to 15 axes keep the compact store (8 bytes a
 // point, neighbours computed, no counts kept on occupied points, a removed root's list kept apart
-// for undo). The same random game on compact and on general records must agree on everything
+// for undo). The same random game on compact and on the general store must agree on everything
 // observable, move by move: the legal sets and their order (the random choice reads them), the
 // removals, the roots, the neighbour counts of empty and occupied points; takebacks of single moves
 // in the middle of the game and of the whole game must restore both exactly: lines, flat and tall
 // boxes, a torus, 4 axes, boards with and without the look-ahead of random playouts (more than
 // 32,768 points). Three players, 16 axes, a torus with an axis of two points, boards with more than
 // a fifth of their directions off the board (11 axes of 3 points, an axis of one point) and boards
-// of up to 4,096 points keep general records.
-TEST(RandomGames, CompactRecordsPlayTheGamesOfGeneralRecords) {
+// of up to 4,096 points keep the general store.
+TEST(RandomGames, CompactStorePlaysTheGamesOfGeneralStore) {
   for (const char* spec : {"grid 100x100", "grid 200x200", "grid 40x40x25", "line 40000",
                            "grid 300x120", "grid 190x190 wrap", "grid 15x15x15x15"}) {
     const TopologyPtr topo = parse_topology(spec);
     const tanbo::Setup setup = make_setup(*topo, "spaced", 2);
-    Position compact(topo, setup), general(topo, setup, Position::Records::kGeneral);
-    ASSERT_TRUE(compact.compact_records()) << spec;
-    ASSERT_FALSE(general.compact_records()) << spec;
+    Position compact(topo, setup), general(topo, setup, Position::Store::kGeneral);
+    ASSERT_TRUE(compact.compact_store()) << spec;
+    ASSERT_FALSE(general.compact_store()) << spec;
     const test::Snapshot start = test::snapshot(compact);
     ASSERT_EQ(start, test::snapshot(general)) << spec;
     Rng rng(53), probe(7);
@@ -463,20 +463,20 @@ TEST(RandomGames, CompactRecordsPlayTheGamesOfGeneralRecords) {
     EXPECT_EQ(compact.check_consistency(), "") << spec;
   }
   const TopologyPtr big = parse_topology("grid 200x200");
-  EXPECT_FALSE(Position(big, make_setup(*big, "spaced", 3)).compact_records());
+  EXPECT_FALSE(Position(big, make_setup(*big, "spaced", 3)).compact_store());
   const TopologyPtr axes16 = parse_topology("grid 2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2");
   const Vertex last = axes16->graph.num_vertices() - 1;
-  EXPECT_FALSE(Position::from_stones(axes16, 2, {{0, kBlack}, {last, kWhite}}).compact_records());
+  EXPECT_FALSE(Position::from_stones(axes16, 2, {{0, kBlack}, {last, kWhite}}).compact_store());
   for (const char* spec :
        {"grid 2x20000 wrap", "grid 3x3x3x3x3x3x3x3x3x3x3", "grid 1x40000", "grid 64x64"}) {
     const TopologyPtr topo = parse_topology(spec);
-    EXPECT_FALSE(Position(topo, make_setup(*topo, "spaced", 2)).compact_records()) << spec;
+    EXPECT_FALSE(Position(topo, make_setup(*topo, "spaced", 2)).compact_store()) << spec;
   }
 }
 
-// A position loaded from a diagram (from_stones) on a big lattice keeps compact records too:
+// A position loaded from a diagram (from_stones) on a big lattice keeps the compact store too:
 // the same position as the one played there, and the game goes on the same.
-TEST(RandomGames, CompactRecordsLoadAPositionInProgress) {
+TEST(RandomGames, CompactStoreLoadsAPositionInProgress) {
   const TopologyPtr topo = parse_topology("grid 250x250");
   Position played(topo, make_setup(*topo, "spaced", 2));
   Rng rng(5);
@@ -485,7 +485,7 @@ TEST(RandomGames, CompactRecordsLoadAPositionInProgress) {
   }
   ASSERT_FALSE(played.is_over());
   Position loaded = Position::from_stones(topo, 2, test::stones_of(played), played.to_move());
-  ASSERT_TRUE(loaded.compact_records());
+  ASSERT_TRUE(loaded.compact_store());
   ASSERT_EQ(loaded.check_consistency(), "");
   for (Player p : {kBlack, kWhite}) ASSERT_EQ(loaded.legal_moves(p), played.legal_moves(p));
   for (int move = 0; move < 3000 && !loaded.is_over(); ++move) {

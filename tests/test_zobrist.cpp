@@ -22,8 +22,9 @@ std::uint64_t recomputed(const Position& pos) {
 }
 
 // A random game, every move compared; then every undo back to the start; with resignations
-// in games of more than two players. Whole games on boards of every kind of records and sets:
-// one block, a few blocks, compact records (two players on a lattice of more than 4,096 points).
+// in games of more than two players. Whole games on boards of every kind of point store and legal
+// sets: one block, a few blocks, the compact store (two players on a lattice of more than 4,096
+// points).
 TEST(Zobrist, HashFollowsEveryMoveAndUndo) {
   struct Case {
     const char* spec;

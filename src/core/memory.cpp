@@ -83,7 +83,7 @@ std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players) {
   // 1 to 13 axes (the least ulimit -v under which tanbo show of a new game runs, less the
   // program's own 44 MB); counted here with a margin.
   const std::uint64_t build = 10 * n + 36 * e;
-  // Playing: offsets (4 a point) and arcs (8 an edge) of the board; per point a record of 16
+  // Playing: offsets (4 a point) and arcs (8 an edge) of the board; per point an entry of 16
   // bytes, 8 per player and at most 32 of neighbour ids, and a bit per player in the legal
   // sets; counted with a margin.
   const std::uint64_t play = n * (56 + 10 * k) + 9 * e;

@@ -1,5 +1,5 @@
 // Position: the facade. Queries read the state (position_core.hpp); changes go to the rules
-// (rules.hpp), through the entry points of the instance chosen for its records when it is made.
+// (rules.hpp), through the entry points of the instance chosen for its point store when it is made.
 #include "tanbo/core/position.hpp"
 
 #include <algorithm>
@@ -15,55 +15,55 @@ using detail::PositionCore;
 
 namespace {
 
-detail::AnyRecords make_records(const Topology& t, int players, Position::Records choice) {
-  if (choice == Position::Records::kAuto && detail::CompactRecords::fits(t, players)) {
-    return detail::CompactRecords(t);
+detail::AnyStore make_store(const Topology& t, int players, Position::Store choice) {
+  if (choice == Position::Store::kAuto && detail::CompactStore::fits(t, players)) {
+    return detail::CompactStore(t);
   }
-  return detail::GeneralRecords(t, players);
+  return detail::GeneralStore(t, players);
 }
 
 }  // namespace
 
 namespace detail {
 
-PositionCore::PositionCore(TopologyPtr topo, Setup start, int player_count,
-                           Position::Records choice)
+PositionCore::PositionCore(TopologyPtr topo, Setup start, int player_count, Position::Store choice)
     : topology(std::move(topo)),
       setup(std::move(start)),
       n(topology->graph.num_vertices()),
       players(player_count),
-      records(make_records(*topology, player_count, choice)) {
+      store(make_store(*topology, player_count, choice)) {
   // Root ids (at most one per point) must stay below 2^31: see root_or_scratch.
   if (n >= (1u << 31)) {
     throw Error("a board of " + std::to_string(n) + " points is too big (at most 2^31 - 1)");
   }
-  // The compact records' border word is one more point, never legal.
+  // The compact store' border word is one more point, never legal.
   legal = LegalSets(compact() ? n + 1 : n, players);
-  const std::uint32_t most = with_records([](const auto& r) { return r.max_neighbours(); });
-  zeroed.assign(std::size_t{most} + static_cast<std::size_t>(players) + 1, kNoRoot);
+  const std::uint32_t most = with_store([](const auto& r) { return r.max_neighbours(); });
+  spaceless_roots.assign(std::size_t{most} + static_cast<std::size_t>(players) + 1, kNoRoot);
   rules = rules_for(*this);
 }
 
 }  // namespace detail
 
-Position::Position(TopologyPtr topology, const Setup& setup, Records records) {
+Position::Position(TopologyPtr topology, const Setup& setup, Store store) {
   if (!topology) throw Error("no topology");
   if (setup.players < 2 || setup.players > kMaxPlayers) {
     throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
                 std::to_string(setup.players));
   }
   check_game_memory(*topology, setup.players);  // the board was checked for two players
-  core_ = std::make_unique<PositionCore>(std::move(topology), setup, setup.players, records);
-  PositionCore& g = *core_;
-  const Topology& t = *g.topology;
+  core_ = std::make_unique<PositionCore>(std::move(topology), setup, setup.players, store);
+  PositionCore& core = *core_;
+  const Topology& t = *core.topology;
   // Each seed is a root of its own.
   for (const auto& [seed, owner] : setup.stones) {
     const Vertex v = seed;
     const Player p = owner;
-    if (v >= g.n) throw Error("setup stone on vertex " + std::to_string(v) + " is off the board");
-    if (p < 1 || p > g.players) {
+    if (v >= core.n)
+      throw Error("setup stone on vertex " + std::to_string(v) + " is off the board");
+    if (p < 1 || p > core.players) {
       throw Error("setup stone at " + t.name(v) + " belongs to player " + std::to_string(p) +
-                  " but the game has " + std::to_string(g.players) + " players");
+                  " but the game has " + std::to_string(core.players) + " players");
     }
     if (at(v) != kEmpty) throw Error("setup places two stones on " + t.name(v));
     for (Vertex u : t.graph.neighbours(v)) {
@@ -72,24 +72,24 @@ Position::Position(TopologyPtr topology, const Setup& setup, Records records) {
                     " are adjacent: every seed must be a root of its own");
       }
     }
-    const RootId r = g.roots.add(p, v, 1, v);
-    g.rules->place(g, v, p, r, kNoVertex);
-    ++g.stones[p - 1];
-    ++g.root_count[p - 1];
+    const RootId r = core.roots.add(p, v, 1, v);
+    core.rules->place(core, v, p, r, kNoVertex);
+    ++core.stones[p - 1];
+    ++core.root_count[p - 1];
   }
-  for (int p = 1; p <= g.players; ++p) {
-    if (g.stones[p - 1] == 0) {
+  for (int p = 1; p <= core.players; ++p) {
+    if (core.stones[p - 1] == 0) {
       throw Error("setup gives " + player_title(static_cast<Player>(p)) + " no stones");
     }
   }
-  for (RootId r = 0; r < g.roots.count(); ++r) {
-    if (g.roots.space(r) == 0) {
+  for (RootId r = 0; r < core.roots.count(); ++r) {
+    if (core.roots.space(r) == 0) {
       throw Error("the starting position has a bounded root: the " +
-                  player_title(g.roots[r].owner) + " seed at " + t.name(g.roots[r].seed) +
+                  player_title(core.roots[r].owner) + " seed at " + t.name(core.roots[r].seed) +
                   " has no root space");
     }
   }
-  g.zero_count = 0;
+  core.spaceless_count = 0;
 }
 
 Position::Position(std::unique_ptr<PositionCore> core) : core_(std::move(core)) {}
@@ -132,9 +132,9 @@ Player Position::at(Vertex v) const {
   return core_->with_view([v](const auto& b) { return b.color(v); });
 }
 std::uint32_t Position::neighbours_of(Vertex v, Player p) const {
-  return core_->with_records([v, p](const auto& r) { return r.neighbours_of(v, p); });
+  return core_->with_store([v, p](const auto& r) { return r.neighbours_of(v, p); });
 }
-bool Position::compact_records() const {
+bool Position::compact_store() const {
   return core_->compact();
 }
 
@@ -150,10 +150,10 @@ Player Position::winner() const {
   return core_->winner;
 }
 bool Position::is_out(Player p) const {
-  return (core_->out >> (p - 1)) & 1u;
+  return (core_->out_of_game >> (p - 1)) & 1u;
 }
 std::uint32_t Position::ply() const {
-  return core_->earlier + static_cast<std::uint32_t>(core_->history.size());
+  return core_->turns_forgotten + static_cast<std::uint32_t>(core_->history.size());
 }
 Player Position::next_player() const {
   return detail::player_after(*core_, core_->to_move);
@@ -162,13 +162,13 @@ Player Position::next_player() const {
 // ---- moves
 
 MoveStatus Position::check_move(Player p, Vertex v) const {
-  const PositionCore& g = *core_;
+  const PositionCore& core = *core_;
   if (is_over()) return MoveStatus::kGameOver;
-  if (p < 1 || p > g.players || is_out(p)) return MoveStatus::kPlayerOut;
-  if (p != g.to_move) return MoveStatus::kNotYourTurn;
-  if (v >= g.n) return MoveStatus::kOffBoard;
+  if (p < 1 || p > core.players || is_out(p)) return MoveStatus::kPlayerOut;
+  if (p != core.to_move) return MoveStatus::kNotYourTurn;
+  if (v >= core.n) return MoveStatus::kOffBoard;
   if (at(v) != kEmpty) return MoveStatus::kOccupied;
-  const std::uint32_t c = g.with_view([v, p](const auto& b) { return b.slot(v, p).state; });
+  const std::uint32_t c = core.with_view([v, p](const auto& b) { return b.slot(v, p).state; });
   if (c == 0) return MoveStatus::kNoConnection;
   if (c > 1) return MoveStatus::kTooMany;
   return MoveStatus::kLegal;
@@ -253,7 +253,7 @@ std::vector<Vertex> Position::legal_moves(Player p) const {
   return core_->legal.list(p);
 }
 bool Position::prefetches() const {
-  return core_->with_records([](const auto& r) { return r.prefetches(); });
+  return core_->with_store([](const auto& r) { return r.prefetches(); });
 }
 void Position::prefetch_move(Vertex v) const {
   core_->with_view([v](const auto& b) { b.prefetch_point(v); });
@@ -287,7 +287,7 @@ void Position::undo() {
 
 void Position::clear_history() {
   core_->forget_record();
-  core_->earlier = 0;
+  core_->turns_forgotten = 0;
 }
 void Position::set_recording(bool on) {
   core_->forget_record();

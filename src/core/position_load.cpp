@@ -33,31 +33,31 @@ std::vector<Player> colours_of(const Topology& t, int players,
 }
 
 // Who is to move: `to_move`, or nobody when at most one player is still in (then the winner).
-void set_turn(detail::PositionCore& g, Player to_move) {
-  g.out = detail::players_out(g);
+void set_turn(detail::PositionCore& core, Player to_move) {
+  core.out_of_game = detail::players_out(core);
   int in = 0;
   Player last_in = kEmpty;
-  for (int p = 1; p <= g.players; ++p) {
-    if (!((g.out >> (p - 1)) & 1u)) {
+  for (int p = 1; p <= core.players; ++p) {
+    if (!((core.out_of_game >> (p - 1)) & 1u)) {
       ++in;
       last_in = static_cast<Player>(p);
     }
   }
   if (in == 0) throw Error("the position has no stones");
   if (in == 1) {
-    g.to_move = kEmpty;
-    g.winner = last_in;
+    core.to_move = kEmpty;
+    core.winner = last_in;
     return;
   }
-  if (to_move < 1 || to_move > g.players) {
+  if (to_move < 1 || to_move > core.players) {
     throw Error("there is no player " + std::to_string(to_move) + " to move in this " +
-                std::to_string(g.players) + "-player game");
+                std::to_string(core.players) + "-player game");
   }
-  if ((g.out >> (to_move - 1)) & 1u) {
+  if ((core.out_of_game >> (to_move - 1)) & 1u) {
     throw Error(player_title(to_move) + " is to move but has no stones on the board");
   }
-  g.to_move = to_move;
-  g.winner = kEmpty;
+  core.to_move = to_move;
+  core.winner = kEmpty;
 }
 
 }  // namespace
@@ -70,11 +70,11 @@ Position Position::from_stones(TopologyPtr topology, int players,
     throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
                 std::to_string(players));
   }
-  auto core = std::make_unique<detail::PositionCore>(topology, Setup{"position", players, stones},
-                                                     players, Records::kAuto);
-  detail::PositionCore& g = *core;
+  auto made = std::make_unique<detail::PositionCore>(topology, Setup{"position", players, stones},
+                                                     players, Store::kAuto);
+  detail::PositionCore& core = *made;
   const Topology& t = *topology;
-  const std::uint32_t n = g.n;
+  const std::uint32_t n = core.n;
   const std::vector<Player> colour = colours_of(t, players, stones);
 
   // Roots: connected components of one colour, found from their lowest-numbered stone.
@@ -84,7 +84,7 @@ Position Position::from_stones(TopologyPtr topology, int players,
   for (Vertex s = 0; s < n; ++s) {
     const Player p = colour[s];
     if (p == kEmpty || root_of[s] != kNoRoot) continue;
-    const RootId r = g.roots.count();
+    const RootId r = core.roots.count();
     comp.assign(1, s);
     root_of[s] = r;
     std::uint64_t inner = 0;  // each edge inside the component counted twice
@@ -109,26 +109,26 @@ Position Position::from_stones(TopologyPtr topology, int players,
       next[u] = head;
       head = u;
     }
-    g.roots.add(p, s, static_cast<std::uint32_t>(comp.size()), head);
-    g.stones[p - 1] += static_cast<std::uint32_t>(comp.size());
-    ++g.root_count[p - 1];
+    core.roots.add(p, s, static_cast<std::uint32_t>(comp.size()), head);
+    core.stones[p - 1] += static_cast<std::uint32_t>(comp.size());
+    ++core.root_count[p - 1];
   }
   // Neighbour counts, legal sets, root space and the hash: place() adds one stone to a
   // consistent position, so the stones go onto the empty board one by one.
   for (Vertex v = 0; v < n; ++v) {
-    if (colour[v] != kEmpty) g.rules->place(g, v, colour[v], root_of[v], next[v]);
+    if (colour[v] != kEmpty) core.rules->place(core, v, colour[v], root_of[v], next[v]);
   }
-  for (RootId r = 0; r < g.roots.count(); ++r) {
-    if (g.roots.space(r) == 0) {
-      const detail::Root& root = g.roots[r];
+  for (RootId r = 0; r < core.roots.count(); ++r) {
+    if (core.roots.space(r) == 0) {
+      const detail::Root& root = core.roots[r];
       throw Error("the position has a bounded root: the " + player_title(root.owner) + " root of " +
                   std::to_string(root.size) + (root.size == 1 ? " stone" : " stones") + " at " +
                   t.name(root.seed) + " has no root space");
     }
   }
-  set_turn(g, to_move);
-  g.zero_count = 0;
-  return Position(std::move(core));
+  set_turn(core, to_move);
+  core.spaceless_count = 0;
+  return Position(std::move(made));
 }
 
 }  // namespace tanbo

@@ -4,7 +4,7 @@
 //
 // Roots never merge (a stone joins exactly one root), so a root is made once, from its seed,
 // and its id never changes; a removed root keeps its entry (alive = false) so that undo can put
-// it back. Its stones are a list threaded through the per-point records (the records' next()),
+// it back. Its stones are a list threaded through the point store (the store's next()),
 // from the most recent stone (head) to the seed.
 #pragma once
 
@@ -20,7 +20,7 @@ struct Root {
   Player owner = kEmpty;
   bool alive = true;
   std::uint32_t size = 0;   // stones
-  Vertex head = kNoVertex;  // the most recent stone; the list runs through the records
+  Vertex head = kNoVertex;  // the most recent stone; the list runs through the point store
   Vertex seed = kNoVertex;  // the starting stone
 };
 

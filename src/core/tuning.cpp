@@ -41,7 +41,7 @@ void* big_buffer_allocate(std::size_t bytes) {
     return p;
   }
 #endif
-  // Cache-line aligned, so that a point's record never straddles more lines than it must.
+  // Cache-line aligned, so that a point's entry never straddles more lines than it must.
   return ::operator new (bytes, std::align_val_t{64});
 }
 

@@ -14,8 +14,8 @@ namespace tanbo {
 // moves are random_move's, drawn from the same numbers, but on big lattices (see
 // Position::prefetches) each move is found before the one ahead of it is played: a move that
 // removes no stone changes the next player's legal moves only by taking the point played, so
-// the next move is then known already, and its records load while this move is played. After
-// a removal (rare: about one move in 180 on 1000x1000) the next move is found again.
+// the next move is then known already, and its entries in the point store load while this move is
+// played. After a removal (rare: about one move in 180 on 1000x1000) the next move is found again.
 inline std::uint32_t random_playout(Position& pos, Rng& rng) {
   std::uint32_t moves = 0;
   if (!pos.prefetches()) {
@@ -27,7 +27,7 @@ inline std::uint32_t random_playout(Position& pos, Rng& rng) {
   for (;;) {
     // The next move if this one removes nothing: the i-th legal point of q other than v. It is
     // first found as if v were not legal for q, which it seldom is, so that the search need not
-    // wait for v's record to arrive; when v is legal for q it is found again without v.
+    // wait for v's entry to arrive; when v is legal for q it is found again without v.
     const Player q = pos.next_player();
     Rng ahead = rng;  // the next move's number, taken from rng only if there is a next move
     const std::uint64_t bits = ahead.next();

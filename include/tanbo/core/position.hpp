@@ -1,6 +1,6 @@
 // A game of Tanbo in progress on any board: the stones, whose turn it is, and every move played,
 // with exact undo. What a caller may do with it; how it is done is in src/core (see
-// docs/architecture.md: the rules in rules.hpp, the per-point records, the legal-move sets).
+// docs/architecture.md: the rules in rules.hpp, the point store, the legal-move sets).
 //
 // The rules (docs/rules.md; the seed documents are the authority):
 //  - A move for player c is an empty point with exactly one neighbour of colour c.
@@ -68,15 +68,15 @@ static_assert(sizeof(MoveRecord) == 32);
 
 class Position {
  public:
-  // How the per-point data is laid out: kAuto picks the compact records (8 bytes a point) for
-  // two players on lattices of more than 4,096 points (src/core/compact_records.hpp), else the
-  // general ones; kGeneral forces the general records. The game is the same either way.
-  enum class Records : std::uint8_t { kAuto, kGeneral };
+  // How the per-point data is laid out: kAuto picks the compact store (8 bytes a point) for
+  // two players on lattices of more than 4,096 points (src/core/compact_store.hpp), else the
+  // general ones; kGeneral forces the general store. The game is the same either way.
+  enum class Store : std::uint8_t { kAuto, kGeneral };
 
   // The starting position of `setup`. Throws tanbo::Error when the setup is refused: a stone
   // off the board or of a player above setup.players, two seeds of one colour adjacent, a root
   // already bounded (naming it), or a player with no seed.
-  Position(TopologyPtr topology, const Setup& setup, Records records = Records::kAuto);
+  Position(TopologyPtr topology, const Setup& setup, Store store = Store::kAuto);
   // Loads any position (a diagram, a game in progress): each connected set of same-coloured
   // stones becomes a root whose seed is its lowest-numbered stone; roots are numbered by seed.
   // Throws tanbo::Error for a stone off the board, doubled or of a player above `players`, a
@@ -100,7 +100,7 @@ class Position {
   int num_players() const;                                // 2..8
   Player at(Vertex v) const;                              // the stone on v, kEmpty if none
   std::uint32_t neighbours_of(Vertex v, Player p) const;  // neighbours of v with a stone of p
-  bool compact_records() const;                           // whether the records are compact
+  bool compact_store() const;                             // whether the point store is compact
 
   // ---- turn and result
   Player to_move() const;       // the side to move (kEmpty once the game is over)

@@ -120,9 +120,9 @@ std::string human_bytes(std::uint64_t bytes);
 // limit with --max-memory SIZE or TANBO_MAX_MEMORY".
 std::string memory_refusal(std::uint64_t need, const MemoryLimit& limit);
 // Estimated peak bytes of building a board of n vertices and e edges and playing on it with
-// `players` players (graph, records, legal sets); never under the measured peak.
+// `players` players (graph, point store, legal sets); never under the measured peak.
 std::uint64_t estimated_memory(std::uint64_t n, std::uint64_t e, int players);
-// Refuses (tanbo::Error) a game of more than two players whose records do not fit the memory
+// Refuses (tanbo::Error) a game of more than two players whose point store does not fit the memory
 // limit the board was built under (Topology::memory_budget): parse_topology checked the board
 // for two. Called by Position's constructor.
 void check_game_memory(const Topology& topo, int players);

@@ -21,7 +21,7 @@
 namespace tanbo::tuning {
 
 // Starts loading the cache line of `p` for writing; a hint that changes nothing. Big boards ask
-// for a move's records before it reads them, so that their cache misses overlap
+// for a move's point entries before it reads them, so that their cache misses overlap
 // (docs/performance.md: without it a move of a recorded 1000x1000 game was about 15% slower).
 inline void prefetch_for_write(const void* p) {
 #if defined(__GNUC__)
@@ -63,7 +63,7 @@ TANBO_TARGET_BMI2 inline std::uint32_t select_bit_bmi2(std::uint64_t word, std::
 // aligned to 2 MB and marked for transparent huge pages (madvise), so that moves at random
 // places of a board of a million points do not miss the TLB on every access; smaller buffers
 // start on a cache line. Elsewhere plain aligned new/delete. Huge pages make a move on a
-// three-player 1000x1000 board (40 MB of records) about 7% faster (docs/performance.md).
+// three-player 1000x1000 board (40 MB of point store) about 7% faster (docs/performance.md).
 void* big_buffer_allocate(std::size_t bytes);
 void big_buffer_free(void* p, std::size_t bytes) noexcept;
 

@@ -1,30 +1,30 @@
-// The general records: per-point data for any graph and any number of players.
+// The general store: per-point data for any graph and any number of players.
 //
 // Chosen for every board except two-player lattices of more than 4,096 points (those get the
-// compact records, compact_records.hpp), and for any board with Position::Records::kGeneral.
+// compact store, compact_store.hpp), and for any board with Position::Store::kGeneral.
 //
-// Per point one record in a flat buffer: a Cell (colour, root, next stone of the root, where
+// Per point one entry in a flat buffer: a Cell (colour, root, next stone of the root, where
 // the neighbours are) followed by one 64-bit Slot per player, so that everything a move reads
-// about a point shares a cache line: 32 bytes with two players, two records to a line. A slot
+// about a point shares a cache line: 32 bytes with two players, two entries to a line. A slot
 // of colour c holds the number of neighbours of colour c (bits 0-30), a mark that the point is
 // occupied (bit 31, the same in all of its slots) and the XOR of those neighbours' root ids
 // (bits 32-63). Its low half is therefore 1 exactly when the point is empty root space of c,
 // and a neighbour update is one read and one write of one word, without a branch. Occupied
-// points keep their counts too. What this buys: any graph, and a 19x19 game's records (11.6
-// KB) stay in the nearest cache; the updates mispredict 0.58 branches a move (cachegrind)
-// against 10 when they branched on the contents; records starting on a cache line gained 3%;
-// and where many directions are off the board (11 axes of 3 points) these records, which list
+// points keep their counts too. What this buys: any graph, and a 19x19 game's store (11.6
+// KB) stays in the nearest cache; the updates mispredict 0.58 branches a move (cachegrind)
+// against 10 when they branched on the contents; entries starting on a cache line gained 3%;
+// and where many directions are off the board (11 axes of 3 points) these entries, which list
 // only the neighbours there are, beat the compact ones (which played 16% slower there).
 //
-// Big boards (more than 32,768 points), whose records no longer stay in the nearer caches:
+// Big boards (more than 32,768 points), whose entries no longer stay in the nearer caches:
 //  - lattices without wrap compute a point's neighbours from a mask of the directions that stay
-//    on the board (Cell::first), so the record stays 32 bytes;
-//  - other boards of degree up to 8 copy each point's neighbour list into its record, so that a
-//    move reads one line per point instead of two (its record and its row of the graph);
-//  - lattices fetch a point's and its neighbours' records at once (prefetch_point), so that
+//    on the board (Cell::first), so the entry stays 32 bytes;
+//  - other boards of degree up to 8 copy each point's neighbour list into its entry, so that a
+//    move reads one line per point instead of two (its entry and its row of the graph);
+//  - lattices fetch a point's and its neighbours' entries at once (prefetch_point), so that
 //    their cache misses overlap.
 //
-// GeneralRecords owns the buffer; its View (what the rules use, records.hpp) is a few pointers
+// GeneralStore owns the buffer; its View (what the rules use, point_store.hpp) is a few pointers
 // and sizes.
 #pragma once
 
@@ -37,25 +37,25 @@
 #include <utility>
 #include <vector>
 
-#include "records.hpp"
+#include "point_store.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/core/tuning.hpp"
 
 namespace tanbo::detail {
 
-class GeneralRecords {
+class GeneralStore {
   struct Cell;
   struct Slot;
 
  public:
-  // Empty records of the board for `players` players.
-  GeneralRecords(const Topology& topology, int players);
-  GeneralRecords(const GeneralRecords& other) { *this = other; }
-  GeneralRecords(GeneralRecords&& other) noexcept { *this = std::move(other); }
-  GeneralRecords& operator=(const GeneralRecords& other);  // keeps this buffer if big enough
-  GeneralRecords& operator=(GeneralRecords&& other) noexcept;
+  // An empty store of the board for `players` players.
+  GeneralStore(const Topology& topology, int players);
+  GeneralStore(const GeneralStore& other) { *this = other; }
+  GeneralStore(GeneralStore&& other) noexcept { *this = std::move(other); }
+  GeneralStore& operator=(const GeneralStore& other);  // keeps this buffer if big enough
+  GeneralStore& operator=(GeneralStore&& other) noexcept;
 
-  // The records as the rules read and write them (see records.hpp). A view: copying it copies
+  // The store as the rules read and write them (see point_store.hpp). A view: copying it copies
   // pointers, and its const functions may change the points it refers to.
   class View {
    public:
@@ -87,10 +87,10 @@ class GeneralRecords {
       return {nbr_ + c.first, c.degree};
     }
 
-    // Asks for both ends of each record: records that keep their neighbour list (40 to 56
+    // Asks for both ends of each entry: entries that keep their neighbour list (40 to 56
     // bytes, wrapped lattices) are not a divisor of the cache line, so half of them straddle
     // two lines (padding them to 64 bytes measured slower: more lines a move). The 32-byte
-    // records of unwrapped lattices never straddle; their second request finds the line
+    // entries of unwrapped lattices never straddle; their second request finds the line
     // already asked for.
     void prefetch_point(Vertex v) const {
       if (prefetch_begin_ == prefetch_end_) return;
@@ -147,12 +147,12 @@ class GeneralRecords {
       }
       // v is empty: its slots keep their counts, without the occupied mark.
       [[gnu::always_inline]] void vacate(Vertex v, int players) const {
-        std::byte* record = base + v * stride;
-        reinterpret_cast<Cell*>(record)->color = kEmpty;
-        Slot* s = reinterpret_cast<Slot*>(record + sizeof(Cell));
+        std::byte* entry = base + v * stride;
+        reinterpret_cast<Cell*>(entry)->color = kEmpty;
+        Slot* s = reinterpret_cast<Slot*>(entry + sizeof(Cell));
         for (int q = 0; q < players; ++q) s[q].bits &= ~Slot::kOccupied;
       }
-      std::byte* base;   // point 0's record
+      std::byte* base;   // point 0's entry
       std::byte* slot0;  // p's slot of point 0
       std::size_t stride;
       std::uint64_t r_high;
@@ -162,18 +162,18 @@ class GeneralRecords {
     }
 
    private:
-    friend class GeneralRecords;
+    friend class GeneralStore;
     Cell& cell(Vertex v) const { return *reinterpret_cast<Cell*>(base_ + v * stride_); }
     Slot* slots(Vertex v) const {
       return reinterpret_cast<Slot*>(base_ + v * stride_ + sizeof(Cell));
     }
     std::byte* slot_base(Player p) const { return base_ + sizeof(Cell) + (p - 1u) * sizeof(Slot); }
 
-    std::byte* base_ = nullptr;    // point 0's record
-    std::size_t stride_ = 0;       // bytes per record
+    std::byte* base_ = nullptr;    // point 0's entry
+    std::size_t stride_ = 0;       // bytes per entry
     const Vertex* nbr_ = nullptr;  // the graph's neighbour lists (the topology outlives us)
-    std::uint32_t nb_offset_ = 0;  // where a record's own neighbour list starts
-    bool inline_nbrs_ = false;     // records hold their neighbour lists
+    std::uint32_t nb_offset_ = 0;  // where an entry's own neighbour list starts
+    bool inline_nbrs_ = false;     // entries hold their neighbour lists
     bool lattice_nbrs_ = false;    // neighbours computed from Cell::first, a mask of directions
     const std::uint32_t* direction_step_ = nullptr;   // per direction, the vertex id change
     const std::ptrdiff_t* prefetch_begin_ = nullptr;  // see prefetch_
@@ -185,7 +185,7 @@ class GeneralRecords {
   std::uint32_t max_neighbours() const { return max_degree_; }
   bool prefetches() const { return !prefetch_.empty(); }
 
-  // A removed root's list stays in the records (a point reused meanwhile gets its link back
+  // A removed root's list stays in the store (a point reused meanwhile gets its link back
   // from relink on undo), so nothing is saved, and undo walks the list from its head.
   void save_removed(Vertex) {}
   void forget_removed() {}
@@ -225,12 +225,12 @@ class GeneralRecords {
   std::uint32_t max_degree_ = 0;
   View view_;
   std::array<std::uint32_t, kMaxLatticeDirections> direction_step_{};  // vertex id change
-  // Byte offsets of a point's neighbours' records (+-stride per axis) on big lattices, else
+  // Byte offsets of a point's neighbours' entries (+-stride per axis) on big lattices, else
   // empty: prefetch_point asks for them all at once.
   std::vector<std::ptrdiff_t> prefetch_;
   std::vector<std::byte, BigBufferAllocator<std::byte>> cells_;  // per point: Cell + Slots
 };
 
-static_assert(Records<GeneralRecords>);
+static_assert(PointStore<GeneralStore>);
 
 }  // namespace tanbo::detail

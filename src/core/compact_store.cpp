@@ -1,16 +1,16 @@
-#include "compact_records.hpp"
+#include "compact_store.hpp"
 
 namespace tanbo::detail {
 
-// From 4,096 points on (where the legal sets count groups of blocks) the compact records
+// From 4,096 points on (where the legal sets count groups of blocks) the compact store
 // measured 3 to 7% more playouts a second on 65x65, 80x80, 100x100, 150x150 and 20x20x20, and
 // 40 to 50% on a million points. They compute all 2 x axes directions of a point, with the
 // border word for those off the board, so they are left to boards where at most a fifth of the
 // directions are off the board: on 3x3x...x3 with 11 axes (a third) they played 16% slower
-// than the general records, which list only the neighbours there are; on 15x15x15x15 (a
+// than the general store, which list only the neighbours there are; on 15x15x15x15 (a
 // fifteenth) 2% faster. Counts fit 5 bits (at most 15 axes), root ids and vertex ids + 1 26
 // bits, and on a torus every axis needs two distinct neighbours.
-bool CompactRecords::fits(const Topology& t, int players) {
+bool CompactStore::fits(const Topology& t, int players) {
   const std::uint32_t n = t.graph.num_vertices();
   bool torus_ok = true;
   for (std::uint32_t d : t.dims) torus_ok = torus_ok && d >= 3;
@@ -21,7 +21,7 @@ bool CompactRecords::fits(const Topology& t, int players) {
          n < (1u << (32 - kShift)) - 1;
 }
 
-CompactRecords::CompactRecords(const Topology& t) {
+CompactStore::CompactStore(const Topology& t) {
   View& w = view_;
   w.n_ = t.graph.num_vertices();
   w.axes_ = static_cast<std::uint32_t>(t.dims.size());
@@ -46,7 +46,7 @@ CompactRecords::CompactRecords(const Topology& t) {
   point_view_here();
 }
 
-CompactRecords& CompactRecords::operator=(const CompactRecords& other) {
+CompactStore& CompactStore::operator=(const CompactStore& other) {
   view_ = other.view_;
   axis_ = other.axis_;
   prefetch_ = other.prefetch_;
@@ -56,7 +56,7 @@ CompactRecords& CompactRecords::operator=(const CompactRecords& other) {
   return *this;
 }
 
-CompactRecords& CompactRecords::operator=(CompactRecords&& other) noexcept {
+CompactStore& CompactStore::operator=(CompactStore&& other) noexcept {
   view_ = other.view_;
   axis_ = other.axis_;
   prefetch_ = std::move(other.prefetch_);
@@ -66,14 +66,14 @@ CompactRecords& CompactRecords::operator=(CompactRecords&& other) noexcept {
   return *this;
 }
 
-void CompactRecords::point_view_here() {
+void CompactStore::point_view_here() {
   view_.words_ = words_.data();
   view_.axis_ = axis_.data();
   view_.prefetch_begin_ = prefetch_.data();
   view_.prefetch_end_ = prefetch_.data() + prefetch_.size();
 }
 
-std::uint32_t CompactRecords::neighbours_of(Vertex v, Player p) const {
+std::uint32_t CompactStore::neighbours_of(Vertex v, Player p) const {
   if (view_.color(v) == kEmpty) return view_.half(v, p) & kCount;
   Vertex around[kMaxComputedNeighbours];
   std::uint32_t count = 0;
@@ -82,10 +82,10 @@ std::uint32_t CompactRecords::neighbours_of(Vertex v, Player p) const {
 }
 
 // The border word, and the occupied marks (both halves of an occupied point's word).
-std::string CompactRecords::check(const Graph&, int) const {
+std::string CompactStore::check(const Graph&, int) const {
   const Vertex n = view_.n_;
   if (view_.color(n) != kBorderColour || view_.half(n, kWhite) != kOccupied) {
-    return "the border record of the board is overwritten";
+    return "the border entry of the board is overwritten";
   }
   for (Vertex v = 0; v < n; ++v) {
     if (((view_.half(v, kBlack) & kOccupied) != 0) != ((view_.half(v, kWhite) & kOccupied) != 0)) {

@@ -1,13 +1,13 @@
-// What the rules need of the per-point records: the interface both storage strategies give.
+// What the rules need of the point store (the per-point data): the interface both layouts give.
 //
 // The rules (rules.hpp) keep, per point and colour, the number of neighbours of that colour and
 // the XOR of their root ids (the root itself when there is one neighbour): a point is legal for
 // p, and root space of that neighbour's root, exactly when it is empty with one neighbour of p.
-// How a point's colour, root, list link and those counts are laid out in memory is the records'
+// How a point's colour, root, list link and those counts are laid out in memory is the store's
 // business; two layouts exist:
-//  - GeneralRecords (general_records.hpp): any graph, any number of players; 32 bytes a point
+//  - GeneralStore (general_store.hpp): any graph, any number of players; 32 bytes a point
 //    with two players.
-//  - CompactRecords (compact_records.hpp): two players on lattices of more than 4,096 points;
+//  - CompactStore (compact_store.hpp): two players on lattices of more than 4,096 points;
 //    8 bytes a point, neighbours computed from the coordinates.
 // The rules are written once, as templates over this interface, and instantiated for each
 // layout; Position picks the layout once, when it is made.
@@ -33,14 +33,14 @@ struct SlotState {
   RootId root;
 };
 
-// The most neighbours a records layout computes into the caller's scratch array (lattices of
+// The most neighbours a store layout computes into the caller's scratch array (lattices of
 // up to 16 axes); neighbours() needs room for that many.
 inline constexpr std::uint32_t kMaxComputedNeighbours = 32;
 
-// The interface, in two parts. A records type R owns the memory; R::View, from view(), is what
+// The interface, in two parts. A store type R owns the memory; R::View, from view(), is what
 // the rules read and write a point through: a few pointers and sizes (a view's const functions
 // may change the points it refers to). A removal copies the view into locals, so that the
-// compiler keeps it in registers instead of reloading it after every store into the records
+// compiler keeps it in registers instead of reloading it after every store into the buffer
 // (those stores are untyped bytes to the compiler, which may alias anything); elsewhere the
 // rules read it in place: a copy at the start of every move measured 5% slower on 19x19 though
 // it ran fewer instructions, and one in place() 1% slower on 5x5x5. Besides what the concepts
@@ -54,8 +54,8 @@ inline constexpr std::uint32_t kMaxComputedNeighbours = 32;
 //  - R::restore_removed(head, size, f): calls f(stone, next) for the stones of a removed root,
 //    in the order that rebuilds its list (see save_removed).
 template <class V>
-concept RecordsView = requires(const V& c, Vertex v, Player p, RootId id, Vertex* scratch,
-                               std::span<const Vertex> around) {
+concept PointStoreView = requires(const V& c, Vertex v, Player p, RootId id, Vertex* scratch,
+                                  std::span<const Vertex> around) {
   { c.color(v) } -> std::same_as<Player>;  // kEmpty or the stone's owner
   { c.root(v) } -> std::same_as<RootId>;   // the root of the stone on v (v occupied)
   { c.next(v) } -> std::same_as<Vertex>;   // the stone after v in its root's list
@@ -63,8 +63,8 @@ concept RecordsView = requires(const V& c, Vertex v, Player p, RootId id, Vertex
   // v's neighbours, computed into `scratch` or found in place. kBig: the board may have more
   // than 4,096 points (smaller ones skip the big boards' ways of listing).
   { c.template neighbours<true>(v, scratch) } -> std::same_as<std::span<const Vertex>>;
-  c.prefetch_point(v);  // a hint: start loading v's record and its neighbours' (big lattices)
-  c.prefetch(around);   // a hint: start loading these points' records for writing
+  c.prefetch_point(v);  // a hint: start loading v's entry and its neighbours' (big lattices)
+  c.prefetch(around);   // a hint: start loading these points' entries for writing
   // A stone of p goes on the empty v, in root r, before `next` in r's list; the slots of v
   // read as occupied after. Returns the list link to give back to relink() on undo.
   { c.occupy(v, p, id, v, 2) } -> std::same_as<Vertex>;
@@ -74,7 +74,7 @@ concept RecordsView = requires(const V& c, Vertex v, Player p, RootId id, Vertex
 };
 
 template <class R>
-concept Records = RecordsView<typename R::View> &&
+concept PointStore = PointStoreView<typename R::View> &&
     requires(R& r, const R& c, Vertex v, Player p, const Graph& graph) {
   { c.view() } -> std::same_as<const typename R::View&>;
   { c.neighbours_of(v, p) } -> std::same_as<std::uint32_t>;  // also on occupied points

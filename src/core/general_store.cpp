@@ -1,4 +1,4 @@
-#include "general_records.hpp"
+#include "general_store.hpp"
 
 #include <cstring>
 
@@ -6,11 +6,11 @@ namespace tanbo::detail {
 
 namespace {
 
-constexpr std::uint32_t kBigBoard = 1u << 15;  // more points: records leave the nearer caches
+constexpr std::uint32_t kBigBoard = 1u << 15;  // more points: entries leave the nearer caches
 
 }  // namespace
 
-GeneralRecords::GeneralRecords(const Topology& t, int players) {
+GeneralStore::GeneralStore(const Topology& t, int players) {
   const Graph& g = t.graph;
   n_ = g.num_vertices();
   max_degree_ = g.max_degree();
@@ -21,8 +21,8 @@ GeneralRecords::GeneralRecords(const Topology& t, int players) {
   w.lattice_nbrs_ = big_lattice && !t.wrap && 2 * t.dims.size() <= kMaxLatticeDirections;
   w.inline_nbrs_ = !w.lattice_nbrs_ && n_ > kBigBoard && max_degree_ <= 8;
   w.nb_offset_ = static_cast<std::uint32_t>(sizeof(Cell) + sizeof(Slot) * players);
-  const std::size_t record = w.nb_offset_ + (w.inline_nbrs_ ? sizeof(Vertex) * max_degree_ : 0);
-  w.stride_ = (record + 7) / 8 * 8;
+  const std::size_t entry = w.nb_offset_ + (w.inline_nbrs_ ? sizeof(Vertex) * max_degree_ : 0);
+  w.stride_ = (entry + 7) / 8 * 8;
   // Lattices: how much the vertex id changes along each axis.
   std::vector<std::uint32_t> axis_step(t.dims.size(), 1);
   for (std::size_t a = 1; a < t.dims.size(); ++a) axis_step[a] = axis_step[a - 1] * t.dims[a - 1];
@@ -64,7 +64,7 @@ GeneralRecords::GeneralRecords(const Topology& t, int players) {
   }
 }
 
-GeneralRecords& GeneralRecords::operator=(const GeneralRecords& other) {
+GeneralStore& GeneralStore::operator=(const GeneralStore& other) {
   n_ = other.n_;
   max_degree_ = other.max_degree_;
   view_ = other.view_;
@@ -75,7 +75,7 @@ GeneralRecords& GeneralRecords::operator=(const GeneralRecords& other) {
   return *this;
 }
 
-GeneralRecords& GeneralRecords::operator=(GeneralRecords&& other) noexcept {
+GeneralStore& GeneralStore::operator=(GeneralStore&& other) noexcept {
   n_ = other.n_;
   max_degree_ = other.max_degree_;
   view_ = other.view_;
@@ -86,7 +86,7 @@ GeneralRecords& GeneralRecords::operator=(GeneralRecords&& other) noexcept {
   return *this;
 }
 
-void GeneralRecords::point_view_here() {
+void GeneralStore::point_view_here() {
   view_.base_ = cells_.data();
   view_.direction_step_ = direction_step_.data();
   view_.prefetch_begin_ = prefetch_.data();
@@ -95,7 +95,7 @@ void GeneralRecords::point_view_here() {
 
 // The occupied marks, and the counts and XORs that occupied points keep (those of empty points
 // are the rules' to check).
-std::string GeneralRecords::check(const Graph& graph, int players) const {
+std::string GeneralStore::check(const Graph& graph, int players) const {
   for (Vertex v = 0; v < n_; ++v) {
     const bool occupied = view_.color(v) != kEmpty;
     for (int q = 0; q < players; ++q) {

@@ -1,10 +1,10 @@
-// The compact records: 8 bytes a point, for big two-player lattices.
+// The compact store: 8 bytes a point, for big two-player lattices.
 //
 // Chosen (fits()) for two players on lattices of more than 4,096 points with up to 15 axes, at
 // most a fifth of the directions off the board, and on a torus every axis of 3 points or more.
-// What they buy: a board of a million points keeps 8 MB of records instead of the general
-// records' 32 MB, which this machine's memory serves at about 45 ns a load instead of 170, and
-// a move reads its records at random places: one 1000x1000 game went from 224 to 128 ns a move
+// What they buy: a board of a million points keeps its points in 8 MB instead of the general
+// store's 32 MB, which this machine's memory serves at about 45 ns a load instead of 170, and
+// a move reads its entries at random places: one 1000x1000 game went from 224 to 128 ns a move
 // (docs/performance.md); 3 to 7% more playouts a second from 65x65 to 150x150 and on 20x20x20.
 // Where they do not pay they are not used: on 3x3x...x3 with 11 axes (a third of the directions
 // off the board, each computed and pointing at the border) they played 16% slower.
@@ -15,13 +15,13 @@
 // their root ids. An occupied point's word has bit 5 set in both halves; its low half holds the
 // colour (bits 0-4) and root (bits 6-31), its high half the next stone of the root's list plus
 // one (bits 6-31, 0 for none). So (half & 63) == 1 exactly when the point is empty root space of
-// that colour, as with the general records. Occupied points keep no neighbour counts: a removal
+// that colour, as with the general store. Occupied points keep no neighbour counts: a removal
 // recomputes each vacated point's slots from its neighbours, whose words it reads anyway (its
 // own colour's neighbours are stones of the same root, the other colour's give their roots), and
 // keeps a removed root's list apart for undo, since the slots overwrite it. The neighbours are
 // computed from the coordinates (a remainder by multiplication per axis).
 //
-// CompactRecords owns the words; its View (what the rules use, records.hpp) is a few pointers
+// CompactStore owns the words; its View (what the rules use, point_store.hpp) is a few pointers
 // and sizes.
 #pragma once
 
@@ -34,13 +34,13 @@
 #include <vector>
 
 #include "pod_vector.hpp"
-#include "records.hpp"
+#include "point_store.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/core/tuning.hpp"
 
 namespace tanbo::detail {
 
-class CompactRecords {
+class CompactStore {
   static constexpr std::uint32_t kCount = 31;         // bits of the count (or colour)
   static constexpr std::uint32_t kOccupied = 32;      // the occupied bit
   static constexpr std::uint32_t kState = 63;         // the count and the occupied bit
@@ -57,16 +57,16 @@ class CompactRecords {
   };
 
  public:
-  // Whether the compact records serve this board and number of players (see above).
+  // Whether the compact store serve this board and number of players (see above).
   static bool fits(const Topology& topology, int players);
-  // Empty records of the board (fits(topology, 2)).
-  explicit CompactRecords(const Topology& topology);
-  CompactRecords(const CompactRecords& other) { *this = other; }
-  CompactRecords(CompactRecords&& other) noexcept { *this = std::move(other); }
-  CompactRecords& operator=(const CompactRecords& other);  // keeps this buffer if big enough
-  CompactRecords& operator=(CompactRecords&& other) noexcept;
+  // An empty store of the board (fits(topology, 2)).
+  explicit CompactStore(const Topology& topology);
+  CompactStore(const CompactStore& other) { *this = other; }
+  CompactStore(CompactStore&& other) noexcept { *this = std::move(other); }
+  CompactStore& operator=(const CompactStore& other);  // keeps this buffer if big enough
+  CompactStore& operator=(CompactStore&& other) noexcept;
 
-  // The records as the rules read and write them (see records.hpp). A view: copying it copies
+  // The store as the rules read and write them (see point_store.hpp). A view: copying it copies
   // pointers, and its const functions may change the points it refers to.
   class View {
    public:
@@ -168,7 +168,7 @@ class CompactRecords {
     }
 
    private:
-    friend class CompactRecords;
+    friend class CompactStore;
     static Player color_of(std::uint64_t w) {
       const auto low = static_cast<std::uint32_t>(w);
       return static_cast<Player>((low & kOccupied) ? (low & kCount) : kEmpty);
@@ -226,6 +226,6 @@ class CompactRecords {
   PodVector<Vertex> removed_;  // the stones of the removed roots, for undo (grows with the record)
 };
 
-static_assert(Records<CompactRecords>);
+static_assert(PointStore<CompactStore>);
 
 }  // namespace tanbo::detail
