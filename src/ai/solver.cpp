@@ -29,15 +29,15 @@ SolverOptions checked(SolverOptions o) {
 struct Solver::Impl {
   SolverOptions options;
   Table table;
-  TopologyPtr topology;  // the board the keys are for
-  std::unique_ptr<Keys> keys;
+  TopologyPtr topology;  // the board the symmetries are of
+  std::unique_ptr<Symmetries> symmetries;
 
   explicit Impl(SolverOptions o) : options(checked(std::move(o))), table(options.table_bytes) {}
 
   void ready_for(const Position& pos) {
-    if (topology == pos.topology_ptr() && keys) return;
+    if (topology == pos.topology_ptr() && symmetries) return;
     topology = pos.topology_ptr();
-    keys = std::make_unique<Keys>(pos.topology(), options.symmetry);
+    symmetries = std::make_unique<Symmetries>(pos.topology(), options.symmetry);
     table.clear();
   }
 
@@ -166,7 +166,7 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
   // (the limits count the setup too, and from the caller's start when it gives one)
   const Clock::time_point start = limits.since == Clock::time_point{} ? Clock::now() : limits.since;
   ready_for(pos);
-  Shared sh(table, *keys, limits, options, start);
+  Shared sh(table, *symmetries, limits, options, start);
   const Running live(*this, sh);
   const Watchdog watchdog(sh);
   const int threads = solver_threads(options.threads);
@@ -176,7 +176,7 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
   searchers[0] = std::make_unique<Searcher>(pos, sh);
 
   SolveResult result;
-  result.symmetries = keys->count();
+  result.symmetries = symmetries->count();
   const Player me = pos.to_move();
   std::vector<RootResult> roots;
   for (Vertex v : searchers[0]->root_moves()) roots.push_back({v, {}, false});

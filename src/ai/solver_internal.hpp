@@ -1,6 +1,6 @@
 // The solver's internals, shared by the alpha-beta search (solver.cpp) and the proof-number
-// search (solver_pn.cpp): the transposition table, the Zobrist keys with the board's
-// symmetries, and one thread's searcher.
+// search (solver_pn.cpp): the transposition table, the board's symmetries under which
+// positions are hashed, and one thread's searcher.
 #pragma once
 
 #include <algorithm>
@@ -14,8 +14,8 @@
 
 #include "tanbo/ai/policy.hpp"
 #include "tanbo/ai/solver.hpp"
-#include "tanbo/core/mix.hpp"
 #include "tanbo/core/tuning.hpp"
+#include "tanbo/core/zobrist.hpp"
 
 namespace tanbo::solver_detail {
 
@@ -154,19 +154,19 @@ class Table {
   std::uint64_t* data_ = nullptr;
 };
 
-// The board's symmetries and the Zobrist keys, for one topology. The identity is kept
-// implicitly and the keys are computed, not stored, so that a board without symmetries (or
-// too large to look for them) costs nothing here however many points it has.
-struct Keys {
+// The board's symmetries, for one topology, under which positions are hashed with the
+// position's own Zobrist keys (tanbo/core/zobrist.hpp). The identity is kept implicitly, so
+// that a board without symmetries (or too large to look for them) costs nothing here however
+// many points it has.
+struct Symmetries {
   // Boards of more points than this are solved without their symmetries: finding them takes
   // time in proportion to the board (half a second on a million points), more than a short
   // time limit allows, and no board that large is within the solver's reach.
   static constexpr std::uint32_t kSymmetryPoints = 65536;
 
   std::vector<std::vector<Vertex>> perms, inverse;  // the symmetries after the identity
-  std::uint64_t white_to_move = 0;
 
-  Keys(const Topology& topo, bool symmetry) {
+  Symmetries(const Topology& topo, bool symmetry) {
     if (symmetry && topo.num_vertices() <= kSymmetryPoints) {
       perms = board_symmetries(topo, 48);
       perms.erase(perms.begin());  // (the identity)
@@ -176,27 +176,20 @@ struct Keys {
       for (Vertex v = 0; v < p.size(); ++v) inv[p[v]] = v;
       inverse.push_back(std::move(inv));
     }
-    std::uint64_t state = 0x7A4B0C0DE5ull;
-    white_to_move = splitmix64(state);
   }
   std::size_t count() const { return perms.size() + 1; }  // symmetries, the identity included
   // The image of v under symmetry s (0: the identity) and back.
   Vertex image(std::size_t s, Vertex v) const { return s == 0 ? v : perms[s - 1][v]; }
   Vertex preimage(std::size_t s, Vertex v) const { return s == 0 ? v : inverse[s - 1][v]; }
-  // The Zobrist key of a stone of colour c (1 or 2) on v.
-  static std::uint64_t stone(Vertex v, Player c) {
-    std::uint64_t state = (2 * std::uint64_t{v} + (c - 1u)) * 0xD1B54A32D192ED03ull;
-    return splitmix64(state);
-  }
 };
 
 // Shared by the threads of one solve.
 struct Shared {
-  Shared(Table& t, const Keys& k, const SolveLimits& l, const SolverOptions& o,
+  Shared(Table& t, const Symmetries& k, const SolveLimits& l, const SolverOptions& o,
          Clock::time_point begun)
-      : table(t), keys(k), limits(l), options(o), start(begun) {}
+      : table(t), symmetries(k), limits(l), options(o), start(begun) {}
   Table& table;
-  const Keys& keys;
+  const Symmetries& symmetries;
   const SolveLimits& limits;
   const SolverOptions& options;
   Clock::time_point start;
@@ -280,7 +273,7 @@ class Searcher {
       : pos_(pos), sh_(shared), policy_(shared.options.policy.get()) {
     pos_.clear_history();
     pos_.set_recording(true);
-    const std::size_t s = sh_.keys.count();
+    const std::size_t s = sh_.symmetries.count();
     hashes_.assign(s, 0);
     board_.assign(pos_.num_vertices(), kEmpty);
     for (Vertex v = 0; v < pos_.num_vertices(); ++v) {
@@ -332,7 +325,7 @@ class Searcher {
     for (std::size_t s = 1; s < hashes_.size(); ++s) {
       if (hashes_[s] < hashes_[sym]) sym = s;
     }
-    return hashes_[sym] ^ (pos_.to_move() == kWhite ? sh_.keys.white_to_move : 0);
+    return hashes_[sym] ^ zobrist::side_to_move(pos_.to_move());
   }
 
   // Proves the position for the side to move (the game is not over) by alpha-beta on won/lost
@@ -362,7 +355,7 @@ class Searcher {
     Entry e;
     Vertex first = kNoVertex;
     if (sh_.table.probe(k, e) && e.proven && e.move < pos_.num_vertices())
-      first = sh_.keys.preimage(sym, e.move);
+      first = sh_.symmetries.preimage(sym, e.move);
     std::vector<Vertex> moves = pos_.legal_moves(pos_.to_move());
     tick(moves.size());
     order(moves, pos_.to_move(), first);
@@ -419,9 +412,9 @@ class Searcher {
   }
 
   void toggle(Vertex v, Player c) {
-    hashes_[0] ^= Keys::stone(v, c);
+    hashes_[0] ^= zobrist::stone(v, c);
     for (std::size_t s = 1; s < hashes_.size(); ++s)
-      hashes_[s] ^= Keys::stone(sh_.keys.image(s, v), c);
+      hashes_[s] ^= zobrist::stone(sh_.symmetries.image(s, v), c);
   }
   std::size_t history_index(Player p, Vertex v) const {
     return 2 * std::size_t{v} + (p == kWhite ? 1 : 0);
@@ -467,7 +460,7 @@ class Searcher {
              std::uint64_t before) {
     Entry e;
     e.win = win;
-    e.move = sh_.keys.image(sym, best);
+    e.move = sh_.symmetries.image(sym, best);
     e.plies = plies;
     e.work = log2_of(nodes_ - before + 1);
     sh_.table.store(k, e);

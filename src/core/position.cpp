@@ -7,7 +7,7 @@
 #include "position_core.hpp"
 #include "rules.hpp"
 #include "tanbo/core/error.hpp"
-#include "zobrist.hpp"
+#include "tanbo/core/zobrist.hpp"
 
 namespace tanbo {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "position_core.hpp"
-#include "zobrist.hpp"
+#include "tanbo/core/zobrist.hpp"
 
 namespace tanbo {
 

@@ -26,7 +26,7 @@
 
 #include "point_store.hpp"
 #include "position_core.hpp"
-#include "zobrist.hpp"
+#include "tanbo/core/zobrist.hpp"
 
 namespace tanbo::detail {
 

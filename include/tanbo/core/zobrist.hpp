@@ -1,8 +1,9 @@
 // Zobrist keys: the hash of a position is the XOR of one key per stone (its point and colour)
 // and a key for the side to move. The rules XOR a stone's key in when it is placed and out when
 // it is taken off, so the hash follows every move and undo at no extra reads; check_consistency
-// recomputes it from the board. Keys are computed (splitmix64 of the point and colour), not
-// stored: no table to keep in cache, and the same hash on every machine.
+// recomputes it from the board. The solver hashes the symmetric images of a position with the
+// same keys. Keys are computed (splitmix64 of the point and colour), not stored: no table to
+// keep in cache, and the same hash on every machine.
 #pragma once
 
 #include <cstdint>
