@@ -1,5 +1,6 @@
-// The game of the `tanbo` Python module (docs/python.md): a tanbo::Game and the operations
-// Python calls on it, in the module's own names and in OpenSpiel's.
+// The game of the `tanbo` Python module (docs/python.md): a game session (tanbo::Session, the
+// layer every front end drives a game through) and the operations Python calls on it, in the
+// module's own names and in OpenSpiel's.
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,8 +16,8 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/players.hpp"
 #include "tanbo/io/gamefile.hpp"
-#include "tanbo/io/safe_file.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/session/session.hpp"
 
 namespace tanbo::python {
 
@@ -26,19 +28,22 @@ inline constexpr int kTerminal = -4;
 // An entry of history() for a resignation (a turn that is not a point).
 inline constexpr int kResignAction = -1;
 
-// A game as Python sees it: a tanbo::Game and the operations of docs/python.md.
+// A game as Python sees it: a session of people only (every turn is played from Python), never
+// saved on its own, and the operations of docs/python.md.
 class PyGame {
  public:
   // None for setup or players means the default; "" and 0, which the library reads as the
   // default too, are refused here as the values they are.
   PyGame(const std::string& topology, const std::optional<std::string>& setup,
          std::optional<int> players)
-      : game_(new_game(topology, checked_setup(setup), checked_players(players), {})) {}
-  explicit PyGame(Game game) : game_(std::move(game)) {}
+      : PyGame(new_game(topology, checked_setup(setup), checked_players(players), {})) {}
+  explicit PyGame(Game game) : session_(std::make_unique<Session>(std::move(game))) {}
+  PyGame(const PyGame& other) : PyGame(other.game()) {}
+  PyGame(PyGame&&) noexcept = default;
 
-  const Game& game() const { return game_; }
-  const Position& pos() const { return game_.position; }
-  const Topology& topo() const { return game_.position.topology(); }
+  const Game& game() const { return session_->game(); }
+  const Position& pos() const { return session_->position(); }
+  const Topology& topo() const { return pos().topology(); }
 
   // ---- the board
   std::vector<std::string> vertices() const {
@@ -74,25 +79,33 @@ class PyGame {
   void play(const std::string& name) { play_id(topo().need_vertex(name)); }
   void play_id(std::int64_t id) {
     check_action(id);
-    if (pos().is_over()) throw Error("the game is over: " + result_text(game_));
     const auto v = static_cast<Vertex>(id);
     const Player p = pos().to_move();
-    if (pos().check_move(p, v) != MoveStatus::kLegal) {  // the fast test; explain() says why
-      throw Error("illegal move " + topo().name(v) + " for " + player_title(p) + ": " +
-                  pos().explain(p, v));
+    if (session_->play_quietly(v) == TurnStatus::kDone) return;  // the inner loop: no message
+    const TurnResult r = session_->check(0, v);
+    if (r.status == TurnStatus::kIllegal) {
+      throw Error("illegal move " + topo().name(v) + " for " + player_title(p) + ": " + r.reason);
     }
-    game_.position.play(v);
+    if (!r.done()) throw Error(r.message);  // the game is over
   }
+  // Any player still in may resign, on any turn (the session's resign() is for the side to
+  // move: another's resignation goes through a copy of the game).
   void resign(std::optional<int> player) {
     const int p = player.value_or(pos().to_move());
     if (p < 1 || p > pos().num_players()) {
       throw Error("player " + std::to_string(p) + " is not a player of this game");
     }
-    game_.position.resign(static_cast<Player>(p));
+    if (p == pos().to_move()) {
+      session_->resign(static_cast<Player>(p));
+      return;
+    }
+    Game resigned = game();
+    resigned.position.resign(static_cast<Player>(p));  // the rules' refusal, if any
+    session_->replace_game(std::move(resigned));
   }
   void undo() {
     if (pos().ply() == 0) throw Error("no move to take back: the game is at its start");
-    game_.position.undo();
+    session_->take_back(1);
   }
   std::vector<std::string> moves() const {
     std::vector<std::string> out;
@@ -146,11 +159,9 @@ class PyGame {
   }
 
   // ---- files
-  void save(const std::string& path) const {
-    write_file_atomic(path, write_game_as(game_, path, true));
-  }
-  std::string to_sgf() const { return write_sgf(game_); }
-  std::string to_text() const { return write_game(game_); }
+  void save(const std::string& path) const { session_->save_as(path); }
+  std::string to_sgf() const { return write_sgf(game()); }
+  std::string to_text() const { return write_game(game()); }
 
   std::string repr() const {
     return "<tanbo.Game " + spec() + ", move " + std::to_string(pos().ply()) + ", " +
@@ -158,8 +169,6 @@ class PyGame {
                             : player_title(pos().to_move()) + " to play") +
            ">";
   }
-
-  Game& mutable_game() { return game_; }
 
   // ---- OpenSpiel's spelling: players from 0, actions are vertex ids
   int current_player() const { return pos().is_over() ? kTerminal : pos().to_move() - 1; }
@@ -306,7 +315,7 @@ class PyGame {
     return players.value_or(0);
   }
 
-  Game game_;
+  std::unique_ptr<Session> session_;  // never null
 };
 
 }  // namespace tanbo::python

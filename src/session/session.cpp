@@ -55,7 +55,6 @@ Session::Session(Game game, std::vector<Seat> seats, std::string path)
     : game_(std::move(game)),
       seats_(std::move(seats)),
       path_(std::move(path)),
-      shown_(game_.position),
       // A file that does not exist yet is created by the first save.
       saved_text_(path_.empty() || ::access(path_.c_str(), F_OK) != 0 ? "" : write_game(game_)) {
   seats_.resize(static_cast<std::size_t>(game_.position.num_players()));
@@ -108,6 +107,18 @@ TurnResult Session::play(Player as, Vertex v) {
   if (!r.done()) return r;
   const MoveRecord& rec = game_.position.play(v);
   return after_change({TurnStatus::kDone, describe_move(game_.position, rec), ""});
+}
+
+TurnStatus Session::play_quietly(Vertex v) {
+  const Position& pos = game_.position;
+  const Player p = pos.to_move();
+  // The rules' fast test (no message built); check() says why when it fails.
+  if (pos.is_over() || engine(p) || pos.check_move(p, v) != MoveStatus::kLegal) {
+    return check(0, v).status;
+  }
+  game_.position.play(v);
+  changed();
+  return TurnStatus::kDone;
 }
 
 TurnResult Session::play(Player as, std::string_view point) {
@@ -247,7 +258,7 @@ TurnResult Session::take_back(std::uint32_t n) {
 void Session::show(std::uint32_t ply) {
   ply = std::min(ply, this->ply());
   if (ply == this->ply()) {
-    shown_ = game_.position;
+    shown_.reset();
   } else if (ply != shown_ply()) {
     shown_ = position_at(game_.position, ply);
   }
@@ -273,18 +284,22 @@ void Session::save_as(const std::string& file) const {
   write_file_atomic(file, write_game_as(game_, file, true));
 }
 
-TurnResult Session::after_change(TurnResult result) {
+void Session::changed() {
   ++version_;
   // A take-back or a new game makes a thinking engine's move stale: it is asked to stop.
   if (thinking_.valid() && stale(thinking_turn_->ply, thinking_turn_->hash)) {
     thinking_turn_->agent->stop();
   }
-  shown_ = game_.position;
+  shown_.reset();  // the end of the game
+  save();
+}
+
+TurnResult Session::after_change(TurnResult result) {
+  changed();
   // A turn that ended the game says who won.
   if (!result.message.empty() && game_.position.is_over()) {
     result.message += " " + result_text(game_) + ".";
   }
-  save();
   if (!save_error_.empty()) result.message += " NOT SAVED: " + save_error_;
   return result;
 }

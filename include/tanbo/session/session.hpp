@@ -102,6 +102,10 @@ class Session {
   TurnResult play(Player as, Vertex v);
   // The same with a point named in the board's notation (kNotAPoint when it names none).
   TurnResult play(Player as, std::string_view point);
+  // Plays v for the side to move as play(0, v) does, but says nothing: kDone, or the status of
+  // the refusal (check(0, v) has its message). For programs that play many moves in a loop (the
+  // Python module), where describing each move would cost more than playing it.
+  TurnStatus play_quietly(Vertex v);
   // `as` resigns (0 = the side to move). A person may resign on any of their turns; a seat's
   // request when it is not that seat's turn is kNotYourTurn.
   TurnResult resign(Player as);
@@ -142,9 +146,10 @@ class Session {
 
   // ------------------------------------------------------------------ stepping through the game
   // The move on display: the position after `shown_ply()` turns. It follows the game's end
-  // while it is there; once a front end steps back, it stays put while the game goes on.
-  const Position& shown() const { return shown_; }
-  std::uint32_t shown_ply() const { return shown_.ply(); }
+  // while it is there; once a front end steps back, it stays put while the game goes on. The
+  // reference holds until the next change of the game or of the move on display.
+  const Position& shown() const { return shown_ ? *shown_ : game_.position; }
+  std::uint32_t shown_ply() const { return shown().ply(); }
   bool at_end() const { return shown_ply() == ply(); }
   void show(std::uint32_t ply);  // clamped to 0..ply()
   void first() { show(0); }
@@ -164,7 +169,8 @@ class Session {
   const std::string& save_error() const { return save_error_; }
 
  private:
-  TurnResult after_change(TurnResult result);  // saves, bumps the version, shows the end
+  void changed();  // bumps the version, stops a stale engine, shows the end, saves
+  TurnResult after_change(TurnResult result);  // changed(), and the message says who won
   bool stale(std::uint32_t ply, std::uint64_t hash) const;
   void stop_thinking();  // stops the session's own thinking engine and waits for its choice
   void save();
@@ -172,7 +178,9 @@ class Session {
   Game game_;
   std::vector<Seat> seats_;
   std::string path_;
-  Position shown_;
+  // The move on display when it is not the game's end (then it is the game's own position, so
+  // that a move costs no copy of the position).
+  std::optional<Position> shown_;
   std::uint64_t version_ = 0;
   std::string save_error_;
   std::string saved_text_;        // the game as last read or saved (write_game's text)
