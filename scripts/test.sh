@@ -20,7 +20,7 @@
 #      (tests/fuzz/corpus/<target>/); a crash fails the run and leaves the input in
 #      build-asan/fuzz-artifacts/ (turn it into tests/fuzz/regressions/<target>/FILE).
 #
-# Environment: JOBS (default: the number of cores), FUZZ_SECONDS (default 30; 0 skips
+# Environment: JOBS (default: the number of cores), FUZZ_SECONDS (default 20; 0 skips
 # fuzzing), SANITIZE=0 skips stages 2 and 3 (and builds the GoogleTest programs in stage 1,
 # which then runs every test), GCC=1 adds a Release build with g++ in build-gcc/ running every
 # test but the browser tests, CC/CXX choose the compiler of stage 1 (default clang).
@@ -29,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 JOBS=${JOBS:-$(nproc)}
-FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 SANITIZE=${SANITIZE:-1}
 GCC=${GCC:-0}
 T0=$(date +%s)

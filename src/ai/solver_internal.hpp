@@ -238,17 +238,22 @@ class Watchdog {
     for (;;) {
       if (wake_.wait_until(lock, std::min(deadline, next), [this] { return done_; })) return;
       const auto now = Clock::now();
+      // A line that is due is printed even when the time is up as well (a long setup of a
+      // huge board can take both past): the user sees where the search stopped.
+      if (now >= next) {
+        report(now);
+        next = now + every;
+      }
       if (now >= deadline) {
         sh_.stop = true;
         return;
       }
-      if (now >= next) {
-        o.progress(SolveProgress{sh_.nodes.load(),
-                                 std::chrono::duration<double>(now - sh_.start).count(),
-                                 sh_.moves_done.load(), sh_.moves_total.load()});
-        next = now + every;
-      }
     }
+  }
+  void report(Clock::time_point now) {
+    sh_.options.progress(SolveProgress{sh_.nodes.load(),
+                                       std::chrono::duration<double>(now - sh_.start).count(),
+                                       sh_.moves_done.load(), sh_.moves_total.load()});
   }
 
   Shared& sh_;
