@@ -1,9 +1,8 @@
 // Bad input everywhere: every refusal carries a specific message and changes nothing.
 //
 // Covers topology specs (malformed, huge, too big for memory), DOT boards (binary, malformed,
-// self-loops, duplicate edges, isolated or bounded seeds, unknown players), the engine
-// protocol (a failed topology/setup/boardsize/play/undo leaves the previous game in place),
-// the command line, and the inputs the fuzzers once crashed on (tests/fuzz/regressions/).
+// self-loops, duplicate edges, isolated or bounded seeds, unknown players), game files and
+// SGF; test_bad_input_programs.cpp covers the programs.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -51,49 +50,6 @@ std::string dot_error(const std::string& text) {
     auto t = tanbo::make_from_dot(text, "bad.dot");
     tanbo::Position pos(t, tanbo::make_setup(*t));
   });
-}
-
-// A file in a fresh temporary folder (removed with the test binary's temp dir).
-std::string temp_file(const std::string& name, const std::string& content) {
-  const fs::path dir = fs::path(testing::TempDir()) / "tanbo_bad_input";
-  fs::create_directories(dir);
-  const fs::path p = dir / name;
-  std::ofstream(p, std::ios::binary) << content;
-  return p.string();
-}
-
-// Everything a refused command must leave alone.
-struct State {
-  std::string spec, setup, board;
-  std::uint32_t ply;
-  std::uint64_t hash;
-  tanbo::Player to_move;
-  int players;
-  bool operator==(const State&) const = default;
-};
-
-State state_of(tanbo::cli::GtpEngine& e) {
-  const tanbo::Position& p = e.position();
-  return {p.topology().spec, p.setup().name, e.handle_line("showboard"), p.ply(), p.hash(),
-          p.to_move(),       p.num_players()};
-}
-
-bool refused(const std::string& reply) {
-  return !reply.empty() && reply[0] == '?';
-}
-
-// Each command is refused with an answer that contains its reason, and leaves the engine's
-// state as it was and consistent.
-void expect_refused_unchanged(tanbo::cli::GtpEngine& e,
-                              const std::vector<std::pair<std::string, std::string>>& bad) {
-  const State before = state_of(e);
-  for (const auto& [cmd, why] : bad) {
-    const std::string r = e.handle_line(cmd);
-    EXPECT_TRUE(refused(r)) << cmd << " -> " << r;
-    EXPECT_NE(r.find(why), std::string::npos) << cmd << " -> " << r;
-    EXPECT_EQ(state_of(e), before) << cmd;
-    EXPECT_EQ(e.position().check_consistency(), "") << cmd;
-  }
 }
 
 }  // namespace
@@ -384,7 +340,7 @@ TEST(BadGameFile, MalformedHeadersAndBinary) {
 }
 
 TEST(BadGameFile, CommandLineRefusalLeavesTheFileByteForByte) {
-  const std::string path = temp_file("cli.game", kGoodGame);
+  const std::string path = tanbo::test::temp_file("cli.game", kGoodGame);
   const std::string bin = TANBO_BINARY;
   for (const std::string& args : {"move " + path + " E5", "move " + path + " B5 --as purple",
                                   "move " + path + " B5 --as white", "move " + path + " Z99",
@@ -396,7 +352,7 @@ TEST(BadGameFile, CommandLineRefusalLeavesTheFileByteForByte) {
   }
   // A damaged file is refused with its line, and left as it is.
   const std::string broken = std::string(kGoodGame) + "white B9\n";
-  const std::string bad_path = temp_file("broken.game", broken);
+  const std::string bad_path = tanbo::test::temp_file("broken.game", broken);
   const auto r = tanbo::test::run_command(bin + " move " + bad_path + " B5", "");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find(":11:"), std::string::npos) << r.err;
@@ -426,199 +382,4 @@ TEST(BadSgf, MalformedRecordsGetSpecificMessages) {
   std::string deep = "(;GM[1]SZ[9]AB[bh][hb]AW[hh][bb]";
   for (int i = 0; i < 100000; ++i) deep += "(;";
   EXPECT_NE(sgf_error(deep).find("nested more than 1000 deep"), std::string::npos);
-}
-
-// ------------------------------------------------------------------ the engine protocol
-
-TEST(BadGtp, FailedTopologyLeavesThePreviousGameInPlace) {
-  tanbo::cli::GtpEngine e;
-  ASSERT_EQ(e.handle_line("topology grid 9x9"), "=\n\n");
-  ASSERT_EQ(e.handle_line("play b C2"), "=\n\n");
-  ASSERT_EQ(e.handle_line("play w G2"), "=\n\n");
-  const std::string self_loop =
-      temp_file("loop.dot", "graph g { a -- a; a -- b; a [stone=1]; b [stone=2] }");
-  const std::string isolated =
-      temp_file("iso.dot", "graph g { a; b -- c -- d; a [stone=1]; d [stone=2] }");
-  const std::string binary = temp_file("bin.dot", std::string("\0\x01\x02\x03garbage", 11));
-  expect_refused_unchanged(e, {
-                                  {"topology grid 99999999999x9", "too large"},
-                                  {"topology grid 100000x100000", "would need about"},
-                                  {"topology grid 0x9", "at least 1"},
-                                  {"topology hex 1", "at least 2"},
-                                  {"topology blob", "unknown topology"},
-                                  {"topology file /no/such.dot", "cannot open"},
-                                  {"topology file " + self_loop, "self-loop"},
-                                  {"topology file " + isolated, "bounded root"},
-                                  {"topology file " + binary, "binary"},
-                                  {"topology line 1", "does not fit line 1"},
-                              });
-  // The game goes on where it was.
-  EXPECT_EQ(e.handle_line("undo"), "=\n\n");
-  EXPECT_EQ(e.position().ply(), 1u);
-}
-
-TEST(BadGtp, FailedSetupBoardsizeAndPlayersChangeNothing) {
-  tanbo::cli::GtpEngine e;
-  ASSERT_EQ(e.handle_line("topology grid 5x5x5"), "=\n\n");
-  ASSERT_EQ(e.handle_line("play b 125"), "=\n\n");
-  expect_refused_unchanged(e, {
-                                  {"setup nosuch", "nosuch"},
-                                  {"setup four 9", "2 to 8"},
-                                  {"setup pbmserv 12", "2 to 8"},
-                                  {"boardsize 0", "unacceptable size"},
-                                  {"boardsize 99999999999", "unacceptable size"},
-                                  {"boardsize 9x9", "unacceptable size"},
-                                  {"boardsize", "usage"},
-                                  {"play purple 111", "unknown player \"purple\""},
-                                  {"play 9 111", "unknown player \"9\""},
-                                  {"play w 999", "not a point of this board"},
-                                  {"play w 0,0,0", "not a point"},
-                                  {"play w 111", "occupied"},
-                                  {"play b 255", "turn"},
-                                  {"play w pass", "passing is not allowed"},
-                                  {"play w", "usage"},
-                                  {"genmove b", "turn"},
-                                  {"resign mauve", "unknown player"},
-                                  {"legal_moves nobody", "unknown player"},
-                                  {"list_stones 0", "unknown player"},
-                                  {"frobnicate", "unknown command"},
-                                  {"known_command", "usage"},
-                              });
-}
-
-TEST(BadGtp, UndoPastTheStartAndMovesAfterTheEnd) {
-  tanbo::cli::GtpEngine e;
-  ASSERT_EQ(e.handle_line("topology line 7"), "=\n\n");
-  const State start = state_of(e);
-  const std::string r = e.handle_line("undo");
-  EXPECT_TRUE(refused(r));
-  EXPECT_NE(r.find("no move"), std::string::npos) << r;
-  EXPECT_EQ(state_of(e), start);
-  // Play the line to its end, then every move is refused with the winner named.
-  for (int i = 0; i < 100 && e.handle_line("winner") == "= none\n\n"; ++i) {
-    const std::string side = e.handle_line("side_to_move").substr(2);
-    ASSERT_EQ(e.handle_line("genmove " + side.substr(0, side.size() - 2))[0], '=');
-  }
-  ASSERT_TRUE(e.position().is_over());
-  // genmove answers the endings controllers know (the loser resigns, the winner passes) and
-  // changes nothing.
-  const State over = state_of(e);
-  const bool black_won = e.position().winner() == tanbo::kBlack;
-  EXPECT_EQ(e.handle_line(black_won ? "genmove w" : "genmove b"), "= resign\n\n");
-  EXPECT_EQ(e.handle_line(black_won ? "genmove b" : "genmove w"), "= pass\n\n");
-  EXPECT_EQ(state_of(e), over);
-  expect_refused_unchanged(e, {{"play b 4", "over"}, {"play w 4", "over"}, {"resign b", "over"}});
-}
-
-TEST(BadGtp, BinaryAndOverlongLinesAreAnsweredNotFatal) {
-  tanbo::cli::GtpEngine e;
-  const State before = state_of(e);
-  const std::string garbage("\x01\x02\xff\xfe play \x7f b \x80", 14);
-  const std::string r = e.handle_line(garbage);
-  EXPECT_TRUE(refused(r)) << r;
-  EXPECT_EQ(state_of(e), before);
-  const std::string long_line = "play b " + std::string(1 << 20, 'A');
-  EXPECT_TRUE(refused(e.handle_line(long_line)));
-  EXPECT_TRUE(refused(e.handle_line(std::string(1 << 16, '9') + " play")));
-  EXPECT_TRUE(refused(e.handle_line("99999999999999999999999 frob")));
-  EXPECT_EQ(state_of(e), before);
-}
-
-// ------------------------------------------------------------------ the command line
-
-TEST(BadCli, ProgramRefusesBadBoardsWithAMessageAndStatus2) {
-  const std::string bin = TANBO_BINARY;
-  const auto r = tanbo::test::expect_refused(bin + " gtp --topology 'grid 100000x100000'",
-                                             "would need about", "name\n");
-  EXPECT_EQ(r.out, "");
-  const std::string binary = temp_file("cli.bin", std::string("\0\0\0\x7f"
-                                                              "ELF",
-                                                              7));
-  tanbo::test::expect_refused(bin + " gtp --topology 'file " + binary + "'", "binary", "name\n");
-  tanbo::test::expect_refused(bin + " gtp --setup nosuch", "nosuch", "name\n");
-  tanbo::test::expect_refused(bin + " gtp --players 12", "2 to 8", "name\n");
-  tanbo::test::expect_refused(bin + " gtp --no-such-option", "no-such-option");
-  tanbo::test::expect_refused(bin + " frobnicate", "unknown subcommand");
-}
-
-TEST(BadCli, GtpSessionSurvivesBinaryInput) {
-  std::string input = "1 name\n";
-  for (int i = 0; i < 256; ++i) input += static_cast<char>(i);
-  input += "\n2 topology grid 99999999999x9\n3 topology\n4 quit\n";
-  auto r = tanbo::test::run_command(std::string(TANBO_BINARY) + " gtp", input);
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("=1 tanbo\n\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("?2 "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("=3 grid 19x19\n\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("=4\n\n"), std::string::npos) << r.out;
-}
-
-// ------------------------------------------------------------------ fuzz regressions
-
-// Replays every input under tests/fuzz/regressions/<target>/ the way its fuzzer reads it.
-TEST(FuzzRegressions, ReplayedInputsAreHandledCleanly) {
-  const fs::path root = fs::path(TANBO_SOURCE_DIR) / "tests" / "fuzz" / "regressions";
-  int replayed = 0;
-  if (fs::exists(root / "gtp")) {
-    for (const auto& f : fs::directory_iterator(root / "gtp")) {
-      const std::string input = tanbo::test::read_file(f.path().string());
-      tanbo::cli::GtpEngine e(7);
-      std::size_t start = 0;
-      while (start <= input.size() && !e.quit()) {
-        std::size_t end = input.find('\n', start);
-        if (end == std::string::npos) end = input.size();
-        const std::string r = e.handle_line(input.substr(start, end - start));
-        start = end + 1;
-        const std::size_t msg = r.find_first_not_of("0123456789", 1);
-        EXPECT_FALSE(!r.empty() && r[0] == '?' && r.compare(msg, 15, " internal error") == 0)
-            << f.path() << ": " << r;
-        ASSERT_EQ(e.position().check_consistency(), "") << f.path();
-      }
-      ++replayed;
-    }
-  }
-  if (fs::exists(root / "dot")) {
-    for (const auto& f : fs::directory_iterator(root / "dot")) {
-      const std::string input = tanbo::test::read_file(f.path().string());
-      try {
-        auto t = tanbo::make_from_dot(input, "regression.dot");
-        for (tanbo::Vertex v = 0; v < t->num_vertices(); ++v) {
-          EXPECT_EQ(t->parse_vertex(t->name(v)), v) << f.path();
-        }
-        tanbo::Position pos(t, tanbo::make_setup(*t));
-        EXPECT_EQ(pos.check_consistency(), "") << f.path();
-      } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()), "") << f.path();
-      }
-      ++replayed;
-    }
-  }
-  for (const char* kind : {"sgf", "gamefile"}) {
-    if (!fs::exists(root / kind)) continue;
-    const bool sgf = std::string(kind) == "sgf";
-    for (const auto& f : fs::directory_iterator(root / kind)) {
-      const std::string input = tanbo::test::read_file(f.path().string());
-      std::string written;
-      std::uint64_t hash = 0;
-      try {
-        const tanbo::Game g =
-            sgf ? tanbo::read_sgf(input, "regression") : tanbo::read_game(input, "regression");
-        EXPECT_EQ(g.position.check_consistency(), "") << f.path();
-        hash = g.position.hash();
-        written = sgf ? tanbo::write_sgf(g) : tanbo::write_game(g);
-      } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()), "") << f.path();
-      }
-      if (!written.empty()) {
-        // What was written must read back as the same game, and be written the same again.
-        const tanbo::Game again =
-            sgf ? tanbo::read_sgf(written, "again") : tanbo::read_game(written, "again");
-        EXPECT_EQ(again.position.hash(), hash) << f.path();
-        EXPECT_EQ(sgf ? tanbo::write_sgf(again) : tanbo::write_game(again), written) << f.path();
-      }
-      ++replayed;
-    }
-  }
-  EXPECT_GT(replayed, 0);
-  RecordProperty("replayed", replayed);
 }

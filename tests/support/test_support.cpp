@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -72,6 +73,14 @@ std::string read_file(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::string temp_file(const std::string& name, const std::string& content) {
+  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "tanbo_tests";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path p = dir / name;
+  std::ofstream(p, std::ios::binary) << content;
+  return p.string();
 }
 
 long rss_kb(pid_t pid) {

@@ -65,6 +65,9 @@ FirstAgentScore first_agent_score(const Position& start, const std::vector<std::
 
 // Reads a whole file (tests/data/...); fails the test when missing.
 std::string read_file(const std::string& path);
+// Writes `content` to a file `name` in a folder of the test program's temporary directory
+// (tanbo_tests/, made when missing) and returns its path.
+std::string temp_file(const std::string& name, const std::string& content);
 
 // Runs a shell command, returning its exit status and (stdout, stderr) merged or split.
 struct RunResult {
