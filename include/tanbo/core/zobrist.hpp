@@ -14,13 +14,19 @@
 
 namespace tanbo::zobrist {
 
-// The key of a stone of player p (1..8) on point v.
+// The key of a stone of player p (1..8) on point v. Black's and White's keys are the ones the
+// solver's tables and node counts were first measured with; the other colours' keys pack the
+// point and the colour into one word.
 inline std::uint64_t stone(Vertex v, Player p) {
+  if (p <= kWhite) return mix64((2 * std::uint64_t{v} + (p - 1u)) * 0xD1B54A32D192ED03ull);
   return mix64((std::uint64_t{v} << 3) | (p - 1u));
 }
 
-// The key of the side to move (kEmpty once the game is over).
+// The key of the side to move (kEmpty once the game is over): none for Black, so that a
+// position's hash with Black to move is the XOR of its stones' keys alone.
 inline std::uint64_t side_to_move(Player p) {
+  if (p == kBlack) return 0;
+  if (p == kWhite) return mix64(0x7A4B0C0DE5ull);
   return mix64(0xABCDEF00ull + p);
 }
 
