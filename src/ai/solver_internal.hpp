@@ -428,8 +428,13 @@ class Searcher {
     Vertex move;
     std::uint32_t pn, dn;  // for the side to move after the move
     std::uint32_t plies;   // when proven
+    std::uint64_t key;     // the position's canonical key (0: the move ended the game)
   };
   Child child_numbers(Vertex v, Player me);
+  // Keeps one child of each position among kids_[begin, end): moves that lead to one position
+  // (mirror images of each other, or self-bounding moves of one root) are one child. Returns
+  // the new end.
+  std::size_t drop_transposed_children(std::size_t begin);
   // A position being searched, on the searches' own stacks (the game may be as long as the
   // board is large: a path of a million points is a game of a million plies). Its moves or
   // children are [begin, end) of moves_ or kids_.
@@ -490,6 +495,7 @@ class Searcher {
   std::vector<Child> kids_;    // the children of the frames of pn_, one after the other
   std::vector<std::uint32_t> history_;
   std::vector<std::pair<std::int64_t, Vertex>> scored_;
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed_;  // drop_transposed_children's
   std::uint64_t nodes_ = 0;
   std::uint64_t counted_ = 0;  // the nodes added to sh_.nodes
   std::uint64_t work_ = 0;     // units of work since the limits were last checked

@@ -22,7 +22,7 @@ std::uint32_t saturate(std::uint64_t x) {
 }  // namespace
 
 Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
-  Child c{v, 1, 1, 0};
+  Child c{v, 1, 1, 0, 0};
   play(v);
   if (pos_.is_over()) {
     // The game ended: the side to move after the move (if any) has lost or won for good.
@@ -32,6 +32,7 @@ Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
   } else {
     std::size_t sym = 0;
     const std::uint64_t k = key(sym);
+    c.key = k;
     Entry e;
     if (sh_.table.probe(k, e)) {
       if (e.proven) {
@@ -48,6 +49,27 @@ Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
   }
   undo();
   return c;
+}
+
+std::size_t Searcher::drop_transposed_children(std::size_t begin) {
+  if (kids_.size() - begin < 2) return kids_.size();
+  keyed_.clear();
+  for (std::size_t i = begin; i < kids_.size(); ++i) {
+    if (kids_[i].key != 0) keyed_.emplace_back(kids_[i].key, i);
+  }
+  std::sort(keyed_.begin(), keyed_.end());
+  bool any = false;
+  for (std::size_t j = 1; j < keyed_.size(); ++j) {
+    if (keyed_[j].first == keyed_[j - 1].first) {
+      kids_[keyed_[j].second].move = kNoVertex;  // (a mark: dropped)
+      any = true;
+    }
+  }
+  if (!any) return kids_.size();
+  const auto kept = std::remove_if(kids_.begin() + static_cast<std::ptrdiff_t>(begin), kids_.end(),
+                                   [](const Child& c) { return c.move == kNoVertex; });
+  kids_.erase(kept, kids_.end());
+  return kids_.size();
 }
 
 bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
@@ -83,7 +105,7 @@ bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
     }
     kids_.push_back(child_numbers(pos_.legal_move(me, i), me));
   }
-  pn_.push_back({k, sym, before, thpn, thdn, begin, kids_.size(), begin});
+  pn_.push_back({k, sym, before, thpn, thdn, begin, drop_transposed_children(begin), begin});
   return true;
 }
 
