@@ -286,6 +286,30 @@ TEST(Solver, ThreadsGiveTheSameAnswer) {
   }
 }
 
+TEST(Solver, ThreadsSharingOneMovesTreeMatchBruteForce) {
+  // Two df-pn threads prove the last open root move together (each steering around the
+  // children the other is in) on positions of few moves; the answers are the brute force's.
+  int compared = 0;
+  for (const std::string spec : {"grid 4x4", "grid 2x3x4", "hex 3", "grid 5x5"}) {
+    for (const Position& pos : random_positions(spec, 8, spec == "grid 5x5" ? 16 : 6, 77)) {
+      Position copy = pos;
+      BruteForce brute(300000, true);
+      const std::optional<bool> wins = brute.wins(copy);
+      if (!wins) continue;
+      for (bool all : {true, false}) {
+        SolverOptions two = small(all);
+        two.threads = 2;
+        const SolveResult r = Solver(two).solve(pos);
+        ASSERT_TRUE(r.solved) << spec;
+        EXPECT_EQ(r.winner, *wins ? pos.to_move() : other(pos.to_move())) << spec;
+        EXPECT_EQ(pos.check_move(pos.to_move(), r.best), MoveStatus::kLegal) << spec;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 16);
+}
+
 TEST(Solver, LimitsStopTheSearchWithoutAnAnswer) {
   const Position pos = test::make("grid 7x7");
   SolveLimits limits;

@@ -2,6 +2,7 @@
 #include "tanbo/ai/solver.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <mutex>
@@ -72,18 +73,50 @@ struct RootResult {
   bool done = false;
 };
 
-// A thread's share of the root: takes the next unproven root move until none is left or the
-// search stops (the first winning move stops it unless every move is asked for).
-void root_worker(Searcher& searcher, Shared& sh, std::vector<RootResult>& results) {
+// The root's moves as the threads share them: the next move nobody has taken, then (df-pn
+// with several threads) a hand with a move another thread is still proving.
+struct RootMoves {
+  std::vector<RootResult>& results;
+  std::vector<std::atomic<bool>> finished;  // proven (by whichever thread was first)
+  std::vector<std::atomic<int>> searching;  // threads proving it now
+
+  explicit RootMoves(std::vector<RootResult>& r)
+      : results(r), finished(r.size()), searching(r.size()) {}
+
+  // The next move to prove, or results.size() when there is none left to take or help with.
+  std::size_t take(Shared& sh) {
+    const std::size_t fresh = sh.next_move.fetch_add(1);
+    if (fresh < results.size() || !sh.busy) return std::min(fresh, results.size());
+    std::size_t pick = results.size();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      if (finished[i].load()) continue;
+      if (pick == results.size() || searching[i].load() < searching[pick].load()) pick = i;
+    }
+    return pick;
+  }
+};
+
+// A thread's share of the root: proves root moves until none is left or the search stops (the
+// first winning move stops it unless every move is asked for). A move another thread finishes
+// first stops this thread's proof of it.
+void root_worker(Searcher& searcher, Shared& sh, RootMoves& roots) {
   const Player me = searcher.position().to_move();
   for (;;) {
-    const std::size_t i = sh.next_move.fetch_add(1);
-    if (i >= results.size() || sh.stop.load()) return;
-    RootResult& r = results[i];
+    const std::size_t i = roots.take(sh);
+    if (i >= roots.results.size() || sh.stop.load()) return;
+    RootResult& r = roots.results[i];
+    roots.searching[i].fetch_add(1);
+    searcher.set_cancel(&roots.finished[i]);
     const Outcome child = sh.options.method == SolveMethod::kProofNumber
                               ? searcher.child_outcome_pn(r.move, me)
                               : searcher.child_outcome(r.move, me, 0);
-    if (child.value == Value::kUnknown) return;
+    searcher.set_cancel(nullptr);
+    roots.searching[i].fetch_sub(1);
+    if (child.value == Value::kUnknown) {
+      if (sh.stop.load()) return;
+      continue;  // (another thread proved it)
+    }
+    if (roots.finished[i].exchange(true)) continue;
     r.outcome = {child.value == Value::kLoss ? Value::kWin : Value::kLoss, child.plies + 1};
     r.done = true;
     sh.moves_done.fetch_add(1);
@@ -100,9 +133,13 @@ void root_worker(Searcher& searcher, Shared& sh, std::vector<RootResult>& result
 void run_root_workers(const Position& pos, Shared& sh,
                       std::vector<std::unique_ptr<Searcher>>& searchers,
                       std::vector<RootResult>& open) {
+  RootMoves roots(open);
   if (searchers.size() == 1) {
-    root_worker(*searchers[0], sh, open);
+    root_worker(*searchers[0], sh, roots);
     return;
+  }
+  if (sh.options.method == SolveMethod::kProofNumber) {
+    sh.busy = std::make_unique<std::atomic<std::uint8_t>[]>(Shared::kBusySlots);
   }
   std::vector<std::thread> pool;
   std::vector<std::exception_ptr> errors(searchers.size());
@@ -110,7 +147,7 @@ void run_root_workers(const Position& pos, Shared& sh,
     pool.emplace_back([&, t] {
       try {
         if (!searchers[t]) searchers[t] = std::make_unique<Searcher>(pos, sh);
-        root_worker(*searchers[t], sh, open);
+        root_worker(*searchers[t], sh, roots);
       } catch (...) {
         errors[t] = std::current_exception();
         sh.stop = true;

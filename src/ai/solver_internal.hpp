@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <thread>
@@ -198,6 +199,16 @@ struct Shared {
   std::atomic<std::size_t> next_move{0};
   std::atomic<std::size_t> moves_done{0};
   std::atomic<std::size_t> moves_total{0};
+
+  // The positions on the threads' df-pn stacks, when several threads prove one position
+  // together: a count per slot (the key's low bits) of the frames being searched, so that a
+  // thread steers around children others are in (Kaneko 2010; Pawlewicz and Hayward 2013).
+  // Null with one thread or alpha-beta. A slot shared by two keys only misleads the choice.
+  static constexpr std::size_t kBusySlots = std::size_t{1} << 16;
+  std::unique_ptr<std::atomic<std::uint8_t>[]> busy;
+  std::atomic<std::uint8_t>& busy_slot(std::uint64_t key) const {
+    return busy[(key ^ (key >> 32)) & (kBusySlots - 1)];
+  }
 };
 
 // Keeps the time limit and reports progress on a thread of its own, so that neither waits for
@@ -289,6 +300,9 @@ class Searcher {
   }
 
   const Position& position() const { return pos_; }
+  // A flag that stops this searcher's search (as a limit does) when set: another thread has
+  // finished the root move it helps with. Null: none.
+  void set_cancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
   std::uint64_t local_nodes() const { return nodes_; }
 
   // Plays v and keeps the hashes.
@@ -406,6 +420,7 @@ class Searcher {
         sh_.nodes.fetch_add(nodes_ - counted_, std::memory_order_relaxed) + (nodes_ - counted_);
     counted_ = nodes_;
     if (sh_.stop.load(std::memory_order_relaxed)) return false;
+    if (cancel_ && cancel_->load(std::memory_order_relaxed)) return false;
     const SolveLimits& lim = sh_.limits;
     const double secs = std::chrono::duration<double>(Clock::now() - sh_.start).count();
     if ((lim.nodes && total >= lim.nodes) || (lim.seconds > 0 && secs >= lim.seconds) ||
@@ -484,8 +499,22 @@ class Searcher {
     sh_.table.store(k, e);
   }
 
+  // Counts a frame entered (+1) or left (-1) in the busy slots, when threads share the tree.
+  void mark_busy(std::uint64_t k, int step) {
+    if (!sh_.busy) return;
+    if (step > 0) {
+      sh_.busy_slot(k).fetch_add(1, std::memory_order_relaxed);
+    } else {
+      sh_.busy_slot(k).fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+  // Reads the children's numbers again from the table, where other threads may have moved
+  // them on (only when threads share the tree).
+  void refresh_children(std::size_t begin, std::size_t end);
+
   Position pos_;
   Shared& sh_;
+  const std::atomic<bool>* cancel_ = nullptr;
   const Policy* policy_;  // SolverOptions::policy (null: TanboPolicy's urgency)
   std::vector<std::uint64_t> hashes_, saved_;
   std::vector<Player> board_;

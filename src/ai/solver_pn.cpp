@@ -106,15 +106,21 @@ bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
     kids_.push_back(child_numbers(pos_.legal_move(me, i), me));
   }
   pn_.push_back({k, sym, before, thpn, thdn, begin, drop_transposed_children(begin), begin});
+  mark_busy(k, +1);
   return true;
 }
 
 bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& child_thdn) {
   PnFrame& f = pn_.back();
-  // The position's numbers from its children's, and the child to search next.
+  if (sh_.busy) refresh_children(f.begin, f.end);
+  // The position's numbers from its children's, and the child to search next: the least
+  // disproof number (best, and the second least). With threads sharing the tree a child that
+  // others are in counts twice its disproof number plus one (busy_best, busy_second), if that
+  // leaves a child within this position's threshold.
   std::uint32_t pn = kInfinity, second = kInfinity;
+  std::uint32_t busy_rank = kInfinity, busy_second = kInfinity;
   std::uint64_t dn = 0;
-  std::size_t best = f.begin;
+  std::size_t best = f.begin, busy_best = f.begin;
   for (std::size_t i = f.begin; i < f.end; ++i) {
     const Child& c = kids_[i];
     dn += c.pn;
@@ -124,6 +130,20 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
     } else if (c.dn < second) {
       second = c.dn;
     }
+    if (!sh_.busy) continue;
+    const bool others_in =
+        c.dn != 0 && c.key != 0 && sh_.busy_slot(c.key).load(std::memory_order_relaxed) != 0;
+    const std::uint32_t rank = others_in ? saturate(2 * std::uint64_t{c.dn} + 1) : c.dn;
+    if (rank < busy_rank) {
+      busy_second = busy_rank;
+      busy_rank = rank, busy_best = i;
+    } else if (rank < busy_second) {
+      busy_second = rank;
+    }
+  }
+  if (sh_.busy && busy_best != best && kids_[busy_best].dn < f.thpn) {
+    best = busy_best;
+    second = busy_second;
   }
   const std::uint32_t sum = saturate(dn);
   if (pn == 0) {  // a child proven lost for its side to move: a win, the shortest found
@@ -154,14 +174,32 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
     f.best = best;
     return false;
   }
+  mark_busy(f.key, -1);
   kids_.resize(f.begin);
   pn_.pop_back();
   return true;
 }
 
+void Searcher::refresh_children(std::size_t begin, std::size_t end) {
+  Entry e;
+  for (std::size_t i = begin; i < end; ++i) {
+    Child& c = kids_[i];
+    if (c.key == 0 || c.pn == 0 || c.dn == 0 || !sh_.table.probe(c.key, e)) continue;
+    if (e.proven) {
+      c.pn = e.win ? 0 : kInfinity;
+      c.dn = e.win ? kInfinity : 0;
+      c.plies = e.plies;
+    } else {
+      c.pn = std::max<std::uint32_t>(e.pn, 1);
+      c.dn = std::max<std::uint32_t>(e.dn, 1);
+    }
+  }
+}
+
 void Searcher::unwind_pn(std::size_t base) {
   // The bottom frame's position was played by the caller; each frame above it by a move here.
   for (std::size_t i = pn_.size(); i > base + 1; --i) undo();
+  for (std::size_t i = base; i < pn_.size(); ++i) mark_busy(pn_[i].key, -1);
   kids_.resize(pn_[base].begin);
   pn_.resize(base);
 }
