@@ -13,6 +13,7 @@
 
 #include "../src/cli/gtp.hpp"
 
+#include "tanbo/ai/policy.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
@@ -284,6 +285,37 @@ TEST(Solver, ThreadsGiveTheSameAnswer) {
     EXPECT_EQ(a.winner, b.winner);
     EXPECT_EQ(a.winning_moves, b.winning_moves);
   }
+}
+
+TEST(Solver, SelfBoundingMovesOfOneRootLeadToOnePosition) {
+  // The fact behind df-pn's merging of children: every move that bounds its own root removes
+  // that root and nothing else, so all such moves of one root end in the same position.
+  int roots_seen = 0;
+  for (const std::string spec : {"grid 5x5", "grid 6x6", "hex 3", "grid 3x3x3"}) {
+    Rng rng(5);
+    for (int game = 0; game < 40; ++game) {
+      Position pos = test::make(spec);
+      while (!pos.is_over()) {
+        const Player me = pos.to_move();
+        std::unordered_map<RootId, std::uint64_t> after;  // a root's self-bounding result
+        for (Vertex v : pos.legal_moves(me)) {
+          if (!move_bounds_own_root(pos, me, v)) continue;
+          const RootId r = pos.joined_root(me, v);
+          pos.play(v);
+          const std::uint64_t h = pos.hash();
+          EXPECT_EQ(pos.root_alive(r), false) << spec;
+          pos.undo();
+          const auto [it, fresh] = after.emplace(r, h);
+          if (!fresh) {
+            EXPECT_EQ(it->second, h) << spec << " root " << r;
+            ++roots_seen;
+          }
+        }
+        pos.play(random_move(pos, rng));
+      }
+    }
+  }
+  EXPECT_GE(roots_seen, 50);
 }
 
 TEST(Solver, ThreadsSharingOneMovesTreeMatchBruteForce) {
