@@ -92,6 +92,7 @@ struct RootMoves {
       if (finished[i].load()) continue;
       if (pick == results.size() || searching[i].load() < searching[pick].load()) pick = i;
     }
+    if (pick < results.size()) sh.helping = true;
     return pick;
   }
 };

@@ -206,6 +206,9 @@ struct Shared {
   // Null with one thread or alpha-beta. A slot shared by two keys only misleads the choice.
   static constexpr std::size_t kBusySlots = std::size_t{1} << 16;
   std::unique_ptr<std::atomic<std::uint8_t>[]> busy;
+  // Set when a thread first helps with a root move another is proving: until then the threads
+  // are on root moves of their own and pick children as one thread alone does.
+  std::atomic<bool> helping{false};
   std::atomic<std::uint8_t>& busy_slot(std::uint64_t key) const {
     return busy[(key ^ (key >> 32)) & (kBusySlots - 1)];
   }
@@ -338,6 +341,13 @@ class Searcher {
     }
   }
 
+  // Whether a symmetry other than the identity maps the stones onto themselves.
+  bool position_symmetric() const {
+    for (std::size_t s = 1; s < hashes_.size(); ++s) {
+      if (hashes_[s] == hashes_[0]) return true;
+    }
+    return false;
+  }
   // The canonical key of the position and the symmetry that gives it.
   std::uint64_t key(std::size_t& sym) const {
     sym = 0;
@@ -444,6 +454,7 @@ class Searcher {
     std::uint32_t pn, dn;  // for the side to move after the move
     std::uint32_t plies;   // when proven
     std::uint64_t key;     // the position's canonical key (0: the move ended the game)
+    bool removes;          // the move removed stones
   };
   Child child_numbers(Vertex v, Player me);
   // Keeps one child of each position among kids_[begin, end): moves that lead to one position
@@ -468,6 +479,7 @@ class Searcher {
     std::uint64_t before;
     std::uint32_t thpn, thdn;      // its thresholds
     std::size_t begin, end, best;  // best: the child being searched
+    bool marked = false;           // counted in the busy slots (threads share the tree)
   };
   // Enters the position (alpha-beta): pushes its frame and returns true, or returns false with
   // its outcome when known without a search (from the table, a move that wins at once, or
@@ -499,18 +511,20 @@ class Searcher {
     sh_.table.store(k, e);
   }
 
-  // Counts a frame entered (+1) or left (-1) in the busy slots, when threads share the tree.
-  void mark_busy(std::uint64_t k, int step) {
-    if (!sh_.busy) return;
-    if (step > 0) {
-      sh_.busy_slot(k).fetch_add(1, std::memory_order_relaxed);
-    } else {
-      sh_.busy_slot(k).fetch_sub(1, std::memory_order_relaxed);
-    }
+  // Counts the top frame in the busy slots once threads share the tree, and takes a frame's
+  // count back when it is left. (Not before: two threads proving mirror images of one root
+  // move would pass the slots of the same positions to and fro between their cores.)
+  void mark_top() {
+    if (!sh_.busy || !sh_.helping.load(std::memory_order_relaxed)) return;
+    PnFrame& f = pn_.back();
+    sh_.busy_slot(f.key).fetch_add(1, std::memory_order_relaxed);
+    f.marked = true;
   }
-  // Reads the children's numbers again from the table, where other threads may have moved
-  // them on (only when threads share the tree).
-  void refresh_children(std::size_t begin, std::size_t end);
+  void unmark(const PnFrame& f) {
+    if (f.marked) sh_.busy_slot(f.key).fetch_sub(1, std::memory_order_relaxed);
+  }
+  // Reads a child's numbers again from the table, where another thread may have moved them on.
+  void reread(Child& c) const;
 
   Position pos_;
   Shared& sh_;

@@ -22,8 +22,9 @@ std::uint32_t saturate(std::uint64_t x) {
 }  // namespace
 
 Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
-  Child c{v, 1, 1, 0, 0};
+  Child c{v, 1, 1, 0, 0, false};
   play(v);
+  c.removes = pos_.last_move().stones_removed != 0;
   if (pos_.is_over()) {
     // The game ended: the side to move after the move (if any) has lost or won for good.
     const bool mover_won = pos_.winner() == me;
@@ -52,11 +53,16 @@ Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
 }
 
 std::size_t Searcher::drop_transposed_children(std::size_t begin) {
-  if (kids_.size() - begin < 2) return kids_.size();
+  // Two moves can lead to one position only when both remove stones (a move that removes
+  // nothing adds its stone to the position's, a different point for each move), or as mirror
+  // images: then both positions are images of the position's own stones plus one, which
+  // (outside rare cases, merely missed here) means that the position is symmetric itself.
+  const bool symmetric = position_symmetric();
   keyed_.clear();
   for (std::size_t i = begin; i < kids_.size(); ++i) {
-    if (kids_[i].key != 0) keyed_.emplace_back(kids_[i].key, i);
+    if (kids_[i].key != 0 && (symmetric || kids_[i].removes)) keyed_.emplace_back(kids_[i].key, i);
   }
+  if (keyed_.size() < 2) return kids_.size();
   std::sort(keyed_.begin(), keyed_.end());
   bool any = false;
   for (std::size_t j = 1; j < keyed_.size(); ++j) {
@@ -106,23 +112,27 @@ bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
     kids_.push_back(child_numbers(pos_.legal_move(me, i), me));
   }
   pn_.push_back({k, sym, before, thpn, thdn, begin, drop_transposed_children(begin), begin});
-  mark_busy(k, +1);
+  mark_top();
   return true;
 }
 
 bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& child_thdn) {
   PnFrame& f = pn_.back();
-  if (sh_.busy) refresh_children(f.begin, f.end);
   // The position's numbers from its children's, and the child to search next: the least
   // disproof number (best, and the second least). With threads sharing the tree a child that
-  // others are in counts twice its disproof number plus one (busy_best, busy_second), if that
-  // leaves a child within this position's threshold.
+  // others are in is read again from the table (they may have moved it on) and counts twice
+  // its disproof number plus one (busy_best, busy_second), if that leaves a child within this
+  // position's threshold.
   std::uint32_t pn = kInfinity, second = kInfinity;
   std::uint32_t busy_rank = kInfinity, busy_second = kInfinity;
   std::uint64_t dn = 0;
   std::size_t best = f.begin, busy_best = f.begin;
+  const bool shared = sh_.busy && sh_.helping.load(std::memory_order_relaxed);
   for (std::size_t i = f.begin; i < f.end; ++i) {
-    const Child& c = kids_[i];
+    Child& c = kids_[i];
+    const bool others_in = shared && c.pn != 0 && c.dn != 0 && c.key != 0 &&
+                           sh_.busy_slot(c.key).load(std::memory_order_relaxed) != 0;
+    if (others_in) reread(c);
     dn += c.pn;
     if (c.dn < pn) {
       second = pn;
@@ -130,9 +140,7 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
     } else if (c.dn < second) {
       second = c.dn;
     }
-    if (!sh_.busy) continue;
-    const bool others_in =
-        c.dn != 0 && c.key != 0 && sh_.busy_slot(c.key).load(std::memory_order_relaxed) != 0;
+    if (!shared) continue;
     const std::uint32_t rank = others_in ? saturate(2 * std::uint64_t{c.dn} + 1) : c.dn;
     if (rank < busy_rank) {
       busy_second = busy_rank;
@@ -141,7 +149,7 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
       busy_second = rank;
     }
   }
-  if (sh_.busy && busy_best != best && kids_[busy_best].dn < f.thpn) {
+  if (shared && busy_best != best && kids_[busy_best].dn < f.thpn) {
     best = busy_best;
     second = busy_second;
   }
@@ -174,32 +182,29 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
     f.best = best;
     return false;
   }
-  mark_busy(f.key, -1);
+  unmark(f);
   kids_.resize(f.begin);
   pn_.pop_back();
   return true;
 }
 
-void Searcher::refresh_children(std::size_t begin, std::size_t end) {
+void Searcher::reread(Child& c) const {
   Entry e;
-  for (std::size_t i = begin; i < end; ++i) {
-    Child& c = kids_[i];
-    if (c.key == 0 || c.pn == 0 || c.dn == 0 || !sh_.table.probe(c.key, e)) continue;
-    if (e.proven) {
-      c.pn = e.win ? 0 : kInfinity;
-      c.dn = e.win ? kInfinity : 0;
-      c.plies = e.plies;
-    } else {
-      c.pn = std::max<std::uint32_t>(e.pn, 1);
-      c.dn = std::max<std::uint32_t>(e.dn, 1);
-    }
+  if (!sh_.table.probe(c.key, e)) return;
+  if (e.proven) {
+    c.pn = e.win ? 0 : kInfinity;
+    c.dn = e.win ? kInfinity : 0;
+    c.plies = e.plies;
+  } else {
+    c.pn = std::max<std::uint32_t>(e.pn, 1);
+    c.dn = std::max<std::uint32_t>(e.dn, 1);
   }
 }
 
 void Searcher::unwind_pn(std::size_t base) {
   // The bottom frame's position was played by the caller; each frame above it by a move here.
   for (std::size_t i = pn_.size(); i > base + 1; --i) undo();
-  for (std::size_t i = base; i < pn_.size(); ++i) mark_busy(pn_[i].key, -1);
+  for (std::size_t i = base; i < pn_.size(); ++i) unmark(pn_[i]);
   kids_.resize(pn_[base].begin);
   pn_.resize(base);
 }
