@@ -9,7 +9,9 @@
 //    table's move, the moves the policy finds urgent (Policy::move_urgency; TanboPolicy's:
 //    moves that bound another root without bounding their own), the history heuristic, and
 //    the moves it finds bad (self-bounding ones) last;
-//  - threads that share the table and take the root moves one at a time.
+//  - threads that share the table and take the root moves one at a time; with df-pn, a
+//    thread with none left helps prove a root move another thread is on;
+//  - df-pn keeps one child per position (mirror images, self-bounding moves of one root).
 // Tanbo positions never repeat (every move adds a stone or removes at least one root, and
 // roots never appear), so the game graph is acyclic and a table entry is always sound.
 #pragma once
