@@ -210,6 +210,7 @@ TEST(SolverCheckpoint, WritesWhileTheSearchRuns) {
   SolverOptions o = sized(4);
   o.threads = 2;
   Solver solver(o);
+  solver.prepare(pos);  // as the command does before its periodic writes start
   std::atomic<bool> stop{false};
   std::thread writer([&] {
     CheckpointRun run;

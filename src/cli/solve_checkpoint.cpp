@@ -171,6 +171,9 @@ void check_checkpoint_args(const CheckpointArgs& a) {
 StagedSolve solve_in_stages(Solver& solver, const Position& pos, SolveLimits limits,
                             const CheckpointArgs& a, std::ostream& err) {
   const std::string identity = checkpoint_identity(pos, solver.options());
+  // (readied for the board before the periodic writes start: solve() finds it so and leaves
+  // the table's memory in place while they read it)
+  solver.prepare(pos);
   const CheckpointRun before = resume(solver, pos, a, identity, err);
   const auto since = limits.since == Clock::time_point{} ? Clock::now() : limits.since;
   std::mutex err_mu;  // (the periodic writes report from their own thread)

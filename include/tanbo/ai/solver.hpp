@@ -132,8 +132,10 @@ class Solver {
   void prepare(const Position& pos);
   // The table's size in 64-bit words (buckets of four: two slots of a check word and data).
   std::size_t table_words() const;
-  // Copies the table's words from `first` into `out`. Safe while a solve runs: a slot torn by a
-  // search writing it reads as a miss, as it does for the searches.
+  // Copies the table's words from `first` into `out`. Safe while a solve runs on the board the
+  // solver is prepared for (call prepare first): a slot torn by a search writing it reads as a
+  // miss, as it does for the searches. (A solve of another board empties the table, and its
+  // memory with it, as it starts.)
   void read_table(std::size_t first, std::span<std::uint64_t> out) const;
   // Takes words from `first` of a table of `source_words` words (read_table's, of a solver of
   // this board and the same symmetry setting): copied in place when the sizes agree, else each
