@@ -523,8 +523,9 @@ class Searcher {
   void unmark(const PnFrame& f) {
     if (f.marked) sh_.busy_slot(f.key).fetch_sub(1, std::memory_order_relaxed);
   }
-  // Reads a child's numbers again from the table, where another thread may have moved them on.
-  void reread(Child& c) const;
+  // Reads a child's numbers from the table by its key (again, when another thread may have
+  // moved them on); false, leaving them as they were, when the table has no entry.
+  bool reread(Child& c) const;
 
   Position pos_;
   Shared& sh_;

@@ -34,19 +34,7 @@ Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
     std::size_t sym = 0;
     const std::uint64_t k = key(sym);
     c.key = k;
-    Entry e;
-    if (sh_.table.probe(k, e)) {
-      if (e.proven) {
-        c.pn = e.win ? 0 : kInfinity;
-        c.dn = e.win ? kInfinity : 0;
-        c.plies = e.plies;
-      } else {
-        c.pn = std::max<std::uint32_t>(e.pn, 1);
-        c.dn = std::max<std::uint32_t>(e.dn, 1);
-      }
-    } else {
-      c.dn = std::max<std::uint32_t>(pos_.legal_count(pos_.to_move()), 1);
-    }
+    if (!reread(c)) c.dn = std::max<std::uint32_t>(pos_.legal_count(pos_.to_move()), 1);
   }
   undo();
   return c;
@@ -188,9 +176,9 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
   return true;
 }
 
-void Searcher::reread(Child& c) const {
+bool Searcher::reread(Child& c) const {
   Entry e;
-  if (!sh_.table.probe(c.key, e)) return;
+  if (!sh_.table.probe(c.key, e)) return false;
   if (e.proven) {
     c.pn = e.win ? 0 : kInfinity;
     c.dn = e.win ? kInfinity : 0;
@@ -199,6 +187,7 @@ void Searcher::reread(Child& c) const {
     c.pn = std::max<std::uint32_t>(e.pn, 1);
     c.dn = std::max<std::uint32_t>(e.dn, 1);
   }
+  return true;
 }
 
 void Searcher::unwind_pn(std::size_t base) {
