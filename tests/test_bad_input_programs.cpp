@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "commands.hpp"
 #include "gtp.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/position.hpp"
@@ -174,6 +175,22 @@ TEST(BadCli, ProgramRefusesBadBoardsWithAMessageAndStatus2) {
   tanbo::test::expect_refused(bin + " gtp --players 12", "2 to 8", "name\n");
   tanbo::test::expect_refused(bin + " gtp --no-such-option", "no-such-option");
   tanbo::test::expect_refused(bin + " frobnicate", "unknown subcommand");
+}
+
+// The overview lists every subcommand, however long its name, under --help, -h and help
+// (status 0, on stdout) and when no subcommand is given (status 2, on stderr).
+TEST(BadCli, OverviewListsEverySubcommand) {
+  const std::string bin = TANBO_BINARY;
+  for (const std::string flag : {" --help", " -h", " help", ""}) {
+    const auto r = tanbo::test::run_command(bin + flag);
+    EXPECT_EQ(r.status, flag.empty() ? 2 : 0) << flag << ": " << r.err;
+    const std::string& text = flag.empty() ? r.err : r.out;
+    for (const auto& c : tanbo::cli::commands()) {
+      EXPECT_NE(text.find("\n  " + std::string(c.name) + "  "), std::string::npos)
+          << flag << " lacks " << c.name << ":\n"
+          << text;
+    }
+  }
 }
 
 TEST(BadCli, GtpSessionSurvivesBinaryInput) {

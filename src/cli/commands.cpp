@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -53,9 +54,12 @@ void usage(std::ostream& os) {
         " - Tanbo on any board that is a graph\n\n"
         "usage: tanbo SUBCOMMAND [options]   (tanbo SUBCOMMAND --help for its options)\n\n"
         "subcommands:\n";
+  // The summaries start in one column, two spaces past the longest name.
+  std::size_t width = 0;
+  for (const auto& c : commands()) width = std::max(width, std::string_view(c.name).size());
   for (const auto& c : commands()) {
-    os << "  " << c.name << std::string(10 - std::string_view(c.name).size(), ' ') << c.summary
-       << "\n";
+    os << "  " << c.name << std::string(width + 2 - std::string_view(c.name).size(), ' ')
+       << c.summary << "\n";
   }
   os << "\nexample: tanbo gtp --topology \"grid 5x5x5\"\n"
         "documentation: README.md and docs/ (cli.md, protocol.md, rules.md)\n";
