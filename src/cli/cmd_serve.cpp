@@ -29,6 +29,9 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "API requests a second each client address may make (bursts of 4 times as many); 0: "
       "no limit")("max-streams", po::value(&o.max_streams)->default_value(o.max_streams),
                   "event streams open at once (each holds a connection thread)")(
+      "games-in-memory", po::value(&o.games_in_memory)->default_value(o.games_in_memory),
+      "games kept in memory while unused, the ones used last (1 to 10000000); the others are "
+      "read from the database when asked for")(
       "sync", po::value(&o.sync)->default_value(o.sync),
       "normal: a move is answered once the system holds it (a killed server loses nothing, a "
       "power cut may lose the last moves); full: once it is on the disk (slower)");
@@ -53,6 +56,9 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
     throw Error("--sync " + quote_input(o.sync) + ": full or normal");
   }
   if (o.max_streams < 1 || o.max_streams > 4096) throw Error("--max-streams must be 1 to 4096");
+  if (o.games_in_memory < 1 || o.games_in_memory > 10000000) {
+    throw Error("--games-in-memory must be 1 to 10000000");
+  }
   return serve::run_server(o, out, err);
 #else
   (void)args;

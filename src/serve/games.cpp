@@ -105,14 +105,23 @@ int http_status(TurnStatus s) {
 }  // namespace
 
 Games::Games(Store& store, GamesOptions options) : store_(store), options_(options) {
-  for (StoredGame& s : store_.load_all()) restore(std::move(s));
+  options_.in_memory = std::max<std::size_t>(1, options_.in_memory);
+  for (const std::string& id : store_.game_ids()) {
+    std::optional<StoredGame> stored = store_.load_game(id);
+    if (!stored) continue;
+    const std::shared_ptr<LiveGame> g = restore(std::move(*stored));
+    if (!g) continue;
+    std::lock_guard lock(games_mutex_);
+    {
+      std::lock_guard game_lock(g->mutex);
+      after_change(g);  // an engine to move is queued, which keeps the game in memory
+    }
+    keep(g);
+  }
+  // The pool starts once nothing can throw any more (a constructor that throws runs no
+  // destructor, and would leave the threads unjoined).
   const int threads = std::max(1, options_.engine_threads);
   for (int i = 0; i < threads; ++i) pool_.emplace_back([this] { engine_worker(); });
-  std::shared_lock lock(games_mutex_);
-  for (const auto& g : by_age_) {
-    std::lock_guard game_lock(g->mutex);
-    after_change(g);
-  }
 }
 
 Games::~Games() {
@@ -126,7 +135,7 @@ Games::~Games() {
   for (std::thread& t : pool_) t.join();
 }
 
-void Games::restore(StoredGame&& s) {
+std::shared_ptr<LiveGame> Games::restore(StoredGame&& s) const {
   try {
     Game game = game_from_text(s.start, "stored game " + s.id);
     for (const StoredTurn& t : s.turns) {
@@ -145,27 +154,61 @@ void Games::restore(StoredGame&& s) {
     g->specs = std::move(s.specs);
     g->tokens = std::move(s.tokens);
     g->session = std::make_unique<Session>(std::move(game), std::move(seats));
-    add(std::move(g));
+    return g;
   } catch (const Error& e) {
     std::cerr << "tanbo serve: game " << s.id << " left out: " << e.what() << "\n";
+    return nullptr;
   }
 }
 
-void Games::add(std::shared_ptr<LiveGame> g) {
-  std::unique_lock lock(games_mutex_);
-  games_[g->id] = g;
-  by_age_.push_back(std::move(g));
+void Games::keep(const std::shared_ptr<LiveGame>& g) {
+  if (const auto it = games_.find(g->id); it != games_.end()) {
+    recent_.splice(recent_.begin(), recent_, it->second.recent);
+  } else {
+    recent_.push_front(g->id);
+    games_.emplace(g->id, Kept{g, recent_.begin()});
+  }
+  // A game nothing else holds (no request, stream or engine: only this table) can be read
+  // back from the database whenever it is asked for; the others stay.
+  for (auto it = std::prev(recent_.end());
+       games_.size() > options_.in_memory && it != recent_.begin();) {
+    const auto kept = games_.find(*it);
+    const auto older = std::prev(it);
+    if (kept->second.game.use_count() == 1) {
+      games_.erase(kept);
+      recent_.erase(it);
+    }
+    it = older;
+  }
+  most_in_memory_ = std::max(most_in_memory_, games_.size());
 }
 
-std::size_t Games::size() const {
-  std::shared_lock lock(games_mutex_);
-  return games_.size();
+std::uint64_t Games::size() {
+  return store_.count();
 }
 
-std::shared_ptr<LiveGame> Games::find(const std::string& id) const {
-  std::shared_lock lock(games_mutex_);
-  const auto it = games_.find(id);
-  return it == games_.end() ? nullptr : it->second;
+std::size_t Games::most_in_memory() const {
+  std::lock_guard lock(games_mutex_);
+  return most_in_memory_;
+}
+
+std::shared_ptr<LiveGame> Games::find(const std::string& id) {
+  std::lock_guard lock(games_mutex_);
+  if (const auto it = games_.find(id); it != games_.end()) {
+    std::shared_ptr<LiveGame> g = it->second.game;
+    keep(g);
+    return g;
+  }
+  std::optional<StoredGame> stored = store_.load_game(id);
+  if (!stored) return nullptr;
+  std::shared_ptr<LiveGame> g = restore(std::move(*stored));
+  if (!g) return nullptr;
+  {
+    std::lock_guard game_lock(g->mutex);
+    after_change(g);  // resumes an engine seat to move (after a restart)
+  }
+  keep(g);
+  return g;
 }
 
 Json Games::create(const Json& request) {
@@ -202,7 +245,10 @@ Json Games::create(const Json& request) {
   } catch (const Error& e) {
     refuse(500, e.what());
   }
-  add(g);
+  {
+    std::lock_guard lock(games_mutex_);
+    keep(g);
+  }
   Json seats_json = Json::array();
   {
     std::lock_guard lock(g->mutex);
@@ -219,16 +265,11 @@ Json Games::create(const Json& request) {
   return {{"id", g->id}, {"url", "/games/" + g->id}, {"seats", std::move(seats_json)}};
 }
 
-Json Games::list(std::size_t limit) const {
-  std::vector<std::shared_ptr<LiveGame>> newest;
-  {
-    std::shared_lock lock(games_mutex_);
-    for (auto it = by_age_.rbegin(); it != by_age_.rend() && newest.size() < limit; ++it) {
-      newest.push_back(*it);
-    }
-  }
+Json Games::list(std::size_t limit) {
   Json games = Json::array();
-  for (const auto& g : newest) {
+  for (const std::string& id : store_.newest_ids(limit)) {
+    const std::shared_ptr<LiveGame> g = find(id);
+    if (!g) continue;  // a stored game that no longer replays
     std::lock_guard lock(g->mutex);
     games.push_back(summary_json(*g));
   }
@@ -299,10 +340,10 @@ std::string Games::resign(const std::shared_ptr<LiveGame>& game, const Json& req
 }
 
 void Games::wake_all() {
-  std::shared_lock lock(games_mutex_);
-  for (const auto& g : by_age_) {
-    std::lock_guard game_lock(g->mutex);
-    g->changed.notify_all();
+  std::lock_guard lock(games_mutex_);
+  for (const auto& [id, kept] : games_) {
+    std::lock_guard game_lock(kept.game->mutex);
+    kept.game->changed.notify_all();
   }
 }
 

@@ -1,19 +1,20 @@
 // The games a server holds: each a tanbo::Session under a lock of its own, stored in the
 // database turn by turn (store first, then played), with engine seats played on a bounded
-// pool of threads.
+// pool of threads. Memory holds at most GamesOptions::in_memory games that nothing is using
+// (the ones used last); any other game is read back from the database when it is asked for.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <map>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "store.hpp"
@@ -47,11 +48,14 @@ struct LiveGame {
 struct GamesOptions {
   std::uint64_t max_points = 20000;
   int engine_threads = 1;
+  // Games kept in memory while no request, event stream or engine uses them (at least 1).
+  std::size_t in_memory = 1000;
 };
 
 class Games {
  public:
-  // Reloads every stored game (replaying its turns through the rules) and starts the engine
+  // Replays every stored game through the rules (one at a time: a game that no longer replays
+  // is reported on stderr and left out), keeps the newest in memory and starts the engine
   // pool; games waiting for an engine resume. Throws tanbo::Error when the store cannot be read.
   Games(Store& store, GamesOptions options);
   ~Games();  // stops the engines (asks each thinking one to stop) and joins the pool
@@ -60,21 +64,25 @@ class Games {
 
   // POST /api/games: the 201 answer, or throws ApiError.
   Json create(const Json& request);
-  // The game, or nullptr.
-  std::shared_ptr<LiveGame> find(const std::string& id) const;
+  // The game (read from the database when it is not in memory), or nullptr.
+  std::shared_ptr<LiveGame> find(const std::string& id);
   // GET /api/games: the newest games, at most `limit`.
-  Json list(std::size_t limit = 50) const;
+  Json list(std::size_t limit = 50);
   // POST /api/games/ID/moves and /resign: the new state (JSON text), or throws ApiError.
   std::string move(const std::shared_ptr<LiveGame>& g, const Json& request);
   std::string resign(const std::shared_ptr<LiveGame>& g, const Json& request);
   // Wakes every event stream (at shutdown).
   void wake_all();
   bool stopping() const { return stopping_; }
-  std::size_t size() const;
+  std::uint64_t size();                // games stored
+  std::size_t most_in_memory() const;  // the most games memory held at once, after forgetting
 
  private:
-  void add(std::shared_ptr<LiveGame> g);
-  void restore(StoredGame&& s);
+  // Puts a game in memory as the one used last, then forgets the games used least recently
+  // that nothing uses, down to options_.in_memory. Under games_mutex_ (exclusive).
+  void keep(const std::shared_ptr<LiveGame>& g);
+  // The stored game replayed through the rules; nullptr (reported) when it does not replay.
+  std::shared_ptr<LiveGame> restore(StoredGame&& s) const;
   Player seat_of(const LiveGame& g, const Json& request) const;
   void after_change(const std::shared_ptr<LiveGame>& g);  // under g->mutex: notify, queue an engine
   void engine_worker();
@@ -82,9 +90,17 @@ class Games {
 
   Store& store_;
   GamesOptions options_;
-  mutable std::shared_mutex games_mutex_;
-  std::map<std::string, std::shared_ptr<LiveGame>> games_;
-  std::vector<std::shared_ptr<LiveGame>> by_age_;  // oldest first
+  // The games in memory, and their ids from the one used last to the one used least recently.
+  // A game is read from the database, kept and forgotten only under games_mutex_, so that a
+  // game is never in memory twice.
+  struct Kept {
+    std::shared_ptr<LiveGame> game;
+    std::list<std::string>::iterator recent;
+  };
+  mutable std::mutex games_mutex_;
+  std::unordered_map<std::string, Kept> games_;
+  std::list<std::string> recent_;
+  std::size_t most_in_memory_ = 0;
 
   std::mutex pool_mutex_;
   std::condition_variable pool_wake_;

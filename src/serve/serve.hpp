@@ -16,6 +16,7 @@ struct ServeOptions {
   std::string web_root;              // "" = next to the program (web/ or ../share/tanbo/web)
   double rate = 50;                  // API requests a second per client (bursts of 4x); 0 = off
   int max_streams = 250;             // event streams open at once
+  long long games_in_memory = 1000;  // idle games kept in memory (others read when asked for)
   std::string sync = "normal";       // SQLite's synchronous setting: "normal" or "full"
 };
 

@@ -299,7 +299,7 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   ::signal(SIGPIPE, SIG_IGN);
 
   Store store(o.db, o.sync != "normal");
-  Games games(store, {o.max_points, o.engine_threads});
+  Games games(store, {o.max_points, o.engine_threads, static_cast<std::size_t>(o.games_in_memory)});
   Server server(games, o, web_root);
   Listener svr;
   const std::size_t threads = static_cast<std::size_t>(o.max_streams) + 16;
@@ -333,8 +333,8 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   pthread_kill(waiter.native_handle(), SIGUSR1);  // ends the waiter if no signal came
   waiter.join();
   if (!ok && svr.is_running()) err << "tanbo serve: the server stopped on an error\n";
-  out << "tanbo serve: stopped (" << games.size() << " games in " << shown_name(o.db) << ")"
-      << std::endl;
+  out << "tanbo serve: stopped (" << games.size() << " games in " << shown_name(o.db)
+      << "; at most " << games.most_in_memory() << " in memory at once)" << std::endl;
   return 0;
 }
 

@@ -2,7 +2,8 @@
 
 #include <sqlite3.h>
 
-#include <map>
+#include <algorithm>
+#include <cstdint>
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
@@ -72,6 +73,7 @@ Store::Store(const std::string& path, bool full_sync) : path_(path) {
     exec(
         "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, created INTEGER NOT NULL, "
         "start TEXT NOT NULL, seed INTEGER NOT NULL)");
+    exec("CREATE INDEX IF NOT EXISTS games_by_age ON games (created, id)");
     exec(
         "CREATE TABLE IF NOT EXISTS seats (game TEXT NOT NULL REFERENCES games(id), "
         "player INTEGER NOT NULL, spec TEXT NOT NULL, token TEXT NOT NULL, "
@@ -148,34 +150,49 @@ void Store::add_turn(const std::string& id, std::uint32_t ply, const StoredTurn&
   }
 }
 
-std::vector<StoredGame> Store::load_all() {
+std::vector<std::string> Store::game_ids() {
   std::lock_guard lock(mutex_);
-  std::vector<StoredGame> games;
-  std::map<std::string, std::size_t> index;
-  Statement g(db_, "SELECT id, created, start, seed FROM games ORDER BY created, id");
-  while (g.step()) {
-    StoredGame s;
-    s.id = g.text(0);
-    s.created = g.integer(1);
-    s.start = g.text(2);
-    s.seed = static_cast<std::uint64_t>(g.integer(3));
-    index[s.id] = games.size();
-    games.push_back(std::move(s));
-  }
-  Statement seats(db_, "SELECT game, spec, token FROM seats ORDER BY game, player");
+  std::vector<std::string> ids;
+  Statement q(db_, "SELECT id FROM games ORDER BY created, id");
+  while (q.step()) ids.push_back(q.text(0));
+  return ids;
+}
+
+std::vector<std::string> Store::newest_ids(std::size_t limit) {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> ids;
+  Statement q(db_, "SELECT id FROM games ORDER BY created DESC, id DESC LIMIT ?");
+  q.bind(1, static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
+  while (q.step()) ids.push_back(q.text(0));
+  return ids;
+}
+
+std::uint64_t Store::count() {
+  std::lock_guard lock(mutex_);
+  Statement q(db_, "SELECT count(*) FROM games");
+  return q.step() ? static_cast<std::uint64_t>(q.integer(0)) : 0;
+}
+
+std::optional<StoredGame> Store::load_game(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  Statement g(db_, "SELECT created, start, seed FROM games WHERE id = ?");
+  g.bind(1, id);
+  if (!g.step()) return std::nullopt;
+  StoredGame s;
+  s.id = id;
+  s.created = g.integer(0);
+  s.start = g.text(1);
+  s.seed = static_cast<std::uint64_t>(g.integer(2));
+  Statement seats(db_, "SELECT spec, token FROM seats WHERE game = ? ORDER BY player");
+  seats.bind(1, id);
   while (seats.step()) {
-    auto it = index.find(seats.text(0));
-    if (it == index.end()) continue;
-    games[it->second].specs.push_back(seats.text(1));
-    games[it->second].tokens.push_back(seats.text(2));
+    s.specs.push_back(seats.text(0));
+    s.tokens.push_back(seats.text(1));
   }
-  Statement turns(db_, "SELECT game, player, point FROM turns ORDER BY game, ply");
-  while (turns.step()) {
-    auto it = index.find(turns.text(0));
-    if (it == index.end()) continue;
-    games[it->second].turns.push_back({static_cast<int>(turns.integer(1)), turns.text(2)});
-  }
-  return games;
+  Statement turns(db_, "SELECT player, point FROM turns WHERE game = ? ORDER BY ply");
+  turns.bind(1, id);
+  while (turns.step()) s.turns.push_back({static_cast<int>(turns.integer(0)), turns.text(1)});
+  return s;
 }
 
 }  // namespace tanbo::serve

@@ -27,7 +27,7 @@ struct StoredGame {
   std::vector<std::string> specs;   // per seat: "human" or an engine spec
   std::vector<std::string> tokens;  // per seat: its secret token (hex)
   std::uint64_t seed = 1;           // the engines' seed
-  std::vector<StoredTurn> turns;    // in order (filled by load_all)
+  std::vector<StoredTurn> turns;    // in order (filled by load_game)
 };
 
 class Store {
@@ -46,8 +46,14 @@ class Store {
   // Stores turn number `ply` (1-based) of game `id`. Throws tanbo::Error when it cannot be
   // stored (then nothing is: the transaction is rolled back).
   void add_turn(const std::string& id, std::uint32_t ply, const StoredTurn& t);
-  // Every game with its turns, oldest first.
-  std::vector<StoredGame> load_all();
+  // The ids of every game, oldest first.
+  std::vector<std::string> game_ids();
+  // The ids of the newest `limit` games, newest first.
+  std::vector<std::string> newest_ids(std::size_t limit);
+  // How many games are stored.
+  std::uint64_t count();
+  // One game with its turns in order, or nullopt when no game has this id.
+  std::optional<StoredGame> load_game(const std::string& id);
 
  private:
   void exec(const char* sql);

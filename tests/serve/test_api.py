@@ -1,5 +1,6 @@
 """API tests of `tanbo serve`: every status of the contract, identical moves at once, kill -9
-during a burst of moves, an engine seat, the event stream, export round trips, the page's files.
+during a burst of moves, an engine seat, the event stream, export round trips, the page's files,
+games read back from the database when memory holds fewer than there are.
 
 usage: python3 test_api.py TANBO  (every test_* function runs; the first failure ends it)
 """
@@ -375,6 +376,50 @@ def test_engine_game_resumes_after_restart():
         assert st["winner"], st
     finally:
         server.stop()
+
+
+def test_games_beyond_memory_are_read_back():
+    folder = tempfile.mkdtemp(dir=TMP)
+    server = Server(TANBO, folder, "--games-in-memory", "2")
+    try:
+        engines = server.new_game("grid 7x7", ["greedy", "random"])
+        games = [server.new_game("grid 5x5") for _ in range(6)]
+        played = {g["id"]: [] for g in games}
+        # Two rounds of moves over the six games: each move reaches a game that others have
+        # pushed out of memory since its last move (the engines' game stays while they play).
+        for _ in range(2):
+            for g in games:
+                st = server.get("/api/games/" + g["id"])[1]
+                assert st["ply"] == len(played[g["id"]]), (st["ply"], played[g["id"]])
+                seat = 0 if st["to_move"] == "black" else 1
+                point = st["legal"][len(played[g["id"]]) % len(st["legal"])]
+                status, after = play(server, g, seat, point, ply=st["ply"])
+                assert status == 200 and after["ply"] == st["ply"] + 1, (status, after)
+                played[g["id"]].append(point)
+        for g in games:
+            st = server.get("/api/games/" + g["id"])[1]
+            assert [m["point"] for m in st["moves"]] == played[g["id"]], st["moves"]
+        listing = server.get("/api/games")[1]["games"]
+        assert [x["id"] for x in listing] == [g["id"] for g in reversed(games)] + [engines["id"]]
+        assert all(x["ply"] == 2 for x in listing[:-1]), listing
+        # A seat token of a game read back still counts, and a wrong one still does not.
+        g = games[0]
+        status, body = server.post("/api/games/%s/moves" % g["id"],
+                                   dict(seat=games[1]["seats"][0]["token"], point="A1"))
+        error_of(status, body, 403)
+        assert server.get("/api/games/nosuchgame000")[0] == 404
+        # The engines play their game to the end meanwhile.
+        for _ in range(400):
+            st = server.get("/api/games/" + engines["id"])[1]
+            if st["winner"]:
+                break
+            time.sleep(0.05)
+        assert st["winner"], st
+    finally:
+        code, out = server.stop()
+    assert code == 0, (code, out)
+    most = int(out.split("at most ")[1].split(" ")[0])
+    assert "7 games in" in out and 1 <= most <= 4, out
 
 
 def main():
