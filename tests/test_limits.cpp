@@ -2,17 +2,22 @@
 // TANBO_MAX_MEMORY, the memory cgroup, ulimit -v), the estimate of a board's memory against
 // what building and playing really take, refusals that name both; input that would swamp or
 // cut a message (huge tokens, NUL and control bytes) quoted short and escaped wherever it is
-// echoed; topology specs that mean nothing refused with the reason.
+// echoed; topology specs that mean nothing refused with the reason; the timer thread of time
+// limits, progress lines and periodic checkpoints.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "../src/cli/gtp.hpp"
 #include "tanbo/app/options.hpp"
@@ -22,6 +27,7 @@
 #include "tanbo/core/topology.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/platform/memory.hpp"
+#include "tanbo/platform/ticker.hpp"
 #include "test_support.hpp"
 
 namespace tanbo {
@@ -435,3 +441,36 @@ TEST(Cgroup, V1AndContainersThatMountTheirOwnPart) {
 
 }  // namespace
 }  // namespace tanbo
+
+// ------------------------------------------------------------------ the ticker
+
+TEST(Ticker, CallsAtTheTimesItNamesUntilItIsDone) {
+  using tanbo::Ticker;
+  const auto start = Ticker::Clock::now();
+  std::vector<double> at;  // seconds after start
+  {
+    const Ticker t(Ticker::after(start, 0.02), [&](Ticker::Clock::time_point now) {
+      at.push_back(std::chrono::duration<double>(now - start).count());
+      return at.size() < 3 ? Ticker::after(now, 0.02) : Ticker::kNever;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  ASSERT_EQ(at.size(), 3u);  // kNever ended it
+  for (std::size_t i = 0; i < at.size(); ++i) EXPECT_GE(at[i], 0.02 * static_cast<double>(i + 1));
+}
+
+TEST(Ticker, GoesAtOnceAndNeverStartsForNoTime) {
+  using tanbo::Ticker;
+  int calls = 0;
+  const auto start = Ticker::Clock::now();
+  {
+    const Ticker t(Ticker::after(start, 3600), [&](auto) { return ++calls, Ticker::kNever; });
+  }
+  EXPECT_LT(std::chrono::duration<double>(Ticker::Clock::now() - start).count(), 60.0);
+  for (const double none : {0.0, -1.0, std::numeric_limits<double>::infinity(),
+                            std::numeric_limits<double>::quiet_NaN(), 1e300}) {
+    EXPECT_EQ(Ticker::after(start, none), Ticker::kNever) << none;
+    const Ticker t(Ticker::after(start, none), [&](auto) { return ++calls, Ticker::kNever; });
+  }
+  EXPECT_EQ(calls, 0);
+}

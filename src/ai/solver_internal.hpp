@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -17,6 +16,7 @@
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/tuning.hpp"
 #include "tanbo/core/zobrist.hpp"
+#include "tanbo/platform/ticker.hpp"
 
 namespace tanbo::solver_detail {
 
@@ -219,50 +219,27 @@ struct Shared {
 // it sets the stop flag, which the searchers read at every move they look at.
 class Watchdog {
  public:
-  explicit Watchdog(Shared& sh) : sh_(sh) {
-    const bool progress = sh.options.progress && sh.options.progress_every > 0;
-    if (sh.limits.seconds > 0 || progress) thread_ = std::thread([this] { run(); });
-  }
-  ~Watchdog() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
+  explicit Watchdog(Shared& sh)
+      : sh_(sh),
+        every_(sh.options.progress ? sh.options.progress_every : 0),
+        deadline_(Ticker::after(sh.start, sh.limits.seconds)),
+        next_report_(Ticker::after(sh.start, every_)),
+        ticker_(std::min(deadline_, next_report_),
+                [this](Clock::time_point now) { return tick(now); }) {}
 
  private:
-  void run() {
-    using Duration = Clock::duration;
-    const SolverOptions& o = sh_.options;
-    const bool progress = o.progress && o.progress_every > 0;
-    const auto deadline = sh_.limits.seconds > 0
-                              ? sh_.start + std::chrono::duration_cast<Duration>(
-                                                std::chrono::duration<double>(sh_.limits.seconds))
-                              : Clock::time_point::max();
-    const auto every =
-        progress
-            ? std::chrono::duration_cast<Duration>(std::chrono::duration<double>(o.progress_every))
-            : Duration::max();
-    auto next = progress ? sh_.start + every : Clock::time_point::max();
-    std::unique_lock<std::mutex> lock(mu_);
-    for (;;) {
-      if (wake_.wait_until(lock, std::min(deadline, next), [this] { return done_; })) return;
-      const auto now = Clock::now();
-      // A line that is due is printed even when the time is up as well (a long setup of a
-      // huge board can take both past): the user sees where the search stopped.
-      if (now >= next) {
-        report(now);
-        next = now + every;
-      }
-      if (now >= deadline) {
-        sh_.stop = true;
-        return;
-      }
+  Clock::time_point tick(Clock::time_point now) {
+    // A line that is due is printed even when the time is up as well (a long setup of a
+    // huge board can take both past): the user sees where the search stopped.
+    if (now >= next_report_) {
+      report(now);
+      next_report_ = Ticker::after(now, every_);
     }
+    if (now >= deadline_) {
+      sh_.stop = true;
+      return Ticker::kNever;
+    }
+    return std::min(deadline_, next_report_);
   }
   void report(Clock::time_point now) {
     sh_.options.progress(SolveProgress{sh_.nodes.load(),
@@ -271,10 +248,10 @@ class Watchdog {
   }
 
   Shared& sh_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool done_ = false;
-  std::thread thread_;
+  const double every_;  // seconds between progress lines (0: none)
+  const Clock::time_point deadline_;
+  Clock::time_point next_report_;
+  Ticker ticker_;  // last: it stops before the members it reads go
 };
 
 enum class Value : std::int8_t { kLoss = 0, kWin = 1, kUnknown = 2 };

@@ -5,18 +5,17 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <mutex>
-#include <thread>
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/io/safe_file.hpp"
+#include "tanbo/platform/ticker.hpp"
 
 namespace tanbo::cli {
 
@@ -55,42 +54,6 @@ class StopOnSignal {
  private:
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
-};
-
-// Calls `write` every `every` seconds on a thread of its own until it goes.
-class Every {
- public:
-  Every(double every, std::function<void()> write) : write_(std::move(write)) {
-    if (every > 0) thread_ = std::thread([this, every] { run(every); });
-  }
-  ~Every() {
-    {
-      const std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-  Every(const Every&) = delete;
-  Every& operator=(const Every&) = delete;
-
- private:
-  void run(double every) {
-    const auto period =
-        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(every));
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!wake_.wait_for(lock, period, [this] { return done_; })) {
-      lock.unlock();
-      write_();
-      lock.lock();
-    }
-  }
-
-  std::function<void()> write_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool done_ = false;
-  std::thread thread_;
 };
 
 bool exists(const std::string& path) {
@@ -193,13 +156,15 @@ StagedSolve solve_in_stages(Solver& solver, const Position& pos, SolveLimits lim
   limits.stop = &g_stop;
   StagedSolve staged;
   {
-    const Every every(a.every, [&] {
+    // A write of a big table takes a while: the next one is `every` seconds after it ends.
+    const Ticker every(Ticker::after(Clock::now(), a.every), [&](Clock::time_point) {
       try {
         write(solver.running_nodes());
       } catch (const Error& e) {  // (the search goes on; the next write may succeed)
         const std::lock_guard<std::mutex> lock(err_mu);
         err << "tanbo solve: " << e.what() << "\n" << std::flush;
       }
+      return Ticker::after(Clock::now(), a.every);
     });
     staged.result = solver.solve(pos, limits);
   }
