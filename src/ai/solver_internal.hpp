@@ -101,6 +101,11 @@ class Table {
     }
     return false;
   }
+  // Starts fetching the bucket of `key` into the cache: a position's children are probed
+  // after all their keys are known, so that their misses overlap instead of following one
+  // another. The probes of the children were 35% of a solve's time, nearly all waiting for
+  // memory (5x5 from the 2026 start, a 1 GB table).
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(bucket(key)); }
   void store(std::uint64_t key, const Entry& e) {
     std::uint64_t* b = bucket(key);
     const std::uint64_t d = e.pack();
@@ -433,7 +438,10 @@ class Searcher {
     std::uint64_t key;     // the position's canonical key (0: the move ended the game)
     bool removes;          // the move removed stones
   };
-  Child child_numbers(Vertex v, Player me);
+  // A child's numbers before the table is read: proven when the move ends the game, else from
+  // its mobility (proof number 1, disproof number the moves of its side to move). Its table
+  // entry is fetched from memory meanwhile (Table::prefetch), for reread.
+  Child child_start(Vertex v, Player me);
   // Keeps one child of each position among kids_[begin, end): moves that lead to one position
   // (mirror images of each other, or self-bounding moves of one root) are one child. Returns
   // the new end.

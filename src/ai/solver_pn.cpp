@@ -21,7 +21,7 @@ std::uint32_t saturate(std::uint64_t x) {
 
 }  // namespace
 
-Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
+Searcher::Child Searcher::child_start(Vertex v, Player me) {
   Child c{v, 1, 1, 0, 0, false};
   play(v);
   c.removes = pos_.last_move().stones_removed != 0;
@@ -34,7 +34,8 @@ Searcher::Child Searcher::child_numbers(Vertex v, Player me) {
     std::size_t sym = 0;
     const std::uint64_t k = key(sym);
     c.key = k;
-    if (!reread(c)) c.dn = std::max<std::uint32_t>(pos_.legal_count(pos_.to_move()), 1);
+    c.dn = std::max<std::uint32_t>(pos_.legal_count(pos_.to_move()), 1);
+    sh_.table.prefetch(k);
   }
   undo();
   return c;
@@ -97,7 +98,11 @@ bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
       out.aborted = true;
       return false;
     }
-    kids_.push_back(child_numbers(pos_.legal_move(me, i), me));
+    kids_.push_back(child_start(pos_.legal_move(me, i), me));
+  }
+  // The table's word on each child, read once all its entries are on their way from memory.
+  for (std::size_t i = begin; i < kids_.size(); ++i) {
+    if (kids_[i].key != 0) reread(kids_[i]);
   }
   pn_.push_back({k, sym, before, thpn, thdn, begin, drop_transposed_children(begin), begin});
   mark_top();
