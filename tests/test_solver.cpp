@@ -318,6 +318,41 @@ TEST(Solver, SelfBoundingMovesOfOneRootLeadToOnePosition) {
   EXPECT_GE(roots_seen, 50);
 }
 
+TEST(Solver, TheWinAtOnceIsFoundWithoutTryingEveryMove) {
+  // The fact behind winning_move_at_once, which df-pn asks of every child: a player wins with
+  // one stone exactly when some legal move does (move_wins_at_once), on boards of two players
+  // and of three, for whichever player asks, along random games.
+  int wins_seen = 0;
+  const std::vector<std::pair<std::string, int>> boards = {
+      {"grid 5x5", 2}, {"grid 4x4 wrap", 2}, {"hex 3", 2},    {"grid 2x3x4", 2},
+      {"line 12", 2},  {"grid 5x5", 3},      {"grid 7x7", 3}, {"hex 4", 3}};
+  for (const auto& [spec, players] : boards) {
+    Rng rng(7);
+    for (int game = 0; game < 60; ++game) {
+      Position pos = test::make(spec, "default", players);
+      while (!pos.is_over()) {
+        for (Player p = 1; p <= pos.num_players(); ++p) {
+          if (pos.stones(p) == 0) continue;
+          std::set<Vertex> winning;
+          for (Vertex v : pos.legal_moves(p)) {
+            if (move_wins_at_once(pos, p, v)) winning.insert(v);
+          }
+          const Vertex found = winning_move_at_once(pos, p);
+          if (winning.empty()) {
+            EXPECT_EQ(found, kNoVertex) << spec << " player " << int{p};
+          } else {
+            EXPECT_TRUE(winning.count(found)) << spec << " player " << int{p};
+            if (players == 2) EXPECT_EQ(winning.size(), 1u) << spec;
+            ++wins_seen;
+          }
+        }
+        pos.play(random_move(pos, rng));
+      }
+    }
+  }
+  EXPECT_GE(wins_seen, 100);
+}
+
 TEST(Solver, ThreadsSharingOneMovesTreeMatchBruteForce) {
   // Two df-pn threads prove the last open root move together (each steering around the
   // children the other is in) on positions of few moves; the answers are the brute force's.

@@ -69,6 +69,25 @@ bool move_wins_at_once(const Position& pos, Player p, Vertex v) {
          pos.joined_space_after(p, v) > 0;
 }
 
+Vertex winning_move_at_once(const Position& pos, Player p) {
+  if (pos.num_players() != 2) {
+    for (std::uint32_t i = 0; i < pos.legal_count(p); ++i) {
+      if (move_wins_at_once(pos, p, pos.legal_move(p, i))) return pos.legal_move(p, i);
+    }
+    return kNoVertex;
+  }
+  const Player q = p == 1 ? 2 : 1;
+  if (pos.roots_alive(q) != 1) return kNoVertex;
+  const std::span<const std::uint32_t> spaces = pos.root_spaces();
+  for (RootId r = 0; r < spaces.size(); ++r) {
+    if (!pos.root_alive(r) || pos.root_owner(r) != q) continue;
+    if (spaces[r] != 1) return kNoVertex;
+    const Vertex u = pos.root_space_point(r);
+    return u != kNoVertex && move_wins_at_once(pos, p, u) ? u : kNoVertex;
+  }
+  return kNoVertex;
+}
+
 namespace {
 
 // Whether u is a root-space point of root r (of player q): legal for q, joining r.

@@ -30,6 +30,11 @@ Searcher::Child Searcher::child_start(Vertex v, Player me) {
     const bool mover_won = pos_.winner() == me;
     c.pn = mover_won ? kInfinity : 0;
     c.dn = mover_won ? 0 : kInfinity;
+  } else if (winning_move_at_once(pos_, pos_.to_move()) != kNoVertex) {
+    // The side to move after the move wins with its next stone.
+    c.pn = 0;
+    c.dn = kInfinity;
+    c.plies = 1;
   } else {
     std::size_t sym = 0;
     const std::uint64_t k = key(sym);
@@ -79,17 +84,10 @@ bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
   const Player me = pos_.to_move();
   // A move that ends the game at once: proven without looking further.
   const std::uint32_t count = pos_.legal_count(me);
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const Vertex v = pos_.legal_move(me, i);
-    if (!tick(1)) {
-      out.aborted = true;
-      return false;
-    }
-    if (move_wins_at_once(pos_, me, v)) {
-      store(k, sym, true, v, 1, before);
-      out = {0, kInfinity, 1, false};
-      return false;
-    }
+  if (const Vertex v = winning_move_at_once(pos_, me); v != kNoVertex) {
+    store(k, sym, true, v, 1, before);
+    out = {0, kInfinity, 1, false};
+    return false;
   }
   const std::size_t begin = kids_.size();
   for (std::uint32_t i = 0; i < count; ++i) {

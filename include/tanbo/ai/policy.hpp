@@ -40,6 +40,12 @@ void one_ply_shares(Position& pos, std::span<const Vertex> moves, std::vector<do
 // Whether player p putting a stone on v ends the game with p the winner: the stone bounds
 // every root of every other player and not the root it joins.
 bool move_wins_at_once(const Position& pos, Player p, Vertex v);
+// A move that wins for p at once (move_wins_at_once), or kNoVertex when there is none. With two
+// players it looks at one point at most: a stone of p takes root space from a root of the
+// other colour only by standing on it, and the roots of one colour have no root-space point
+// in common (it would touch two stones of that colour), so p wins at once only when the other
+// player has one root left, with one root-space point. With more players it tries p's moves.
+Vertex winning_move_at_once(const Position& pos, Player p);
 
 // The light playout policy: draws `tries` legal moves at random and plays the first that
 // bounds another player's root without bounding its own; else the first draw, unless that
