@@ -22,20 +22,18 @@ bool Searcher::open_ab(Outcome& out) {
   const std::uint64_t before = nodes_;
   const Player me = pos_.to_move();
   const std::size_t begin = moves_.size();
+  if (const Vertex v = winning_move_at_once(pos_, me); v != kNoVertex) {
+    store(k, sym, true, v, 1, before);
+    out = {Value::kWin, 1};
+    return false;
+  }
   const std::uint32_t count = pos_.legal_count(me);
   for (std::uint32_t i = 0; i < count; ++i) {
-    const Vertex v = pos_.legal_move(me, i);
     if (!tick(1)) {
       moves_.resize(begin);
       return false;
     }
-    if (move_wins_at_once(pos_, me, v)) {
-      moves_.resize(begin);
-      store(k, sym, true, v, 1, before);
-      out = {Value::kWin, 1};
-      return false;
-    }
-    moves_.push_back(v);
+    moves_.push_back(pos_.legal_move(me, i));
   }
   // (entries are proofs: a position in the table is done, so it has no move to try first)
   if (!order(std::span<Vertex>(moves_).subspan(begin), me, kNoVertex)) {
