@@ -191,6 +191,13 @@ TEST(BadCli, OverviewListsEverySubcommand) {
           << text;
     }
   }
+  // tanbo help SUBCOMMAND is that subcommand's --help; an unknown one is refused.
+  const auto solve_help = tanbo::test::run_command(bin + " solve --help");
+  const auto help_solve = tanbo::test::run_command(bin + " help solve");
+  EXPECT_EQ(help_solve.status, 0) << help_solve.err;
+  EXPECT_EQ(help_solve.out, solve_help.out);
+  EXPECT_NE(help_solve.out.find("usage: tanbo solve"), std::string::npos) << help_solve.out;
+  tanbo::test::expect_refused(bin + " help frobnicate", "no subcommand \"frobnicate\"");
 }
 
 TEST(BadCli, GtpSessionSurvivesBinaryInput) {

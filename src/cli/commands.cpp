@@ -52,7 +52,8 @@ namespace {
 void usage(std::ostream& os) {
   os << "tanbo " TANBO_VERSION
         " - Tanbo on any board that is a graph\n\n"
-        "usage: tanbo SUBCOMMAND [options]   (tanbo SUBCOMMAND --help for its options)\n\n"
+        "usage: tanbo SUBCOMMAND [options]   (tanbo help SUBCOMMAND, or tanbo SUBCOMMAND --help,\n"
+        "                                     for its options)\n\n"
         "subcommands:\n";
   // The summaries start in one column, two spaces past the longest name.
   std::size_t width = 0;
@@ -76,8 +77,19 @@ int run(int argc, char** argv) {
   }
   const std::string_view sub = argv[1];
   if (sub == "--help" || sub == "-h" || sub == "help") {
-    usage(std::cout);
-    return checked_output("--help", 0);
+    if (argc < 3) {
+      usage(std::cout);
+      return checked_output("--help", 0);
+    }
+    // tanbo help SUBCOMMAND: that subcommand's own --help.
+    const std::string_view about = argv[2];
+    if (const Command* c = find_command(about)) {
+      return checked_output(c->name,
+                            run_subcommand(*c, {"--help"}, std::cin, std::cout, std::cerr));
+    }
+    std::cerr << "tanbo: no subcommand " << quote_input(about)
+              << " to explain (tanbo --help lists them)\n";
+    return 2;
   }
   if (sub == "--version" || sub == "version") {
     std::cout << "tanbo " TANBO_VERSION "\n";
