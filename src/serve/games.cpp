@@ -107,16 +107,8 @@ int http_status(TurnStatus s) {
 Games::Games(Store& store, GamesOptions options) : store_(store), options_(options) {
   options_.in_memory = std::max<std::size_t>(1, options_.in_memory);
   for (const std::string& id : store_.game_ids()) {
-    std::optional<StoredGame> stored = store_.load_game(id);
-    if (!stored) continue;
-    const std::shared_ptr<LiveGame> g = restore(std::move(*stored));
-    if (!g) continue;
     std::lock_guard lock(games_mutex_);
-    {
-      std::lock_guard game_lock(g->mutex);
-      after_change(g);  // an engine to move is queued, which keeps the game in memory
-    }
-    keep(g);
+    load(id);
   }
   // The pool starts once nothing can throw any more (a constructor that throws runs no
   // destructor, and would leave the threads unjoined).
@@ -192,6 +184,19 @@ std::size_t Games::most_in_memory() const {
   return most_in_memory_;
 }
 
+std::shared_ptr<LiveGame> Games::load(const std::string& id) {
+  std::optional<StoredGame> stored = store_.load_game(id);
+  if (!stored) return nullptr;
+  std::shared_ptr<LiveGame> g = restore(std::move(*stored));
+  if (!g) return nullptr;
+  {
+    std::lock_guard game_lock(g->mutex);
+    after_change(g);  // an engine to move is queued, which keeps the game in memory
+  }
+  keep(g);
+  return g;
+}
+
 std::shared_ptr<LiveGame> Games::find(const std::string& id) {
   std::lock_guard lock(games_mutex_);
   if (const auto it = games_.find(id); it != games_.end()) {
@@ -199,16 +204,7 @@ std::shared_ptr<LiveGame> Games::find(const std::string& id) {
     keep(g);
     return g;
   }
-  std::optional<StoredGame> stored = store_.load_game(id);
-  if (!stored) return nullptr;
-  std::shared_ptr<LiveGame> g = restore(std::move(*stored));
-  if (!g) return nullptr;
-  {
-    std::lock_guard game_lock(g->mutex);
-    after_change(g);  // resumes an engine seat to move (after a restart)
-  }
-  keep(g);
-  return g;
+  return load(id);
 }
 
 Json Games::create(const Json& request) {

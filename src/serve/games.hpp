@@ -83,6 +83,9 @@ class Games {
   void keep(const std::shared_ptr<LiveGame>& g);
   // The stored game replayed through the rules; nullptr (reported) when it does not replay.
   std::shared_ptr<LiveGame> restore(StoredGame&& s) const;
+  // Reads game `id` from the database, replays it and keeps it, its engine queued when one is
+  // to move; nullptr when no game has this id or it does not replay. Under games_mutex_.
+  std::shared_ptr<LiveGame> load(const std::string& id);
   Player seat_of(const LiveGame& g, const Json& request) const;
   void after_change(const std::shared_ptr<LiveGame>& g);  // under g->mutex: notify, queue an engine
   void engine_worker();

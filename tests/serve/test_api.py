@@ -361,6 +361,16 @@ def test_kill_9_keeps_answered_moves():
         server.stop()
 
 
+def wait_for_winner(server, game):
+    """Polls an engines' game for up to 20 s until it has a winner."""
+    for _ in range(400):
+        st = server.get("/api/games/" + game["id"])[1]
+        if st["winner"]:
+            break
+        time.sleep(0.05)
+    assert st["winner"], st
+
+
 def test_engine_game_resumes_after_restart():
     folder = tempfile.mkdtemp(dir=TMP)
     server = Server(TANBO, folder)
@@ -368,12 +378,7 @@ def test_engine_game_resumes_after_restart():
     server.kill()
     server = Server(TANBO, folder)
     try:
-        for _ in range(400):
-            st = server.get("/api/games/" + g["id"])[1]
-            if st["winner"]:
-                break
-            time.sleep(0.05)
-        assert st["winner"], st
+        wait_for_winner(server, g)
     finally:
         server.stop()
 
@@ -409,12 +414,7 @@ def test_games_beyond_memory_are_read_back():
         error_of(status, body, 403)
         assert server.get("/api/games/nosuchgame000")[0] == 404
         # The engines play their game to the end meanwhile.
-        for _ in range(400):
-            st = server.get("/api/games/" + engines["id"])[1]
-            if st["winner"]:
-                break
-            time.sleep(0.05)
-        assert st["winner"], st
+        wait_for_winner(server, engines)
     finally:
         code, out = server.stop()
     assert code == 0, (code, out)
