@@ -76,7 +76,7 @@ Vertex winning_move_at_once(const Position& pos, Player p) {
     }
     return kNoVertex;
   }
-  const Player q = p == 1 ? 2 : 1;
+  const Player q = p == kBlack ? kWhite : kBlack;
   if (pos.roots_alive(q) != 1) return kNoVertex;
   const std::span<const std::uint32_t> spaces = pos.root_spaces();
   for (RootId r = 0; r < spaces.size(); ++r) {
