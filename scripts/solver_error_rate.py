@@ -15,50 +15,9 @@ the positions, so that two runs with different options judge the same positions)
 is the engine of the self-play games (default mcts:playouts=300).
 """
 import argparse
-import subprocess
 import sys
 
-
-class Gtp:
-    def __init__(self, tanbo, topology, engine, seed):
-        self.p = subprocess.Popen(
-            [tanbo, "gtp", "--topology", topology, "--engine", engine, "--seed", str(seed)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def ask(self, command):
-        self.p.stdin.write(command + "\n")
-        self.p.stdin.flush()
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if line == "":
-                raise RuntimeError("tanbo gtp ended during: " + command)
-            if line == "\n" and lines:
-                break
-            if line != "\n":
-                lines.append(line.rstrip("\n"))
-        text = "\n".join(lines)
-        if not text.startswith("="):
-            raise RuntimeError(command + ": " + text)
-        return text[1:].strip()
-
-    def set_moves(self, moves):
-        self.ask("clear_board")
-        for colour, move in moves:
-            self.ask(f"play {colour} {move}")
-
-    def close(self):
-        self.ask("quit")
-        self.p.wait()
-
-
-def self_play(gtp):
-    gtp.ask("clear_board")
-    moves = []
-    while gtp.ask("winner") == "none":
-        colour = gtp.ask("side_to_move")
-        moves.append((colour, gtp.ask(f"genmove {colour}")))
-    return moves
+from gtp_client import Gtp, self_play
 
 
 def won_positions(tanbo, board, wanted, seed, selfplay):
