@@ -51,7 +51,7 @@ void print_result(const Position& pos, const SolveResult& r, const SolveArgs& a,
       << " to move, " << r.moves_total << " legal moves, " << r.symmetries << " symmetries\n";
   if (!r.solved) {
     out << "winner: unknown (stopped after " << std::fixed << std::setprecision(1) << r.seconds
-        << " s: " << r.moves_done << " of " << r.moves_total << " moves proven, all losing)\n";
+        << " s: " << r.moves_done << " of " << r.moves_total << " moves proven losing)\n";
   } else {
     out << "winner: " << player_name(r.winner) << "\n";
     if (r.winner == me) {

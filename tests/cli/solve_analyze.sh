@@ -28,7 +28,8 @@ grep -q "^winning moves: D2" <<< "$out" || fail "game file moves: $out"
 
 # A time limit that runs out.
 out=$("$TANBO" solve --topology "grid 9x9" --time 0.3)
-grep -q "^winner: unknown (stopped after" <<< "$out" || fail "time limit: $out"
+grep -Eq "^winner: unknown \(stopped after [0-9.]+ s: [0-9]+ of 8 moves proven losing\)$" <<< "$out" \
+  || fail "time limit: $out"
 
 # Refusals: exit 2, a reason, nothing on stdout.
 for bad in "--topology grid\ 5x5 --players 3" "--time -1" "--threads 0" "$work/none.tanbo"; do
