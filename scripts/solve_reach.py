@@ -11,8 +11,8 @@ medians and the largest reach (docs/solved.md, What stops the next size).
 usage: scripts/solve_reach.py TANBO --topology "grid 9x9" [--setup steere2026] [--games N]
        [--seconds S] [--selfplay mcts:playouts=300] [--seed S]
 
-The solver's table is kept from one position to the one before it (as `tanbo-solve` keeps it
-between calls), so each step back reuses what the later positions proved.
+Each step back is an `undo`; the solver's table is kept from one position to the one before it
+(as `tanbo-solve` keeps it between calls), so each step reuses what the later positions proved.
 """
 import argparse
 import statistics
@@ -47,10 +47,11 @@ def points(topology):
 def reach(gtp, moves, seconds):
     """The earliest position of the game proven within `seconds`, walking back from the end:
     (plies before the end, stones on the board there, the solver's answer), or None when even
-    the last position before the end is not proven."""
+    the last position before the end is not proven. `gtp` holds the game's end; each step back
+    takes one move back."""
     best = None
     for k in range(len(moves) - 1, -1, -1):
-        gtp.set_moves(moves[:k])
+        gtp.ask("undo")  # the position after moves[:k]
         answer = gtp.ask(f"tanbo-solve {seconds}")
         if answer.startswith("unknown"):
             break

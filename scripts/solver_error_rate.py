@@ -32,8 +32,9 @@ def won_positions(tanbo, board, wanted, seed, selfplay):
         # From the end backwards while the solver finishes within 3 s; the three earliest
         # won positions of each game are kept (the hardest the solver still proves).
         proven = []
+        solver.set_moves(moves)
         for k in range(len(moves) - 1, 0, -1):
-            solver.set_moves(moves[:k])
+            solver.ask("undo")  # the position after moves[:k]
             answer = solver.ask("tanbo-solve 3")
             if answer.startswith("unknown"):
                 break
