@@ -353,6 +353,76 @@ TEST(Solver, TheWinAtOnceIsFoundWithoutTryingEveryMove) {
   EXPECT_GE(wins_seen, 100);
 }
 
+// The winning moves of the side to move, by the brute force with values kept (nullopt: it gave
+// up).
+std::optional<std::vector<Vertex>> winning_moves_of(Position& pos, BruteForce& brute) {
+  std::vector<Vertex> out;
+  for (Vertex v : pos.legal_moves(pos.to_move())) {
+    const std::optional<bool> r = brute.move_wins(pos, v);
+    if (!r) return std::nullopt;
+    if (*r) out.push_back(v);
+  }
+  return out;
+}
+
+// A move that bounds another player's root and not its own.
+bool takes_stones(const Position& pos, Player p, Vertex v) {
+  return !move_bounds_own_root(pos, p, v) && pos.others_bounded(p, v) > 0;
+}
+
+TEST(Solver, NoKindOfMoveIsDominated) {
+  // Knowledge the solver does not use, because it is false (docs/solved.md, Knowledge): a
+  // self-bounding move can be the only winning move, and a position can be won only by moves
+  // that take no stones although moves that take stones are at hand. First the two positions
+  // docs/solved.md shows, then how often each happens along random games.
+  Position pos = test::make("grid 4x4", "spaced");
+  for (const char* m : {"B1", "D2", "C4", "D3", "B4", "C1", "B2", "A3"}) {
+    pos.play(pos.topology().parse_vertex(m).value());
+  }
+  BruteForce brute(1'000'000, true);
+  const Vertex c2 = pos.topology().parse_vertex("C2").value();
+  EXPECT_EQ(winning_moves_of(pos, brute), std::vector<Vertex>{c2});
+  EXPECT_TRUE(move_bounds_own_root(pos, kBlack, c2));
+
+  pos = test::make("grid 4x4", "spaced");
+  for (const char* m : {"A2", "A3", "B1", "D2", "C1", "B4"}) {
+    pos.play(pos.topology().parse_vertex(m).value());
+  }
+  EXPECT_EQ(winning_moves_of(pos, brute), std::vector<Vertex>{c2});
+  EXPECT_FALSE(takes_stones(pos, kBlack, c2));
+  int taking = 0;
+  for (Vertex v : pos.legal_moves(kBlack)) taking += takes_stones(pos, kBlack, v);
+  EXPECT_GT(taking, 0);
+
+  int only_self_bounding = 0, only_without_taking = 0;
+  for (const std::string spec : {"grid 4x4", "grid 3x4", "hex 3"}) {
+    Rng rng(7);
+    BruteForce memo(2'000'000, true);
+    for (int game = 0; game < 20; ++game) {
+      Position p = test::make(spec, spec == "hex 3" ? "hexbo" : "spaced");
+      while (!p.is_over()) {
+        memo.renew();
+        const std::optional<std::vector<Vertex>> wins = winning_moves_of(p, memo);
+        ASSERT_TRUE(wins.has_value()) << spec;
+        const Player me = p.to_move();
+        if (!wins->empty()) {
+          const auto all = [&](auto pred) {
+            return std::all_of(wins->begin(), wins->end(), [&](Vertex v) { return pred(v); });
+          };
+          only_self_bounding += all([&](Vertex v) { return move_bounds_own_root(p, me, v); });
+          const auto legal = p.legal_moves(me);
+          const bool can_take = std::any_of(legal.begin(), legal.end(),
+                                            [&](Vertex v) { return takes_stones(p, me, v); });
+          only_without_taking += can_take && all([&](Vertex v) { return !takes_stones(p, me, v); });
+        }
+        p.play(random_move(p, rng));
+      }
+    }
+  }
+  EXPECT_GE(only_self_bounding, 10);
+  EXPECT_GE(only_without_taking, 10);
+}
+
 TEST(Solver, ThreadsSharingOneMovesTreeMatchBruteForce) {
   // Two df-pn threads prove the last open root move together (each steering around the
   // children the other is in) on positions of few moves; the answers are the brute force's.
