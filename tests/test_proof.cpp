@@ -156,3 +156,37 @@ TEST(Proof, TextThatIsNotACertificateIsRefusedWithTheLine) {
                     "A1/D1 B1\nA1/D1 C1\n"),
             "line 7: the position of line 6 is listed again with another move");
 }
+
+TEST(Proof, ASetupThatIsNoGameIsRefused) {
+  // The engine refuses a starting position whose seeds touch or have no room; the checker,
+  // which applies the rules on its own, refuses it too.
+  const auto refusal = [](const std::string& dot) {
+    const std::string path = test::temp_file("setup.dot", dot);
+    try {
+      check_text("tanbo-proof 1\ntopology file " + path + "\nsetup file\nmoves\nwinner white\n");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(refusal("graph g { a -- b -- c -- d -- e; a [stone=black]; b [stone=black];"
+                    " e [stone=white]; }"),
+            "the setup's seed at a touches another of its colour");
+  EXPECT_EQ(refusal("graph g { a -- b -- d; a -- c -- e; a [stone=black]; b [stone=white];"
+                    " c [stone=white]; }"),
+            "the setup's seed at a has no root space");
+}
+
+TEST(Proof, ACertificateOfAHugeBoardFailsAtItsFirstPosition) {
+  // Nothing listed on a board of a million points: the checker follows Black's first move,
+  // finds White's position missing and stops there, without making Black's other replies (a
+  // copy of the board each: gigabytes for the 10,000 of them). The position in the message is
+  // cut short.
+  const auto r =
+      check_text("tanbo-proof 1\ntopology grid 1000x1000\nsetup spaced\nmoves\nwinner white\n");
+  EXPECT_FALSE(r.valid);
+  EXPECT_EQ(r.checked, 2u);
+  EXPECT_NE(r.reason.find("... ("), std::string::npos);
+  EXPECT_LT(r.reason.size(), 1200u);
+  EXPECT_NE(r.reason.find("(white to move) is not listed"), std::string::npos) << r.reason;
+}

@@ -1,6 +1,7 @@
 // The proof checker (include/tanbo/proof/proof.hpp): Tanbo's rules written once more, plainly,
 // over the board's adjacency, and a walk over every line of play the certificate allows.
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,9 +17,11 @@ namespace tanbo::proof {
 
 namespace {
 
-// A position as the rules see it: who stands where, and who moves (kEmpty once over).
+// A position as the rules see it: who stands where, how many stones each player has, and who
+// moves (kEmpty once over).
 struct State {
   std::vector<Player> stones;
+  std::array<std::uint32_t, kMaxPlayers + 1> count{};  // count[p]: the stones of player p
   Player to_move = kEmpty;
 };
 
@@ -55,43 +58,46 @@ std::vector<Vertex> root_of(const Graph& g, const State& s, Vertex v) {
   return root;
 }
 
-// A root is bounded when no empty point next to it touches exactly one stone of its colour:
-// its owner can no longer grow it.
-bool bounded(const Graph& g, const State& s, const std::vector<Vertex>& root) {
-  const Player p = s.stones[root.front()];
-  for (Vertex v : root) {
-    for (Vertex u : g.neighbours(v)) {
-      if (s.stones[u] == kEmpty && own_neighbours(g, s, u, p) == 1) return false;
+// A root is bounded when no empty point next to it touches exactly one stone of its colour: its
+// owner can no longer grow it. Whether the root holding stone v can still grow, searching the
+// root from v and stopping at the first point where it can (next to v, nearly always).
+bool has_room(const Graph& g, const State& s, Vertex v) {
+  const Player p = s.stones[v];
+  const auto room_next_to = [&](Vertex x) {
+    for (Vertex u : g.neighbours(x)) {
+      if (s.stones[u] == kEmpty && own_neighbours(g, s, u, p) == 1) return true;
+    }
+    return false;
+  };
+  if (room_next_to(v)) return true;
+  std::vector<Vertex> todo{v};
+  std::set<Vertex> seen{v};
+  while (!todo.empty()) {
+    const Vertex x = todo.back();
+    todo.pop_back();
+    if (room_next_to(x)) return true;
+    for (Vertex u : g.neighbours(x)) {
+      if (s.stones[u] == p && seen.insert(u).second) todo.push_back(u);
     }
   }
-  return true;
+  return false;
 }
 
 void remove(State& s, const std::vector<Vertex>& root) {
-  for (Vertex v : root) s.stones[v] = kEmpty;
-}
-
-// Every root on the board that is bounded.
-std::vector<std::vector<Vertex>> bounded_roots(const Graph& g, const State& s) {
-  std::vector<std::vector<Vertex>> out;
-  std::vector<bool> seen(s.stones.size(), false);
-  for (Vertex v = 0; v < s.stones.size(); ++v) {
-    if (s.stones[v] == kEmpty || seen[v]) continue;
-    auto root = root_of(g, s, v);
-    for (Vertex u : root) seen[u] = true;
-    if (bounded(g, s, root)) out.push_back(std::move(root));
+  for (Vertex v : root) {
+    --s.count[s.stones[v]];
+    s.stones[v] = kEmpty;
   }
-  return out;
 }
 
 // The next player in turn order after p who has stones; kEmpty when at most one player has.
 Player next_to_move(const State& s, Player p, int players) {
-  std::vector<bool> has(players + 1, false);
-  for (Player q : s.stones) has[q] = true;
-  if (std::count(has.begin() + 1, has.end(), true) <= 1) return kEmpty;
+  int with_stones = 0;
+  for (int q = 1; q <= players; ++q) with_stones += s.count[q] > 0;
+  if (with_stones <= 1) return kEmpty;
   for (int i = 1; i <= players; ++i) {
     const Player q = static_cast<Player>((p - 1 + i) % players + 1);
-    if (has[q]) return q;
+    if (s.count[q] > 0) return q;
   }
   return kEmpty;
 }
@@ -101,18 +107,36 @@ Player next_to_move(const State& s, Player p, int players) {
 void play(const Graph& g, State& s, Vertex v, int players) {
   const Player p = s.to_move;
   s.stones[v] = p;
-  const auto mine = root_of(g, s, v);
-  if (bounded(g, s, mine)) {
-    remove(s, mine);
-  } else {
-    for (const auto& root : bounded_roots(g, s)) remove(s, root);
+  ++s.count[p];
+  if (!has_room(g, s, v)) {
+    remove(s, root_of(g, s, v));
+    s.to_move = next_to_move(s, p, players);
+    return;
   }
+  // Only a root with a stone within two steps of v can be bounded by the move: the stone takes
+  // v from the space of the roots next to v, and a point u next to v from the space of the root
+  // of its colour next to u (u now touches two stones of that colour); no other point changes.
+  // (No root is bounded before a move: the setup has none, check_setup, every turn removes
+  // those it bounds, and a removal only empties points, which takes space from no root.)
+  std::vector<std::vector<Vertex>> bounded;  // found first, then removed together
+  const auto consider = [&](Vertex u) {
+    if (s.stones[u] == kEmpty) return;
+    for (const auto& root : bounded) {
+      if (std::find(root.begin(), root.end(), u) != root.end()) return;
+    }
+    if (!has_room(g, s, u)) bounded.push_back(root_of(g, s, u));
+  };
+  for (Vertex u : g.neighbours(v)) {
+    consider(u);
+    for (Vertex w : g.neighbours(u)) consider(w);
+  }
+  for (const auto& root : bounded) remove(s, root);
   s.to_move = next_to_move(s, p, players);
 }
 
 Player winner_of(const State& s) {
-  for (Player q : s.stones) {
-    if (q != kEmpty) return q;
+  for (Player q = 1; q < s.count.size(); ++q) {
+    if (s.count[q] > 0) return q;
   }
   return kEmpty;
 }
@@ -170,6 +194,21 @@ Vertex point(const Topology& t, std::string_view name, std::uint64_t number) {
   return *v;
 }
 
+// A setup whose seeds touch or have no room is no game of Tanbo (the engine refuses it too).
+void check_setup(const Topology& t, const State& s) {
+  for (Vertex v = 0; v < s.stones.size(); ++v) {
+    if (s.stones[v] == kEmpty) continue;
+    if (own_neighbours(t.graph, s, v, s.stones[v]) != 0) {
+      throw Error("the setup's seed at " + t.name(v) + " touches another of its colour");
+    }
+  }
+  for (Vertex v = 0; v < s.stones.size(); ++v) {
+    if (s.stones[v] != kEmpty && !has_room(t.graph, s, v)) {
+      throw Error("the setup's seed at " + t.name(v) + " has no root space");
+    }
+  }
+}
+
 // The header, then the moves from the setup replayed by the checker's own rules.
 Certificate read_header(std::istream& in, std::uint64_t& number) {
   std::string line;
@@ -182,8 +221,12 @@ Certificate read_header(std::istream& in, std::uint64_t& number) {
   const Setup setup = make_setup(*c.topo, c.setup);
   c.players = setup.players;
   c.start.stones.assign(c.topo->num_vertices(), kEmpty);
-  for (const auto& [v, p] : setup.stones) c.start.stones[v] = p;
+  for (const auto& [v, p] : setup.stones) {
+    c.start.stones[v] = p;
+    ++c.start.count[p];
+  }
   c.start.to_move = kBlack;
+  check_setup(*c.topo, c.start);
   c.moves = need_line(in, "moves", number);
   const std::uint64_t moves_line = number;
   std::istringstream words(c.moves);
@@ -218,24 +261,41 @@ void read_lines(std::istream& in, std::uint64_t& number, Certificate& c) {
   }
 }
 
+// A position's text in a message: whole up to 1,000 characters (any board of a few hundred
+// points), else its start and its length, so that a board of a million points does not fill
+// the screen.
+std::string shown(const std::string& text) {
+  constexpr std::size_t kShown = 1000;
+  if (text.size() <= kShown) return text;
+  return text.substr(0, kShown) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
 // Every line of play from the start: the winner's listed moves, every legal move of the others.
+// Depth first, making one position at a time: memory holds one line of play (a position and its
+// moves a ply), and a certificate that fails stops at the first position that breaks it, however
+// many moves the positions before it have.
 void walk(const Certificate& c, CheckResult& r) {
   const Graph& g = c.topo->graph;
   const Topology& t = *c.topo;
+  struct Frame {
+    State state;
+    std::vector<Vertex> moves;  // the moves followed from it
+    std::size_t next = 0;       // the next of them to follow
+  };
   std::set<std::string> done;
-  std::vector<State> stack{c.start};
-  while (!stack.empty()) {
-    const State s = std::move(stack.back());
-    stack.pop_back();
+  std::vector<Frame> line;
+  // Checks a position reached (once), and enters it when it has moves to follow. False when it
+  // breaks the proof (r.reason says how).
+  const auto visit = [&](State s) {
     const std::string text = position_text(t, s.stones, c.players);
-    if (!done.insert(std::string(player_name(s.to_move)) + " " + text).second) continue;
+    if (!done.insert(std::string(player_name(s.to_move)) + " " + text).second) return true;
     ++r.checked;
-    const auto at = [&] { return "the position " + text; };
+    const auto at = [&] { return "the position " + shown(text); };
     if (s.to_move == kEmpty) {
-      if (winner_of(s) == c.winner) continue;
+      if (winner_of(s) == c.winner) return true;
       r.reason =
           "a line ends with " + std::string(player_name(winner_of(s))) + "'s victory at " + at();
-      return;
+      return false;
     }
     std::vector<Vertex> moves;
     if (s.to_move == c.winner) {
@@ -243,27 +303,35 @@ void walk(const Certificate& c, CheckResult& r) {
       const auto it = c.lines.find(text);
       if (it == c.lines.end()) {
         r.reason = at() + " (" + std::string(player_name(s.to_move)) + " to move) is not listed";
-        return;
+        return false;
       }
       if (!legal(g, s, it->second.move)) {
         r.reason = "line " + std::to_string(it->second.line) + ": " + t.name(it->second.move) +
                    " is not a legal move for " + std::string(player_name(s.to_move)) + " in " +
                    at();
-        return;
+        return false;
       }
       moves.push_back(it->second.move);
     } else {
       moves = legal_moves(g, s);
       if (moves.empty()) {
         r.reason = std::string(player_name(s.to_move)) + " has stones but no move in " + at();
-        return;
+        return false;
       }
     }
-    for (Vertex v : moves) {
-      State next = s;
-      play(g, next, v, c.players);
-      stack.push_back(std::move(next));
+    line.push_back({std::move(s), std::move(moves), 0});
+    return true;
+  };
+  if (!visit(c.start)) return;
+  while (!line.empty()) {
+    Frame& f = line.back();
+    if (f.next == f.moves.size()) {
+      line.pop_back();
+      continue;
     }
+    State next = f.state;
+    play(g, next, f.moves[f.next++], c.players);
+    if (!visit(std::move(next))) return;
   }
   r.valid = true;
 }

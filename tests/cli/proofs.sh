@@ -43,6 +43,15 @@ grep -qF 'tanbo check-proof: not a proof certificate' err || fail "junk: $(cat e
 "$TANBO" solve --topology "grid 4x4" --table 8 --time 0.000001 --progress 0 --proof t.proof > out 2> err
 [ -e t.proof ] && fail "an unsolved search wrote a certificate"
 
+# A certificate from anyone: a few bytes that claim a board of a million points fail at the
+# first position missing, with the position cut short (timeout: a guard against a hang only).
+printf 'tanbo-proof 1\ntopology grid 1000x1000\nsetup spaced\nmoves\nwinner white\n' > huge.proof
+timeout 300 "$TANBO" check-proof huge.proof > out 2> err
+status=$?
+[ $status -eq 1 ] || fail "a certificate of a huge board: status $status, $(head -c 300 err)"
+grep -q '(white to move) is not listed$' out || fail "huge board: $(head -c 300 out)"
+[ "$(wc -c < out)" -lt 1200 ] || fail "huge board: a message of $(wc -c < out) bytes"
+
 # Every published certificate passes.
 count=0
 for gz in "$SRC"/../docs/proofs/*.proof.gz; do
