@@ -28,7 +28,8 @@ namespace {
   std::abort();
 }
 
-// The header line that starts with `key`, without it ("" when there is none).
+// The header line that starts with `key`, without it ("" when there is none): the moves, which
+// the check's result does not name.
 std::string header(std::string_view text, std::string_view key) {
   std::istringstream in{std::string(text)};
   for (std::string line; std::getline(in, line);) {
@@ -39,12 +40,13 @@ std::string header(std::string_view text, std::string_view key) {
   return "";
 }
 
-// The winner the library's solver finds after the certificate's moves; kEmpty when the board
-// is too large to solve here or has more than two players.
-tanbo::Player solved_winner(std::string_view text) {
-  auto topo = tanbo::parse_topology(header(text, "topology"));
+// The winner the library's solver finds after the certificate's moves, on the board and setup
+// the checker read; kEmpty when the board is too large to solve here or has more than two
+// players.
+tanbo::Player solved_winner(std::string_view text, const tanbo::proof::CheckResult& checked) {
+  auto topo = tanbo::parse_topology(checked.topology);
   if (topo->num_vertices() > 16) return tanbo::kEmpty;
-  tanbo::Position pos(topo, tanbo::make_setup(*topo, header(text, "setup")));
+  tanbo::Position pos(topo, tanbo::make_setup(*topo, checked.setup));
   if (pos.num_players() != 2) return tanbo::kEmpty;
   std::istringstream moves(header(text, "moves"));
   for (std::string name; moves >> name;) {
@@ -80,7 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   try {
-    const tanbo::Player w = solved_winner(text);
+    const tanbo::Player w = solved_winner(text, r);
     if (w != tanbo::kEmpty && w != r.winner) {
       fail("a certificate for the loser passed the check:\n" + std::string(text));
     }
