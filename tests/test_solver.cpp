@@ -365,9 +365,10 @@ std::optional<std::vector<Vertex>> winning_moves_of(Position& pos, BruteForce& b
   return out;
 }
 
-// A move that bounds another player's root and not its own.
+// A move that bounds another player's root and not its own: the moves alpha-beta tries first
+// (TanboPolicy's urgency).
 bool takes_stones(const Position& pos, Player p, Vertex v) {
-  return !move_bounds_own_root(pos, p, v) && pos.others_bounded(p, v) > 0;
+  return TanboPolicy::urgency(pos, p, v) > 0;
 }
 
 TEST(Solver, NoKindOfMoveIsDominated) {
