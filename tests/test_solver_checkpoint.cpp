@@ -174,7 +174,8 @@ TEST(SolverCheckpoint, DamagedCheckpointsAreRefusedWithAnEmptyTable) {
   std::string header = bytes;
   header.replace(header.find("nodes: 0"), 8, "nodes: 1");
   std::string version = bytes;
-  version.replace(version.find("version: 1"), 10, "version: 9");
+  const std::size_t at = version.find("\nversion: ") + 10;
+  version.replace(at, version.find('\n', at) - at, "9");
   for (const Damage& d : {Damage{"a bit flipped", flipped, "damaged"},
                           Damage{"the header changed", header, "checksum"},
                           Damage{"cut in half", bytes.substr(0, bytes.size() / 2), "truncated"},

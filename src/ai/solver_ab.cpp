@@ -13,7 +13,7 @@ bool Searcher::open_ab(Outcome& out) {
   out = {};
   if (!count_node()) return false;
   std::size_t sym = 0;
-  const std::uint64_t k = key(sym);
+  const Key k = key(sym);
   Entry e;
   if (sh_.table.probe(k, e) && e.proven) {
     out = {e.win ? Value::kWin : Value::kLoss, e.plies};

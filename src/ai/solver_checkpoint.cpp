@@ -22,7 +22,7 @@ namespace tanbo {
 namespace {
 
 constexpr std::string_view kMagic = "tanbo solver checkpoint";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 constexpr std::size_t kBlockWords = 8192;  // 64 KB: an empty block costs nothing in the file
 constexpr std::size_t kBucketWords = 4;    // (Solver::table_words)
 constexpr std::uint64_t kEndMark = ~std::uint64_t{0};

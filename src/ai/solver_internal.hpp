@@ -69,17 +69,36 @@ inline std::uint32_t log2_of(std::uint64_t x) {
   return r;
 }
 
+// A position's key in the table: two independent 64-bit Zobrist hashes of the same image of
+// the position (tanbo/core/zobrist.hpp's two families). The image is the one whose first hash
+// is least, so that all images of a position share one key. All zero: no position (a move
+// that ended the game).
+struct Key {
+  std::uint64_t first = 0, second = 0;
+  bool none() const { return first == 0 && second == 0; }
+  friend auto operator<=>(const Key&, const Key&) = default;
+};
+
 // The transposition table: buckets of two entries (one kept by the work its proof took, one
-// always replaced), shared by the threads without locks: each slot stores key ^ data beside
+// always replaced), shared by the threads without locks: each slot stores tag ^ data beside
 // data, so that a slot torn by two writers reads as a miss. Its memory comes zeroed from the
 // system (tuning::zeroed_buffer_allocate) and is only touched as the search reaches it, so
 // that making or clearing a table of gigabytes costs no time before the search.
+//
+// The bucket is given by the low bits of the key's second hash, and the tag holds the first
+// hash's low 39 bits (the first hash is the least of the images', so its high bits lean to 0)
+// and bits 15-39 of the second. A lookup meets another position's entry and takes it for its
+// own only when 79 bits of the two hashes agree, the bucket's b bits among them: a chance of
+// 2^-(79-b) a slot, 2^-51 in a table of 8 GB, where a key of 64 bits split into bucket and tag
+// gave 2^-36. The second hash's bits 15-39 in the tag let a checkpoint be read into a table of
+// any size from 1 MB (2^15 buckets) up (copy_in).
 class Table {
  public:
-  // The bytes a table of at most `bytes` takes: a power of two of buckets, at least one.
+  // The bytes a table of at most `bytes` takes: a power of two of buckets, at least one, at
+  // most 2^40 (the second hash's bits that the tag keeps).
   static std::size_t size_for(std::size_t bytes) {
     std::size_t buckets = 1;
-    while (buckets * 2 * kBucketBytes <= bytes) buckets *= 2;
+    while (buckets * 2 * kBucketBytes <= bytes && buckets < kMaxBuckets) buckets *= 2;
     return buckets * kBucketBytes;
   }
   explicit Table(std::size_t bytes) : words_(size_for(bytes) / sizeof(std::uint64_t)) {
@@ -90,11 +109,12 @@ class Table {
   Table& operator=(const Table&) = delete;
   ~Table() { tuning::zeroed_buffer_free(data_, bytes()); }
 
-  bool probe(std::uint64_t key, Entry& e) const {
-    std::uint64_t* b = bucket(key);
+  bool probe(const Key& key, Entry& e) const {
+    std::uint64_t* b = bucket(key.second);
+    const std::uint64_t t = tag(key);
     for (int i = 0; i < 2; ++i) {
       const std::uint64_t d = load(b[2 * i + 1]);
-      if ((load(b[2 * i]) ^ d) == key && (d & 1u)) {
+      if ((load(b[2 * i]) ^ d) == t && (d & 1u)) {
         e = Entry::unpack(d);
         return true;
       }
@@ -105,18 +125,8 @@ class Table {
   // after all their keys are known, so that their misses overlap instead of following one
   // another. The probes of the children were 35% of a solve's time, nearly all waiting for
   // memory (5x5 from the 2026 start, a 1 GB table).
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(bucket(key)); }
-  void store(std::uint64_t key, const Entry& e) {
-    std::uint64_t* b = bucket(key);
-    const std::uint64_t d = e.pack();
-    const std::uint64_t old = load(b[1]);
-    const bool same = (load(b[0]) ^ old) == key;
-    const Entry was = Entry::unpack(old);
-    const bool keep = (old & 1u) && !same && (was.work > e.work || (was.proven && !e.proven));
-    std::uint64_t* s = keep ? b + 2 : b;  // the kept slot or the one always replaced
-    std::atomic_ref<std::uint64_t>(s[1]).store(d, std::memory_order_relaxed);
-    std::atomic_ref<std::uint64_t>(s[0]).store(key ^ d, std::memory_order_relaxed);
-  }
+  void prefetch(const Key& key) const { __builtin_prefetch(bucket(key.second)); }
+  void store(const Key& key, const Entry& e) { store_at(bucket(key.second), tag(key), e); }
   // Empties the table: fresh zeroed memory in place of the old (no pass over it).
   void clear() {
     tuning::zeroed_buffer_free(data_, bytes());
@@ -134,23 +144,49 @@ class Table {
       std::copy(in.begin(), in.end(), data_ + first);
       return;
     }
-    // Another size: each entry to its bucket here, skipping slots that are empty or torn (whose
-    // key, recovered from the check word, is not of the bucket they sit in).
+    // Another size: each entry to its bucket here, found from the second hash's low bits (the
+    // bucket it sits in and the tag's part), skipping slots that are empty or torn (whose tag
+    // disagrees with the bucket they sit in). From a table of under 2^15 buckets into a larger
+    // one, the bits in between are unknown and the entries are left out.
     const std::size_t source_mask = source_words / kBucketWords - 1;
     for (std::size_t i = 0; i + 1 < in.size(); i += 2) {
-      const std::uint64_t d = in[i + 1], key = in[i] ^ d;
-      const std::size_t bucket = (first + i) / kBucketWords;
-      if ((d & 1u) && (key & source_mask) == bucket) store(key, Entry::unpack(d));
+      const std::uint64_t d = in[i + 1], t = in[i] ^ d;
+      const std::uint64_t bucket = (first + i) / kBucketWords;
+      const std::uint64_t second =
+          ((t & kTagSecondMask) << kTagSecondShift) | (bucket & kTagSecondLow);
+      if (!(d & 1u) || (second & source_mask) != bucket) continue;
+      if (source_mask < kTagSecondLow && mask_ > source_mask) continue;
+      store_at(data_ + (second & mask_) * kBucketWords, t, Entry::unpack(d));
     }
   }
 
  private:
-  static constexpr std::size_t kBucketWords = 4;  // two slots of check and data
+  static constexpr std::size_t kBucketWords = 4;  // two slots of tag and data
   static constexpr std::size_t kBucketBytes = kBucketWords * sizeof(std::uint64_t);
+  // The tag: the first hash's low 39 bits above the second hash's bits 15-39.
+  static constexpr int kTagSecondShift = 15, kTagSecondBits = 25;
+  static constexpr std::uint64_t kTagSecondLow = (std::uint64_t{1} << kTagSecondShift) - 1;
+  static constexpr std::uint64_t kTagSecondMask = (std::uint64_t{1} << kTagSecondBits) - 1;
+  static constexpr std::size_t kMaxBuckets = std::size_t{1} << (kTagSecondShift + kTagSecondBits);
 
+  static std::uint64_t tag(const Key& key) {
+    return (key.first << kTagSecondBits) | ((key.second >> kTagSecondShift) & kTagSecondMask);
+  }
+  void store_at(std::uint64_t* b, std::uint64_t t, const Entry& e) {
+    const std::uint64_t d = e.pack();
+    const std::uint64_t old = load(b[1]);
+    const bool same = (load(b[0]) ^ old) == t;
+    const Entry was = Entry::unpack(old);
+    const bool keep = (old & 1u) && !same && (was.work > e.work || (was.proven && !e.proven));
+    std::uint64_t* s = keep ? b + 2 : b;  // the kept slot or the one always replaced
+    std::atomic_ref<std::uint64_t>(s[1]).store(d, std::memory_order_relaxed);
+    std::atomic_ref<std::uint64_t>(s[0]).store(t ^ d, std::memory_order_relaxed);
+  }
   void allocate() { data_ = static_cast<std::uint64_t*>(tuning::zeroed_buffer_allocate(bytes())); }
   std::size_t bytes() const { return words_ * sizeof(std::uint64_t); }
-  std::uint64_t* bucket(std::uint64_t key) const { return data_ + (key & mask_) * kBucketWords; }
+  std::uint64_t* bucket(std::uint64_t second) const {
+    return data_ + (second & mask_) * kBucketWords;
+  }
   static std::uint64_t load(std::uint64_t& w) {
     return std::atomic_ref<std::uint64_t>(w).load(std::memory_order_relaxed);
   }
@@ -176,11 +212,13 @@ struct Symmetries {
   static constexpr std::size_t kStoneKeyBytes = std::size_t{16} << 20;
 
   std::vector<std::vector<Vertex>> perms, inverse;  // the symmetries after the identity
-  // The Zobrist key of every symmetric image of a stone of either player, the identity's
-  // first: stone_keys[(2 v + p - 1) count() + s] = zobrist::stone(image(s, v), p), so that a
-  // stone placed or removed updates the hashes of all the images with one pass over adjacent
-  // words. Computing each key as the stone moved took 29% of a df-pn solve of 3x3x3 (48
-  // symmetries). Empty: no symmetry, or too large a board (kStoneKeyBytes).
+  // The Zobrist keys of every symmetric image of a stone of either player, the first family's
+  // then the second's, the identity's first in each: with n = count(), stone_keys[(2 v + p -
+  // 1) 2 n + s] = zobrist::stone(image(s, v), p) and stone_keys[... + n + s] =
+  // zobrist::second_stone(image(s, v), p), so that a stone placed or removed updates both
+  // hashes of all the images with one pass over adjacent words. Computing each key as the
+  // stone moved took 29% of a df-pn solve of 3x3x3 (48 symmetries). Empty: no symmetry, or
+  // too large a board (kStoneKeyBytes).
   std::vector<std::uint64_t> stone_keys;
 
   Symmetries(const Topology& topo, bool symmetry) {
@@ -193,13 +231,15 @@ struct Symmetries {
       for (Vertex v = 0; v < p.size(); ++v) inv[p[v]] = v;
       inverse.push_back(std::move(inv));
     }
-    const std::size_t keys = 2 * std::size_t{topo.num_vertices()} * count();
+    const std::size_t n = count(), keys = 4 * std::size_t{topo.num_vertices()} * n;
     if (!perms.empty() && keys * sizeof(std::uint64_t) <= kStoneKeyBytes) {
       stone_keys.resize(keys);
       for (Vertex v = 0; v < topo.num_vertices(); ++v) {
         for (Player p : {kBlack, kWhite}) {
-          for (std::size_t s = 0; s < count(); ++s)
+          for (std::size_t s = 0; s < n; ++s) {
             stone_keys[stone_key_index(v, p) + s] = zobrist::stone(image(s, v), p);
+            stone_keys[stone_key_index(v, p) + n + s] = zobrist::second_stone(image(s, v), p);
+          }
         }
       }
     }
@@ -208,15 +248,15 @@ struct Symmetries {
   // The image of v under symmetry s (0: the identity) and back.
   Vertex image(std::size_t s, Vertex v) const { return s == 0 ? v : perms[s - 1][v]; }
   Vertex preimage(std::size_t s, Vertex v) const { return s == 0 ? v : inverse[s - 1][v]; }
-  // The keys of the images of a stone of p (Black or White) on v, one per symmetry; null
-  // without the table.
+  // The keys of the images of a stone of p (Black or White) on v, one per symmetry of each
+  // family (2 count() words); null without the table.
   const std::uint64_t* stone_keys_of(Vertex v, Player p) const {
     return stone_keys.empty() ? nullptr : stone_keys.data() + stone_key_index(v, p);
   }
 
  private:
   std::size_t stone_key_index(Vertex v, Player p) const {
-    return (2 * std::size_t{v} + (p - 1u)) * count();
+    return (2 * std::size_t{v} + (p - 1u)) * 2 * count();
   }
 };
 
@@ -245,8 +285,8 @@ struct Shared {
   // Set when a thread first helps with a root move another is proving: until then the threads
   // are on root moves of their own and pick children as one thread alone does.
   std::atomic<bool> helping{false};
-  std::atomic<std::uint8_t>& busy_slot(std::uint64_t key) const {
-    return busy[(key ^ (key >> 32)) & (kBusySlots - 1)];
+  std::atomic<std::uint8_t>& busy_slot(const Key& key) const {
+    return busy[(key.second ^ (key.second >> 32)) & (kBusySlots - 1)];
   }
 };
 
@@ -305,8 +345,7 @@ class Searcher {
       : pos_(pos), sh_(shared), policy_(shared.options.policy.get()) {
     pos_.clear_history();
     pos_.set_recording(true);
-    const std::size_t s = sh_.symmetries.count();
-    hashes_.assign(s, 0);
+    hashes_.assign(2 * sh_.symmetries.count(), 0);
     board_.assign(pos_.num_vertices(), kEmpty);
     for (Vertex v = 0; v < pos_.num_vertices(); ++v) {
       if (pos_.at(v) != kEmpty) toggle(v, pos_.at(v));
@@ -323,51 +362,62 @@ class Searcher {
 
   // Plays v and keeps the hashes.
   void play(Vertex v) {
-    saved_.insert(saved_.end(), hashes_.begin(), hashes_.end());
     const Player me = pos_.to_move();
-    const MoveRecord& rec = pos_.play(v);
-    if (rec.stones_removed == 0) {
-      toggle(v, me);
-      board_[v] = me;
-    } else {
-      work_ += pos_.num_vertices() / 16;  // (counted for the limits' next check)
-      for (Vertex u = 0; u < pos_.num_vertices(); ++u) {
-        const Player now = pos_.at(u);
-        if (now == board_[u]) continue;
-        if (board_[u] != kEmpty) toggle(u, board_[u]);
-        if (now != kEmpty) toggle(u, now);
-        board_[u] = now;
-      }
-    }
+    if (pos_.play(v).stones_removed != 0) return follow_board();
+    toggle(v, me);
+    board_[v] = me;
   }
+  // Takes back the last move and its hashes: XOR takes a stone's keys out as it put them in,
+  // so no copy of the hashes is kept for each move played.
   void undo() {
     const MoveRecord rec = pos_.last_move();
     pos_.undo();
-    const std::size_t s = hashes_.size();
-    std::copy(saved_.end() - static_cast<std::ptrdiff_t>(s), saved_.end(), hashes_.begin());
-    saved_.resize(saved_.size() - s);
-    if (rec.stones_removed == 0) {
-      board_[rec.vertex] = kEmpty;
-    } else {
-      work_ += pos_.num_vertices() / 16;
-      for (Vertex u = 0; u < pos_.num_vertices(); ++u) board_[u] = pos_.at(u);
-    }
+    if (rec.stones_removed != 0) return follow_board();
+    toggle(rec.vertex, board_[rec.vertex]);
+    board_[rec.vertex] = kEmpty;
   }
 
   // Whether a symmetry other than the identity maps the stones onto themselves.
   bool position_symmetric() const {
-    for (std::size_t s = 1; s < hashes_.size(); ++s) {
+    for (std::size_t s = 1, n = hashes_.size() / 2; s < n; ++s) {
       if (hashes_[s] == hashes_[0]) return true;
     }
     return false;
   }
-  // The canonical key of the position and the symmetry that gives it.
-  std::uint64_t key(std::size_t& sym) const {
+  // The canonical key of the position and the symmetry that gives it: the image whose first
+  // hash is least.
+  Key key(std::size_t& sym) const {
     sym = 0;
-    for (std::size_t s = 1; s < hashes_.size(); ++s) {
+    const std::size_t n = hashes_.size() / 2;
+    for (std::size_t s = 1; s < n; ++s) {
       if (hashes_[s] < hashes_[sym]) sym = s;
     }
-    return hashes_[sym] ^ zobrist::side_to_move(pos_.to_move());
+    const Player p = pos_.to_move();
+    return {hashes_[sym] ^ zobrist::side_to_move(p),
+            hashes_[n + sym] ^ zobrist::second_side_to_move(p)};
+  }
+  // The same for the position just played in pos_ by a stone of `me` on v that removed
+  // nothing, which the hashes do not have yet: read from them and the stone's keys, without
+  // the two passes that would write the stone into every image's hashes and out again. A
+  // position's children are keyed this way (child_start): the first 3,000,000 positions of
+  // 3x3x3 (48 symmetries, the same search both ways) took 6.24 s of CPU against 6.88 s
+  // (medians of 5 pairs of runs): with it, keys of two hashes cost no more than one did.
+  Key key_after(Vertex v, Player me, std::size_t& sym) const {
+    const std::size_t n = hashes_.size() / 2;
+    const std::uint64_t* keys = sh_.symmetries.stone_keys_of(v, me);
+    auto first = [&](std::size_t s) {
+      return hashes_[s] ^ (keys ? keys[s] : zobrist::stone(sh_.symmetries.image(s, v), me));
+    };
+    sym = 0;
+    std::uint64_t least = first(0);
+    for (std::size_t s = 1; s < n; ++s) {
+      if (const std::uint64_t h = first(s); h < least) least = h, sym = s;
+    }
+    const std::uint64_t second =
+        hashes_[n + sym] ^
+        (keys ? keys[n + sym] : zobrist::second_stone(sh_.symmetries.image(sym, v), me));
+    const Player p = pos_.to_move();
+    return {least ^ zobrist::side_to_move(p), second ^ zobrist::second_side_to_move(p)};
   }
 
   // Proves the position for the side to move (the game is not over) by alpha-beta on won/lost
@@ -393,7 +443,7 @@ class Searcher {
   // stopped the ordering).
   std::vector<Vertex> root_moves() {
     std::size_t sym = 0;
-    const std::uint64_t k = key(sym);
+    const Key k = key(sym);
     Entry e;
     Vertex first = kNoVertex;
     if (sh_.table.probe(k, e) && e.proven && e.move < pos_.num_vertices())
@@ -416,7 +466,7 @@ class Searcher {
 
   void store_root(bool win, Vertex best, std::uint32_t plies) {
     std::size_t sym = 0;
-    const std::uint64_t k = key(sym);
+    const Key k = key(sym);
     store(k, sym, win, best, plies, 0);
   }
 
@@ -454,15 +504,30 @@ class Searcher {
     return true;
   }
 
+  // Brings board_ and the hashes to the position after a move that removed stones (or its
+  // undo): a pass over the board, toggling every point that changed.
+  void follow_board() {
+    work_ += pos_.num_vertices() / 16;  // (counted for the limits' next check)
+    for (Vertex u = 0; u < pos_.num_vertices(); ++u) {
+      const Player now = pos_.at(u);
+      if (now == board_[u]) continue;
+      if (board_[u] != kEmpty) toggle(u, board_[u]);
+      if (now != kEmpty) toggle(u, now);
+      board_[u] = now;
+    }
+  }
   void toggle(Vertex v, Player c) {
     if (const std::uint64_t* keys = c <= kWhite ? sh_.symmetries.stone_keys_of(v, c) : nullptr) {
       std::uint64_t* h = hashes_.data();
       for (std::size_t s = 0, n = hashes_.size(); s < n; ++s) h[s] ^= keys[s];
       return;
     }
-    hashes_[0] ^= zobrist::stone(v, c);
-    for (std::size_t s = 1; s < hashes_.size(); ++s)
-      hashes_[s] ^= zobrist::stone(sh_.symmetries.image(s, v), c);
+    const std::size_t n = hashes_.size() / 2;
+    for (std::size_t s = 0; s < n; ++s) {
+      const Vertex u = sh_.symmetries.image(s, v);
+      hashes_[s] ^= zobrist::stone(u, c);
+      hashes_[n + s] ^= zobrist::second_stone(u, c);
+    }
   }
   std::size_t history_index(Player p, Vertex v) const {
     return 2 * std::size_t{v} + (p == kWhite ? 1 : 0);
@@ -471,7 +536,7 @@ class Searcher {
     Vertex move;
     std::uint32_t pn, dn;  // for the side to move after the move
     std::uint32_t plies;   // when proven
-    std::uint64_t key;     // the position's canonical key (0: the move ended the game)
+    Key key;               // the position's canonical key (none: the move ended the game)
     bool removes;          // the move removed stones
   };
   // A child's numbers before the table is read: proven when the move ends the game, else from
@@ -486,7 +551,7 @@ class Searcher {
   // board is large: a path of a million points is a game of a million plies). Its moves or
   // children are [begin, end) of moves_ or kids_.
   struct AbFrame {
-    std::uint64_t key;
+    Key key;
     std::size_t sym;
     std::uint64_t before;  // nodes_ when it was entered
     std::size_t begin, end, next;
@@ -495,7 +560,7 @@ class Searcher {
     Player me;
   };
   struct PnFrame {
-    std::uint64_t key;
+    Key key;
     std::size_t sym;
     std::uint64_t before;
     std::uint32_t thpn, thdn;      // its thresholds
@@ -514,7 +579,7 @@ class Searcher {
   // popped), false with the thresholds of the child it searches next in `child_th`.
   bool step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& child_thdn);
   void unwind_pn(std::size_t base);
-  void store(std::uint64_t k, std::size_t sym, bool win, Vertex best, std::uint32_t plies,
+  void store(const Key& k, std::size_t sym, bool win, Vertex best, std::uint32_t plies,
              std::uint64_t before) {
     Entry e;
     e.win = win;
@@ -523,7 +588,7 @@ class Searcher {
     e.work = log2_of(nodes_ - before + 1);
     sh_.table.store(k, e);
   }
-  void store_numbers(std::uint64_t k, std::uint32_t pn, std::uint32_t dn, std::uint64_t before) {
+  void store_numbers(const Key& k, std::uint32_t pn, std::uint32_t dn, std::uint64_t before) {
     Entry e;
     e.proven = false;
     e.pn = pn;
@@ -552,7 +617,9 @@ class Searcher {
   Shared& sh_;
   const std::atomic<bool>* cancel_ = nullptr;
   const Policy* policy_;  // SolverOptions::policy (null: TanboPolicy's urgency)
-  std::vector<std::uint64_t> hashes_, saved_;
+  // The first hash of every symmetric image of the stones, then the second hash of each
+  // (Symmetries::stone_keys's order).
+  std::vector<std::uint64_t> hashes_;
   std::vector<Player> board_;
   std::vector<AbFrame> ab_;
   std::vector<PnFrame> pn_;
@@ -560,7 +627,7 @@ class Searcher {
   std::vector<Child> kids_;    // the children of the frames of pn_, one after the other
   std::vector<std::uint32_t> history_;
   std::vector<std::pair<std::int64_t, Vertex>> scored_;
-  std::vector<std::pair<std::uint64_t, std::size_t>> keyed_;  // drop_transposed_children's
+  std::vector<std::pair<Key, std::size_t>> keyed_;  // drop_transposed_children's
   std::uint64_t nodes_ = 0;
   std::uint64_t counted_ = 0;  // the nodes added to sh_.nodes
   std::uint64_t work_ = 0;     // units of work since the limits were last checked

@@ -22,9 +22,10 @@ std::uint32_t saturate(std::uint64_t x) {
 }  // namespace
 
 Searcher::Child Searcher::child_start(Vertex v, Player me) {
-  Child c{v, 1, 1, 0, 0, false};
-  play(v);
-  c.removes = pos_.last_move().stones_removed != 0;
+  Child c{v, 1, 1, 0, {}, false};
+  // The move is played in pos_ alone; the hashes follow only a move that removed stones.
+  c.removes = pos_.play(v).stones_removed != 0;
+  if (c.removes) follow_board();
   if (pos_.is_over()) {
     // The game ended: the side to move after the move (if any) has lost or won for good.
     const bool mover_won = pos_.winner() == me;
@@ -37,12 +38,12 @@ Searcher::Child Searcher::child_start(Vertex v, Player me) {
     c.plies = 1;
   } else {
     std::size_t sym = 0;
-    const std::uint64_t k = key(sym);
-    c.key = k;
+    c.key = c.removes ? key(sym) : key_after(v, me, sym);
     c.dn = std::max<std::uint32_t>(pos_.legal_count(pos_.to_move()), 1);
-    sh_.table.prefetch(k);
+    sh_.table.prefetch(c.key);
   }
-  undo();
+  pos_.undo();
+  if (c.removes) follow_board();
   return c;
 }
 
@@ -54,7 +55,8 @@ std::size_t Searcher::drop_transposed_children(std::size_t begin) {
   const bool symmetric = position_symmetric();
   keyed_.clear();
   for (std::size_t i = begin; i < kids_.size(); ++i) {
-    if (kids_[i].key != 0 && (symmetric || kids_[i].removes)) keyed_.emplace_back(kids_[i].key, i);
+    if (!kids_[i].key.none() && (symmetric || kids_[i].removes))
+      keyed_.emplace_back(kids_[i].key, i);
   }
   if (keyed_.size() < 2) return kids_.size();
   std::sort(keyed_.begin(), keyed_.end());
@@ -80,7 +82,7 @@ bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
   }
   const std::uint64_t before = nodes_;
   std::size_t sym = 0;
-  const std::uint64_t k = key(sym);
+  const Key k = key(sym);
   const Player me = pos_.to_move();
   // A move that ends the game at once: proven without looking further.
   const std::uint32_t count = pos_.legal_count(me);
@@ -100,7 +102,7 @@ bool Searcher::open_pn(std::uint32_t thpn, std::uint32_t thdn, Numbers& out) {
   }
   // The table's word on each child, read once all its entries are on their way from memory.
   for (std::size_t i = begin; i < kids_.size(); ++i) {
-    if (kids_[i].key != 0) reread(kids_[i]);
+    if (!kids_[i].key.none()) reread(kids_[i]);
   }
   pn_.push_back({k, sym, before, thpn, thdn, begin, drop_transposed_children(begin), begin});
   mark_top();
@@ -121,7 +123,7 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
   const bool shared = sh_.busy && sh_.helping.load(std::memory_order_relaxed);
   for (std::size_t i = f.begin; i < f.end; ++i) {
     Child& c = kids_[i];
-    const bool others_in = shared && c.pn != 0 && c.dn != 0 && c.key != 0 &&
+    const bool others_in = shared && c.pn != 0 && c.dn != 0 && !c.key.none() &&
                            sh_.busy_slot(c.key).load(std::memory_order_relaxed) != 0;
     if (others_in) reread(c);
     dn += c.pn;

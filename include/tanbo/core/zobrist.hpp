@@ -30,4 +30,14 @@ inline std::uint64_t side_to_move(Player p) {
   return mix64(0xABCDEF00ull + p);
 }
 
+// A second family of keys, independent of the first (another multiplier before the mix), for
+// keys of 128 bits: the solver's table picks a position's bucket by its second hash and checks
+// the entry against its first, so that a false match needs both to agree by chance.
+inline std::uint64_t second_stone(Vertex v, Player p) {
+  return mix64((2 * std::uint64_t{v} + (p - 1u)) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull);
+}
+inline std::uint64_t second_side_to_move(Player p) {
+  return p == kBlack ? 0 : mix64(0x5851F42D4C957F2Dull + p);
+}
+
 }  // namespace tanbo::zobrist
