@@ -23,9 +23,8 @@ std::uint32_t saturate(std::uint64_t x) {
 
 Searcher::Child Searcher::child_start(Vertex v, Player me) {
   Child c{v, 1, 1, 0, {}, false};
-  // The move is played in pos_ alone; the hashes follow only a move that removed stones.
+  // The move is played in pos_ alone: the key is read from the hashes without changing them.
   c.removes = pos_.play(v).stones_removed != 0;
-  if (c.removes) follow_board();
   if (pos_.is_over()) {
     // The game ended: the side to move after the move (if any) has lost or won for good.
     const bool mover_won = pos_.winner() == me;
@@ -38,12 +37,11 @@ Searcher::Child Searcher::child_start(Vertex v, Player me) {
     c.plies = 1;
   } else {
     std::size_t sym = 0;
-    c.key = c.removes ? key(sym) : key_after(v, me, sym);
+    c.key = c.removes ? key_after_removal(sym) : key_after(v, me, sym);
     c.dn = std::max<std::uint32_t>(pos_.legal_count(pos_.to_move()), 1);
     sh_.table.prefetch(c.key);
   }
   pos_.undo();
-  if (c.removes) follow_board();
   return c;
 }
 
