@@ -403,15 +403,6 @@ class Searcher {
   // position's children are keyed this way (child_start): the first 3,000,000 positions of
   // 3x3x3 (48 symmetries, the same search both ways) took 6.24 s of CPU against 6.88 s
   // (medians of 5 pairs of runs): with it, keys of two hashes cost no more than one did.
-  // And for a move that removed stones, from a copy of the hashes, rather than writing the
-  // changes into the hashes and taking them out again: 2.61 s of CPU against 2.91 s on 5x5
-  // from the 2026 start, 6.08 s against 6.47 s for the first 3,000,000 positions of 3x3x3
-  // (the same search; medians of 5 pairs of runs beside a solve on both cores).
-  Key key_after_removal(std::size_t& sym) {
-    scratch_.assign(hashes_.begin(), hashes_.end());
-    add_changes(scratch_.data());
-    return canonical(scratch_.data(), sym);
-  }
   Key key_after(Vertex v, Player me, std::size_t& sym) const {
     const std::size_t n = hashes_.size() / 2;
     const std::uint64_t* keys = sh_.symmetries.stone_keys_of(v, me);
@@ -428,6 +419,15 @@ class Searcher {
         (keys ? keys[n + sym] : zobrist::second_stone(sh_.symmetries.image(sym, v), me));
     const Player p = pos_.to_move();
     return {least ^ zobrist::side_to_move(p), second ^ zobrist::second_side_to_move(p)};
+  }
+  // The same for a move that removed stones, from a copy of the hashes, rather than writing the
+  // changes into the hashes and taking them out again: 2.61 s of CPU against 2.91 s on 5x5
+  // from the 2026 start, 6.08 s against 6.47 s for the first 3,000,000 positions of 3x3x3
+  // (the same search; medians of 5 pairs of runs beside a solve on both cores).
+  Key key_after_removal(std::size_t& sym) {
+    scratch_.assign(hashes_.begin(), hashes_.end());
+    add_changes(scratch_.data());
+    return canonical(scratch_.data(), sym);
   }
 
   // Proves the position for the side to move (the game is not over) by alpha-beta on won/lost
