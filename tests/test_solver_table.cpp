@@ -1,4 +1,4 @@
-// The solver's transposition table (src/ai/solver_internal.hpp): keys of two hashes, the
+// The solver's transposition table (src/ai/solver_table.hpp): keys of two hashes, the
 // bucket from one and the tag from both, and entries carried into tables of other sizes as a
 // checkpoint carries them.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../src/ai/solver_internal.hpp"
+#include "../src/ai/solver_table.hpp"
 #include "tanbo/core/mix.hpp"
 
 namespace tanbo::solver_detail {
