@@ -1,6 +1,7 @@
 // A 5x5x5 game played by clicking the layer grids, its WebGL view rendered (a screenshot of
-// #view3d that is not one colour), a point played by clicking the 3D view, a 4D board's
-// page with its slider for the hidden axis, a hex board's hexagons and a DOT board's graph.
+// #view3d that is not one colour, and each point of its outer layers drawn in the colour of
+// its stone), a point played by clicking the 3D view, a 4D board's page with its slider for
+// the hidden axis, a hex board's hexagons and a DOT board's graph.
 import { api, check, drawnStones, legalPoints, newGame, run, sameStones, stateStones, status, waitPly } from './harness.mjs';
 
 // Distinct colours of a PNG screenshot, decoded by the browser itself.
@@ -44,6 +45,66 @@ async function checkCanvas(page) {
   check(distinct > 20 && top < 0.97, `the 3D view is drawn (${distinct} colours, the commonest ${(top * 100).toFixed(1)}%)`);
 }
 
+// The colour the 3D view draws at the centre of each point of the front and back layers of
+// its cross-section ({name: [r, g, b]}), seen straight along the third axis with nothing faded:
+// there nothing lies between the camera and those points' centres (tubes run in the layer or
+// away from the camera, the last move's ring lies around its stone). The view is left as it was.
+async function drawnOuterLayers(page) {
+  return page.evaluate(() => {
+    const view = window.tanbo.view3d;
+    const camera = view.camera;
+    const [saved, fade] = [camera.position.clone(), view.fade];
+    const depth = view.dims[2];
+    view.setFade(false);
+    const out = {};
+    for (const side of [1, -1]) {
+      camera.position.set(0, 0, side * 4 * Math.max(...view.dims.slice(0, 3)));
+      camera.lookAt(0, 0, 0);
+      camera.updateMatrixWorld();
+      view.render();
+      const canvas = view.renderer.domElement;
+      const copy = document.createElement('canvas');
+      [copy.width, copy.height] = [canvas.width, canvas.height];
+      const g = copy.getContext('2d');
+      g.drawImage(canvas, 0, 0);
+      const rect = canvas.getBoundingClientRect();
+      const layer = side > 0 ? depth - 1 : 0;
+      for (const { v, name } of view.section()) {
+        if (view.coords[v][2] !== layer) continue;
+        const at = view.screenPoint(name);
+        if (!at) continue;
+        const x = Math.round(((at.x - rect.left) * canvas.width) / rect.width);
+        const y = Math.round(((at.y - rect.top) * canvas.height) / rect.height);
+        out[name] = Array.from(g.getImageData(x, y, 1, 1).data.slice(0, 3));
+      }
+    }
+    camera.position.copy(saved);
+    camera.lookAt(view.controls.target);
+    view.setFade(fade);
+    return out;
+  });
+}
+
+// Every point of the outer layers is drawn, and as its stone: black stones darker than the
+// empty points' dots, the dots darker than white stones, and no dot the background's colour.
+async function checkDrawnStones(page, state, points) {
+  const drawn = await drawnOuterLayers(page);
+  const names = Object.keys(drawn);
+  check(names.length === points, `the 3D view shows all ${points} points of its outer layers (got ${names.length})`);
+  const stones = stateStones(state);
+  const light = ([r, g, b]) => 0.299 * r + 0.587 * g + 0.114 * b;
+  const range = (colour) => {
+    const values = names.filter((n) => (stones[n] || 'empty') === colour).map((n) => light(drawn[n]));
+    return values.length ? [Math.min(...values), Math.max(...values)] : null;
+  };
+  const [black, empty, white] = ['black', 'empty', 'white'].map(range);
+  const order = [black, empty, white].filter(Boolean);
+  for (let i = 1; i < order.length; ++i) check(order[i - 1][1] < order[i][0], `stones and dots drawn apart by lightness (black ${black}, dots ${empty}, white ${white})`);
+  const background = light([0xdd, 0xe4, 0xec]);
+  if (empty) check(empty[1] < background - 25, `every empty point's dot is drawn (dots ${empty}, background ${background})`);
+  return { black: Boolean(black), white: Boolean(white) };
+}
+
 // Clicks a legal point where the 3D view draws it.
 async function click3d(page, pages) {
   const before = (await status(page)).ply;
@@ -81,6 +142,8 @@ run('a 5x5x5 game by its layer grids and 3D view', async ({ server, browser }) =
   check(state.moves[6].point === name, `the 3D click played ${name}`);
   check(sameStones(await drawnStones(pages.white), stateStones(state)), 'the layer grids show the server stones');
   await checkCanvas(pages.white);
+  const seen = await checkDrawnStones(pages.white, state, 50);
+  check(seen.black && seen.white, 'the outer layers hold stones of both colours');
 
   const hyper = await newGame(server, { topology: 'grid 3x3x3x3', players: ['human', 'human'] });
   const page = await context.newPage();
@@ -89,6 +152,8 @@ run('a 5x5x5 game by its layer grids and 3D view', async ({ server, browser }) =
   check((await page.$$eval('#board [data-point]', (e) => e.length)) === 81, 'a 4D board shows all 81 points');
   await page.fill('#hidden-3', '2');
   await checkCanvas(page);
+  const { body: hyperState } = await api(server, 'GET', `/api/games/${hyper.id}`);
+  await checkDrawnStones(page, hyperState, 18);
 
   // A hex board: hexagons, and a click plays.
   const hex = await newGame(server, { topology: 'hex 3', players: ['human', 'human'] });

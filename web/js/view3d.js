@@ -1,7 +1,12 @@
 // The 3D view of lattices with 3 axes or more: a WebGL canvas (three.js) with the points of
 // one 3D cross-section, stones as spheres, roots as tubes (the edges between stones of one
 // colour: a root is a tree of one colour), the last move ringed, orbit and zoom, the layer
-// nearest the camera faded, and clicks on points (raycasting) passed to onPick(name).
+// nearest the camera faded, and clicks on points passed to onPick(name).
+//
+// Every look (the empty points' dots, each colour's stones, each colour's tubes) is drawn as
+// instanced meshes, one opaque and one faded, so a frame costs a few draw calls whatever the
+// board's size, and a new position only rewrites the instances' matrices: on a 15x15x15
+// board an update took 0.54 s and a frame 62 ms with a mesh per object (6,751 of them).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { latticeCoords } from './layout.js';
@@ -10,7 +15,59 @@ const COLOURS = {
   black: 0x1a1a1a, white: 0xf2f2ee, red: 0xd62828, blue: 0x2b59d9,
   green: 0x1f9d3a, yellow: 0xe9c21b, orange: 0xf07d10, purple: 0x8a2bbf,
 };
+const OTHER = 0x888888;  // a colour not in COLOURS
+const DOT = 0x55606c;
 const FADED = 0.18;
+const PICK_RADIUS = 0.36;  // a click this near a point's centre (in board units) picks it
+const TUBE_RADIUS = 0.09;
+
+// One look (a geometry in one colour) drawn at many places: two instanced meshes, one for the
+// places in the faded layer and one for the others.
+class Look {
+  constructor(group, geometry, opaque, faded) {
+    this.group = group;
+    this.geometry = geometry;
+    this.materials = [opaque, faded];
+    this.meshes = [];
+    this.places = [];  // [{matrix, at}]: where to draw it, and the point that decides its fading
+    this.grow(16);
+  }
+
+  // Room for n places: new meshes when the old ones are too small.
+  grow(n) {
+    if (this.meshes.length && this.meshes[0].instanceMatrix.count >= n) return;
+    const capacity = Math.max(n, 2 * (this.meshes[0]?.instanceMatrix.count ?? 0));
+    for (const m of this.meshes) {
+      this.group.remove(m);
+      m.dispose();
+    }
+    this.meshes = this.materials.map((material) => {
+      const mesh = new THREE.InstancedMesh(this.geometry, material, capacity);
+      mesh.frustumCulled = false;  // the instances move; the geometry's bounds are not theirs
+      mesh.count = 0;
+      this.group.add(mesh);
+      return mesh;
+    });
+  }
+
+  setPlaces(places) {
+    this.places = places;
+    this.grow(places.length);
+  }
+
+  // Writes the places into the two meshes: those where faded(at) holds into the faded one.
+  draw(faded) {
+    const counts = [0, 0];
+    for (const { matrix, at } of this.places) {
+      const which = faded(at) ? 1 : 0;
+      this.meshes[which].setMatrixAt(counts[which]++, matrix);
+    }
+    this.meshes.forEach((mesh, i) => {
+      mesh.count = counts[i];
+      mesh.instanceMatrix.needsUpdate = true;
+    });
+  }
+}
 
 export class View3D {
   // canvas: <canvas id="view3d">; board: GET .../board (kind lattice, 3 axes or more).
@@ -33,13 +90,20 @@ export class View3D {
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.render());
     this.fade = true;
-    this.stoneGeo = new THREE.SphereGeometry(0.3, 20, 14);
-    this.dotGeo = new THREE.SphereGeometry(0.06, 8, 6);
-    this.pickGeo = new THREE.SphereGeometry(0.36, 8, 6);
-    this.pickMat = new THREE.MeshBasicMaterial({ colorWrite: false, depthWrite: false });
-    this.materials = new Map();
+    this.drawnFade = null;  // the fading the looks were last drawn with
+    this.geometries = {
+      stone: new THREE.SphereGeometry(0.3, 20, 14),
+      dot: new THREE.SphereGeometry(0.06, 8, 6),
+      // A tube of length 1 along y, centred on the origin: placed on an edge by its matrix.
+      tube: new THREE.CylinderGeometry(TUBE_RADIUS, TUBE_RADIUS, 1, 8, 1, true),
+    };
     this.group = new THREE.Group();
     this.scene.add(this.group);
+    this.looks = new Map();
+    this.ring = new THREE.Mesh(new THREE.TorusGeometry(0.42, 0.05, 8, 32), new THREE.MeshBasicMaterial({ color: 0xff5a1f }));
+    this.ring.visible = false;
+    this.scene.add(this.ring);
+    this.shown = this.section();
     this.state = null;
     this.listenClicks(canvas, onPick);
     this.resize();
@@ -56,7 +120,7 @@ export class View3D {
     this.render();
   }
 
-  // A click (not a drag) on a point's pick sphere plays it.
+  // A click (not a drag) on a point plays it.
   listenClicks(canvas, onPick) {
     let down = null;
     canvas.addEventListener('pointerdown', (e) => (down = [e.clientX, e.clientY]));
@@ -67,13 +131,26 @@ export class View3D {
     });
   }
 
+  // The point whose pick sphere (radius PICK_RADIUS around it) the ray through the client
+  // pixel meets first, or null: the spheres are met by arithmetic, one pass over the section.
   pick(clientX, clientY) {
     const rect = this.renderer.domElement.getBoundingClientRect();
     const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
     const ray = new THREE.Raycaster();
     ray.setFromCamera(ndc, this.camera);
-    const hits = ray.intersectObjects(this.group.children.filter((o) => o.userData.pick));
-    return hits.length ? hits[0].object.userData.point : null;
+    const { origin, direction } = ray.ray;
+    const to = new THREE.Vector3();
+    let best = null;
+    let nearest = Infinity;
+    for (const { name, at } of this.shown) {
+      to.subVectors(at, origin);
+      const along = to.dot(direction);
+      const off = to.lengthSq() - along * along;  // squared distance of the centre from the ray
+      if (off > PICK_RADIUS * PICK_RADIUS) continue;
+      const enter = along - Math.sqrt(PICK_RADIUS * PICK_RADIUS - off);
+      if (enter > 0 && enter < nearest) [best, nearest] = [name, enter];
+    }
+    return best;
   }
 
   // Where point `name` is drawn on the page (client pixels), when it is in the shown
@@ -98,17 +175,28 @@ export class View3D {
     return new THREE.Vector3(c[0] - (w - 1) / 2, c[1] - (h - 1) / 2, c[2] - (d - 1) / 2);
   }
 
-  material(key, colour, faded) {
-    const k = `${key}:${faded}`;
-    if (!this.materials.has(k)) {
-      const m = new THREE.MeshLambertMaterial({ color: colour, transparent: faded, opacity: faded ? FADED : 1, depthWrite: !faded });
-      this.materials.set(k, m);
+  // The points of the shown cross-section: [{v, name, at}].
+  section() {
+    const out = [];
+    this.board.points.forEach((name, v) => {
+      const at = this.place(v);
+      if (at) out.push({ v, name, at });
+    });
+    return out;
+  }
+
+  look(kind, key, colour) {
+    const k = `${kind}:${key}`;
+    if (!this.looks.has(k)) {
+      const material = (faded) => new THREE.MeshLambertMaterial({ color: colour, transparent: faded, opacity: faded ? FADED : 1, depthWrite: !faded });
+      this.looks.set(k, new Look(this.group, this.geometries[kind], material(false), material(true)));
     }
-    return this.materials.get(k);
+    return this.looks.get(k);
   }
 
   setHidden(axis, value) {
     this.hidden[axis - 3] = value;
+    this.shown = this.section();
     if (this.state) this.update(this.state, this.last);
   }
 
@@ -123,73 +211,67 @@ export class View3D {
     this.last = last;
     const stoneOf = new Map();
     for (const [colour, names] of Object.entries(state.stones || {})) for (const n of names) stoneOf.set(n, colour);
-    for (const obj of this.group.children) if (obj.userData.own) obj.geometry.dispose();
-    this.group.clear();
-    this.board.points.forEach((name, v) => this.addPoint(name, v, stoneOf.get(name)));
-    this.addRoots(stoneOf);
-    this.addLastMark(last);
+    const places = new Map();  // look -> its places
+    const put = (look, matrix, at) => {
+      if (!places.has(look)) places.set(look, []);
+      places.get(look).push({ matrix, at });
+    };
+    for (const { name, at } of this.shown) {
+      const colour = stoneOf.get(name);
+      const look = colour ? this.look('stone', colour, COLOURS[colour] ?? OTHER) : this.look('dot', 'dot', DOT);
+      put(look, new THREE.Matrix4().makeTranslation(at.x, at.y, at.z), at);
+    }
+    this.placeRoots(stoneOf, put);
+    for (const look of this.looks.values()) look.setPlaces(places.get(look) || []);
+    this.placeRing(last);
+    this.drawnFade = null;
     this.render();
   }
 
-  addPoint(name, v, colour) {
-    const at = this.place(v);
-    if (!at) return;
-    const pick = new THREE.Mesh(this.pickGeo, this.pickMat);
-    pick.position.copy(at);
-    pick.userData = { pick: true, point: name };
-    const look = colour
-      ? new THREE.Mesh(this.stoneGeo, this.material(colour, COLOURS[colour] ?? 0x888888, false))
-      : new THREE.Mesh(this.dotGeo, this.material('dot', 0x55606c, false));
-    look.position.copy(at);
-    look.userData = { layered: true, key: colour || 'dot', colour: colour ? COLOURS[colour] ?? 0x888888 : 0x55606c, at };
-    this.group.add(pick, look);
-  }
-
-  // A tube for every edge between two stones of one colour.
-  addRoots(stoneOf) {
+  // A tube on every edge between two stones of one colour.
+  placeRoots(stoneOf, put) {
     const names = this.board.points;
+    const up = new THREE.Vector3(0, 1, 0);
     for (const [a, b] of this.board.edges) {
       const colour = stoneOf.get(names[a]);
       if (!colour || stoneOf.get(names[b]) !== colour) continue;
       const p = this.place(a);
       const q = this.place(b);
-      if (!p || !q || p.distanceTo(q) > 1.01) continue;
-      const tube = new THREE.Mesh(new THREE.TubeGeometry(new THREE.LineCurve3(p, q), 1, 0.09, 8), this.material(colour, COLOURS[colour] ?? 0x888888, false));
-      tube.userData = { own: true, layered: true, key: colour, colour: COLOURS[colour] ?? 0x888888, at: p.clone().add(q).multiplyScalar(0.5) };
-      this.group.add(tube);
+      if (!p || !q || p.distanceTo(q) > 1.01) continue;  // a wrapped edge of a torus is not drawn
+      const middle = p.clone().add(q).multiplyScalar(0.5);
+      const along = q.clone().sub(p);
+      const turn = new THREE.Quaternion().setFromUnitVectors(up, along.clone().normalize());
+      const matrix = new THREE.Matrix4().compose(middle, turn, new THREE.Vector3(1, along.length(), 1));
+      put(this.look('tube', colour, COLOURS[colour] ?? OTHER), matrix, middle);
     }
   }
 
-  addLastMark(last) {
+  placeRing(last) {
     const v = last ? this.board.points.indexOf(last) : -1;
     const at = v >= 0 ? this.place(v) : null;
-    if (!at) return;
-    this.ringMat ??= new THREE.MeshBasicMaterial({ color: 0xff5a1f });
-    const ring = new THREE.Mesh(new THREE.TorusGeometry(0.42, 0.05, 8, 32), this.ringMat);
-    ring.position.copy(at);
-    ring.userData = { own: true };
-    this.group.add(ring);
+    this.ring.visible = Boolean(at);
+    if (at) this.ring.position.copy(at);
   }
 
-  // Fades the layer nearest the camera: along the axis the camera looks down most directly,
-  // the outermost layer on the camera's side.
-  applyFade() {
+  // Which places are faded: along the axis the camera looks down most directly, the outermost
+  // layer on the camera's side (none when fading is off or that axis has one layer).
+  fading() {
     const dir = this.camera.position.clone().sub(this.controls.target);
     const comps = [dir.x, dir.y, dir.z].map(Math.abs);
     const axis = comps.indexOf(Math.max(...comps));
     const sign = Math.sign([dir.x, dir.y, dir.z][axis]);
     const front = (sign * (this.dims[axis] - 1)) / 2;
-    for (const obj of this.group.children) {
-      const u = obj.userData;
-      if (!u.layered) continue;
-      const faded = this.fade && this.dims[axis] > 1 && Math.abs(u.at.getComponent(axis) - front) < 0.26;
-      obj.material = this.material(u.key, u.colour, faded);
-    }
+    const on = this.fade && this.dims[axis] > 1;
+    return { key: on ? `${axis}:${sign}` : 'none', faded: (at) => on && Math.abs(at.getComponent(axis) - front) < 0.26 };
   }
 
   render() {
-    if (!this.group) return;
-    this.applyFade();
+    if (!this.looks) return;
+    const { key, faded } = this.fading();
+    if (key !== this.drawnFade) {
+      for (const look of this.looks.values()) look.draw(faded);
+      this.drawnFade = key;
+    }
     this.renderer.render(this.scene, this.camera);
   }
 }
