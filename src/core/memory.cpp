@@ -111,7 +111,7 @@ void check_game_memory(const Topology& topo, int players) {
   // The budget was taken before the board was built: the whole game must fit in it.
   const std::uint64_t need =
       estimated_memory(topo.num_vertices(), topo.graph.num_edges(), players) +
-      topo.dot_text.size() + topo.node_ids.size() * sizeof(std::string);
+      topo.dot_text.size() + topo.node_ids.size() * (sizeof(std::string) + sizeof(Vertex));
   if (need > limit.board_room()) {
     throw Error(quote_input(topo.spec) + " with " + std::to_string(players) + " players " +
                 memory_refusal(need, limit));

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <type_traits>
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
@@ -21,6 +22,17 @@ std::string trim_lower(std::string_view s) {
     }
   }
   return out;
+}
+
+// a < b, b < a or neither for two texts compared without case (ASCII letters).
+int compare_without_case(std::string_view a, std::string_view b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const int x = std::tolower(static_cast<unsigned char>(a[i]));
+    const int y = std::tolower(static_cast<unsigned char>(b[i]));
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
 }
 
 std::optional<std::uint32_t> parse_uint(std::string_view s) {
@@ -177,27 +189,35 @@ std::optional<Vertex> Topology::parse_vertex(std::string_view text) const {
       return v == kNoVertex ? std::nullopt : std::optional<Vertex>(v);
     }
     case BoardKind::kFile: {
-      // Exact id first, then a case-insensitive match if it is unique.
-      const std::string raw(text.substr(text.find_first_not_of(" \t") == std::string_view::npos
-                                            ? 0
-                                            : text.find_first_not_of(" \t")));
-      std::string exact = raw;
-      while (!exact.empty() && std::isspace(static_cast<unsigned char>(exact.back())))
-        exact.pop_back();
-      std::optional<Vertex> found;
-      int matches = 0;
-      for (Vertex v = 0; v < node_ids.size(); ++v) {
-        if (node_ids[v] == exact) return v;
-        if (trim_lower(node_ids[v]) == s && node_ids[v].size() == exact.size()) {
-          found = v;
-          ++matches;
-        }
+      // Exact id first, then a case-insensitive match if it is unique. (Ids hold no blanks:
+      // a text with blanks inside names no node.)
+      const std::string exact = trim(text, " \t\r\n\v\f");
+      if (exact.size() != s.size()) return std::nullopt;
+      const auto [first, last] = std::equal_range(
+          node_order.begin(), node_order.end(), s, [this](const auto& a, const auto& b) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::string>) {
+              return compare_without_case(a, node_ids[b]) < 0;
+            } else {
+              return compare_without_case(node_ids[a], b) < 0;
+            }
+          });
+      for (auto it = first; it != last; ++it) {
+        if (node_ids[*it] == exact) return *it;
       }
-      if (matches == 1) return found;
+      if (last - first == 1) return *first;
       return std::nullopt;
     }
   }
   return std::nullopt;
+}
+
+void Topology::index_node_ids() {
+  node_order.resize(node_ids.size());
+  for (Vertex v = 0; v < node_order.size(); ++v) node_order[v] = v;
+  std::sort(node_order.begin(), node_order.end(), [this](Vertex a, Vertex b) {
+    const int c = compare_without_case(node_ids[a], node_ids[b]);
+    return c != 0 ? c < 0 : node_ids[a] < node_ids[b];
+  });
 }
 
 std::string Topology::not_a_point(std::string_view text) const {

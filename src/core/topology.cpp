@@ -360,6 +360,7 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
   topo->graph = dot_board_graph(dg, where);
   read_dot_attributes(dg, *topo, where);
   topo->node_ids = std::move(dg.ids);
+  topo->index_node_ids();
   topo->dot_text = std::string(dot_text);
   return topo;
 }

@@ -57,6 +57,9 @@ struct Topology {
   // the `stone` attribute (0 = none), the `players` graph attribute (0 = not given) and the
   // DOT text itself (so that a game file can carry the board).
   std::vector<std::string> node_ids;
+  // The vertices in the order of their ids without case (then with it): parse_vertex's index,
+  // so that reading a name costs a binary search, not a pass over every id (index_node_ids).
+  std::vector<Vertex> node_order;
   std::vector<std::array<double, 3>> positions;  // empty unless every node has `pos`
   std::vector<Player> file_stones;
   int file_players = 0;
@@ -87,6 +90,8 @@ struct Topology {
   std::string not_a_point(std::string_view text) const;
   // parse_vertex, throwing tanbo::Error with not_a_point's message when the text names no point.
   Vertex need_vertex(std::string_view text) const;
+  // Makes node_order from node_ids (a DOT board is built with it).
+  void index_node_ids();
 };
 
 using TopologyPtr = std::shared_ptr<const Topology>;
