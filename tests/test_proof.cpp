@@ -7,6 +7,7 @@
 
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "tanbo/proof/proof.hpp"
 #include "test_support.hpp"
 
@@ -155,6 +156,39 @@ TEST(Proof, TextThatIsNotACertificateIsRefusedWithTheLine) {
   EXPECT_EQ(refused("tanbo-proof 1\ntopology grid 4x4\nsetup spaced\nmoves\nwinner white\n"
                     "A1/D1 B1\nA1/D1 C1\n"),
             "line 7: the position of line 6 is listed again with another move");
+}
+
+TEST(Proof, PositionsNotWrittenAsTheFormatSaysAreRefused) {
+  // Each position has one text: the players' parts in turn order, each part's points by their
+  // names in the board's vertex order. Any other text is refused with its line, as is a
+  // certificate that names no setup.
+  const auto refused = [](const std::string& lines, const std::string& setup = "spaced") {
+    try {
+      check_text("tanbo-proof 1\ntopology grid 4x4\nsetup " + setup + "\nmoves\nwinner white\n" +
+                 lines);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(refused("A1/D1 B1\n"), "(accepted)");
+  EXPECT_EQ(refused("/D1 B1\nA1/ B1\n"), "(accepted)");
+  EXPECT_EQ(refused("A1,Z9/D1 B1\n"), "line 6: " + parse_topology("grid 4x4")->not_a_point("Z9") +
+                                          " in the position \"A1,Z9/D1\"");
+  EXPECT_EQ(refused("A1/D1/B2 B1\n"),
+            "line 6: more parts than the 2 players in the position \"A1/D1/B2\"");
+  EXPECT_EQ(refused("A1,D1 B1\n"),
+            "line 6: fewer parts than the 2 players in the position \"A1,D1\"");
+  EXPECT_EQ(refused("a1/D1 B1\n"),
+            "line 6: the point \"a1\" is not written A1 in the position \"a1/D1\"");
+  EXPECT_EQ(refused("B1,A1/D1 C1\n"),
+            "line 6: the points are not in the board's order in the position \"B1,A1/D1\"");
+  EXPECT_EQ(refused("A1,A1/D1 C1\n"),
+            "line 6: the points are not in the board's order in the position \"A1,A1/D1\"");
+  EXPECT_EQ(refused("A1/A1 B1\n"), "line 6: a point of two players in the position \"A1/A1\"");
+  EXPECT_EQ(refused("A1,,B1/D1 C1\n").substr(0, 8), "line 6: ");
+  EXPECT_EQ(refused(std::string("A1\0/D1 B1\n", 11)).substr(0, 8), "line 6: ");
+  EXPECT_EQ(refused("", ""), "line 3: no setup named");
 }
 
 TEST(Proof, ASetupThatIsNoGameIsRefused) {

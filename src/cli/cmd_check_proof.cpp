@@ -1,5 +1,6 @@
 // tanbo check-proof: verifies a proof certificate (docs/solved.md, "Proofs").
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "commands.hpp"
@@ -31,9 +32,15 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
           out, err))
     return *stop;
   if (path.empty()) throw Error("give the certificate to check: tanbo check-proof FILE");
-  std::istringstream in(
-      read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
-  const proof::CheckResult r = proof::check(in);
+  proof::CheckResult r;
+  try {  // (status 1 says "not a proof": running out of memory must not say that)
+    std::istringstream in(
+        read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
+    r = proof::check(in);
+  } catch (const std::bad_alloc&) {
+    throw Error("out of memory while checking " + shown_name(path) +
+                " (see --max-memory); nothing is known of the proof");
+  }
   if (!r.valid) {
     out << "invalid: " << r.reason << "\n";
     return 1;

@@ -46,13 +46,40 @@ std::vector<Vertex> legal_moves(const Graph& g, const State& s) {
   return out;
 }
 
+// Marks for the searches of a root: a search takes a new epoch, and a point is marked when it
+// holds the epoch, so nothing is cleared between searches and a search costs the points it
+// visits, not the board. One set per thread, sized for the board at hand.
+class Marks {
+ public:
+  // Starts a search over a board of n points.
+  static Marks& begin(std::size_t n) {
+    thread_local Marks m;
+    if (m.mark_.size() != n || ++m.epoch_ == 0) {
+      m.mark_.assign(n, 0);
+      m.epoch_ = 1;
+    }
+    return m;
+  }
+  // True the first time v is marked in this search.
+  bool mark(Vertex v) {
+    if (mark_[v] == epoch_) return false;
+    mark_[v] = epoch_;
+    return true;
+  }
+
+ private:
+  std::vector<std::uint32_t> mark_;
+  std::uint32_t epoch_ = 0;
+};
+
 // The root (connected stones of one colour) that holds stone v.
 std::vector<Vertex> root_of(const Graph& g, const State& s, Vertex v) {
+  Marks& seen = Marks::begin(s.stones.size());
+  seen.mark(v);
   std::vector<Vertex> root{v};
-  std::set<Vertex> seen{v};
   for (std::size_t i = 0; i < root.size(); ++i) {
     for (Vertex u : g.neighbours(root[i])) {
-      if (s.stones[u] == s.stones[v] && seen.insert(u).second) root.push_back(u);
+      if (s.stones[u] == s.stones[v] && seen.mark(u)) root.push_back(u);
     }
   }
   return root;
@@ -60,24 +87,19 @@ std::vector<Vertex> root_of(const Graph& g, const State& s, Vertex v) {
 
 // A root is bounded when no empty point next to it touches exactly one stone of its colour: its
 // owner can no longer grow it. Whether the root holding stone v can still grow, searching the
-// root from v and stopping at the first point where it can (next to v, nearly always).
+// root from v, nearest stones first, and stopping at the first point where it can (next to v or
+// a few stones away, nearly always: a move changes the room of roots near it only).
 bool has_room(const Graph& g, const State& s, Vertex v) {
   const Player p = s.stones[v];
-  const auto room_next_to = [&](Vertex x) {
-    for (Vertex u : g.neighbours(x)) {
+  Marks& seen = Marks::begin(s.stones.size());
+  seen.mark(v);
+  std::vector<Vertex> queue{v};
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    for (Vertex u : g.neighbours(queue[i])) {
       if (s.stones[u] == kEmpty && own_neighbours(g, s, u, p) == 1) return true;
     }
-    return false;
-  };
-  if (room_next_to(v)) return true;
-  std::vector<Vertex> todo{v};
-  std::set<Vertex> seen{v};
-  while (!todo.empty()) {
-    const Vertex x = todo.back();
-    todo.pop_back();
-    if (room_next_to(x)) return true;
-    for (Vertex u : g.neighbours(x)) {
-      if (s.stones[u] == p && seen.insert(u).second) todo.push_back(u);
+    for (Vertex u : g.neighbours(queue[i])) {
+      if (s.stones[u] == p && seen.mark(u)) queue.push_back(u);
     }
   }
   return false;
@@ -218,6 +240,7 @@ Certificate read_header(std::istream& in, std::uint64_t& number) {
   Certificate c;
   c.topo = parse_topology(need_line(in, "topology", number));
   c.setup = need_line(in, "setup", number);
+  if (trim(c.setup).empty()) throw Error("line " + std::to_string(number) + ": no setup named");
   const Setup setup = make_setup(*c.topo, c.setup);
   c.players = setup.players;
   c.start.stones.assign(c.topo->num_vertices(), kEmpty);
@@ -244,7 +267,65 @@ Certificate read_header(std::istream& in, std::uint64_t& number) {
   return c;
 }
 
-void read_lines(std::istream& in, std::uint64_t& number, Certificate& c) {
+// POSITION as the format writes it, or an error naming the line: one part per player, each
+// the player's points by their names in the board's vertex order, no point twice. So that
+// every position has one text, a certificate that writes one otherwise is refused.
+void check_position(const Topology& t, std::string_view text, int players, std::uint64_t number) {
+  const auto fail = [&](const std::string& why) {
+    throw Error("line " + std::to_string(number) + ": " + why + " in the position " +
+                quote_input(text));
+  };
+  std::vector<Vertex> all;
+  int part = 1;
+  Vertex last = 0;
+  bool first_of_part = true;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ',' && text[i] != '/') continue;
+    const std::string_view name = text.substr(start, i - start);
+    const bool part_ends = i == text.size() || text[i] == '/';
+    if (!(name.empty() && first_of_part && part_ends)) {  // (a player with no stones)
+      const auto v = t.parse_vertex(name);
+      if (!v) fail(t.not_a_point(name));
+      if (t.name(*v) != name)
+        fail("the point " + quote_input(name) + " is not written " + t.name(*v));
+      if (!first_of_part && *v <= last) fail("the points are not in the board's order");
+      all.push_back(last = *v);
+      first_of_part = false;
+    }
+    if (part_ends && i < text.size()) {
+      if (++part > players) fail("more parts than the " + std::to_string(players) + " players");
+      first_of_part = true;
+    }
+    start = i + 1;
+  }
+  if (part != players) fail("fewer parts than the " + std::to_string(players) + " players");
+  std::sort(all.begin(), all.end());
+  if (std::adjacent_find(all.begin(), all.end()) != all.end()) fail("a point of two players");
+}
+
+// What the check may hold in memory (the certificate's positions, the positions checked) within
+// the room the memory limit leaves a board, so that a huge file is refused, not a crash.
+class MemoryBudget {
+ public:
+  MemoryBudget() : limit_(memory_limit()) {}
+  // Counts `bytes` more; throws tanbo::Error when they pass the room.
+  void add(std::uint64_t bytes) {
+    used_ += bytes;
+    if (used_ > limit_.board_room()) {
+      throw Error("checking this certificate " + memory_refusal(used_, limit_));
+    }
+  }
+
+ private:
+  MemoryLimit limit_;
+  std::uint64_t used_ = 0;
+};
+
+// A text kept in a map or set: its characters and about what the node and string cost besides.
+constexpr std::uint64_t kNodeBytes = 96;
+
+void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryBudget& memory) {
   std::string line;
   while (next_line(in, line, number)) {
     const auto space = line.rfind(' ');
@@ -253,6 +334,8 @@ void read_lines(std::istream& in, std::uint64_t& number, Certificate& c) {
                   quote_input(line));
     }
     const Vertex move = point(*c.topo, std::string_view(line).substr(space + 1), number);
+    check_position(*c.topo, std::string_view(line).substr(0, space), c.players, number);
+    memory.add(space + kNodeBytes);
     const auto [it, fresh] = c.lines.emplace(line.substr(0, space), Listed{move, number});
     if (!fresh && it->second.move != move) {
       throw Error("line " + std::to_string(number) + ": the position of line " +
@@ -274,7 +357,7 @@ std::string shown(const std::string& text) {
 // Depth first, making one position at a time: memory holds one line of play (a position and its
 // moves a ply), and a certificate that fails stops at the first position that breaks it, however
 // many moves the positions before it have.
-void walk(const Certificate& c, CheckResult& r) {
+void walk(const Certificate& c, CheckResult& r, MemoryBudget& memory) {
   const Graph& g = c.topo->graph;
   const Topology& t = *c.topo;
   struct Frame {
@@ -289,6 +372,7 @@ void walk(const Certificate& c, CheckResult& r) {
   const auto visit = [&](State s) {
     const std::string text = position_text(t, s.stones, c.players);
     if (!done.insert(std::string(player_name(s.to_move)) + " " + text).second) return true;
+    memory.add(text.size() + kNodeBytes);
     ++r.checked;
     const auto at = [&] { return "the position " + shown(text); };
     if (s.to_move == kEmpty) {
@@ -352,9 +436,10 @@ std::string position_text(const Topology& topo, const std::vector<Player>& stone
 }
 
 CheckResult check(std::istream& in) {
+  MemoryBudget memory;
   std::uint64_t number = 0;
   Certificate c = read_header(in, number);
-  read_lines(in, number, c);
+  read_lines(in, number, c, memory);
   CheckResult r;
   r.winner = c.winner;
   r.topology = c.topo->spec;
@@ -364,7 +449,7 @@ CheckResult check(std::istream& in) {
     r.reason = "the game is already over after the moves";
     return r;
   }
-  walk(c, r);
+  walk(c, r, memory);
   return r;
 }
 
