@@ -189,8 +189,13 @@ class Reader {
     std::getline(in, line);
     while (std::getline(in, line) && !line.empty()) {
       const auto colon = line.find(": ");
-      if (colon == std::string::npos) refuse("a damaged checkpoint (header line '" + line + "')");
-      fields[line.substr(0, colon)] = line.substr(colon + 2);
+      if (colon == std::string::npos) {
+        refuse("a damaged checkpoint (header line " + quote_input(line) + ")");
+      }
+      if (!fields.emplace(line.substr(0, colon), line.substr(colon + 2)).second) {
+        refuse("a damaged checkpoint (" + quote_input(line.substr(0, colon)) +
+               " twice in its header)");
+      }
     }
     return fields;
   }
@@ -266,15 +271,34 @@ void decode_block(Reader& r, Solver& solver, std::uint64_t index, std::size_t bl
   }
 }
 
-std::uint64_t number(Reader& r, const std::map<std::string, std::string>& f,
-                     const std::string& key) {
+// The header's number `key`, at most `max`: a checkpoint's figures are added to a run's and
+// printed, so a number past what any run could reach is damage, not a figure.
+std::uint64_t number(Reader& r, const std::map<std::string, std::string>& f, const std::string& key,
+                     std::uint64_t max) {
   const auto it = f.find(key);
   std::uint64_t value = 0;
   const char* end = it == f.end() ? nullptr : it->second.data() + it->second.size();
-  if (it == f.end() || it->second.empty() ||
-      std::from_chars(it->second.data(), end, value).ptr != end)
+  if (it == f.end() || it->second.empty()) {
     r.refuse("a damaged checkpoint (no '" + key + "' in its header)");
+  }
+  const auto [ptr, ec] = std::from_chars(it->second.data(), end, value);
+  if (ptr != end || ec != std::errc() || value > max) {
+    r.refuse("a damaged checkpoint ('" + key + "' is " + quote_input(it->second) + ")");
+  }
   return value;
+}
+
+// The header's seconds: a number of 0 to 10^12 (a run of hours, not an age of the universe).
+double seconds(Reader& r, const std::map<std::string, std::string>& f) {
+  const auto it = f.find("seconds");
+  if (it == f.end()) return 0;
+  char* end = nullptr;
+  const double s = std::strtod(it->second.c_str(), &end);
+  if (it->second.empty() || end != it->second.c_str() + it->second.size() || !(s >= 0) ||
+      s > 1e12) {
+    r.refuse("a damaged checkpoint ('seconds' is " + quote_input(it->second) + ")");
+  }
+  return s;
 }
 
 // The header's run, checked against this program and this solve.
@@ -283,7 +307,7 @@ CheckpointRun read_run(Reader& r, const std::map<std::string, std::string>& f,
   const auto version = f.find("version");
   if (version == f.end() || version->second != std::to_string(kVersion)) {
     r.refuse("a checkpoint of format version " +
-             (version == f.end() ? std::string("?") : version->second) +
+             (version == f.end() ? std::string("?") : shown_name(version->second)) +
              "; this tanbo reads version " + std::to_string(kVersion));
   }
   if (f.count("words") == 0 || f.at("words") != byte_order())
@@ -295,20 +319,21 @@ CheckpointRun read_run(Reader& r, const std::map<std::string, std::string>& f,
     const auto it = f.find(key);
     if (it == f.end() || it->second != value) {
       r.refuse("a checkpoint of another solve (" + key + ": " +
-               (it == f.end() ? std::string("none") : it->second) + "; this solve has " + value +
-               ")");
+               (it == f.end() ? std::string("none") : shown_name(it->second)) +
+               "; this solve has " + value + ")");
     }
   }
   CheckpointRun run;
   run.identity = identity;
-  run.nodes = number(r, f, "nodes");
-  run.runs = static_cast<std::uint32_t>(std::min<std::uint64_t>(number(r, f, "runs"), ~0u));
-  run.table_bytes = number(r, f, "table");
-  run.seconds = std::strtod(f.count("seconds") ? f.at("seconds").c_str() : "0", nullptr);
+  constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 60;  // nodes: 36 years at 10^9 a second
+  run.nodes = number(r, f, "nodes", kMaxCount);
+  run.runs = static_cast<std::uint32_t>(number(r, f, "runs", ~0u));
+  run.table_bytes = number(r, f, "table", kMaxFile);
+  run.seconds = seconds(r, f);
   const std::uint64_t words = run.table_bytes / 8;
   if (run.table_bytes < 32 || !std::has_single_bit(run.table_bytes) ||
-      number(r, f, "block") != std::min<std::uint64_t>(kBlockWords, words))
-    r.refuse("a damaged checkpoint (table " + f.at("table") + ")");
+      number(r, f, "block", kMaxFile) != std::min<std::uint64_t>(kBlockWords, words))
+    r.refuse("a damaged checkpoint (table " + quote_input(f.at("table")) + ")");
   return run;
 }
 

@@ -91,6 +91,31 @@ void check_argument_lengths(const std::vector<std::string>& args) {
   }
 }
 
+// Whether an option's value is of an unsigned type.
+bool takes_unsigned(const po::value_semantic* s) {
+  return dynamic_cast<const po::typed_value<unsigned short>*>(s) ||
+         dynamic_cast<const po::typed_value<unsigned int>*>(s) ||
+         dynamic_cast<const po::typed_value<unsigned long>*>(s) ||
+         dynamic_cast<const po::typed_value<unsigned long long>*>(s);
+}
+
+// Boost reads "-1" into an unsigned option as its largest value (2^64 - 1 for a 64-bit one):
+// a negative number given to such an option is refused here, before it is stored.
+void refuse_negative_unsigned(const po::parsed_options& parsed,
+                              const po::options_description& all) {
+  for (const auto& option : parsed.options) {
+    const auto* d = all.find_nothrow(option.string_key, false);
+    if (!d || !takes_unsigned(d->semantic().get())) continue;
+    for (const std::string& value : option.value) {
+      const auto first = value.find_first_not_of(" \t");
+      if (first != std::string::npos && value[first] == '-') {
+        throw Error("--" + option.string_key + " " + quote_input(value) +
+                    ": must be a whole number of 0 or more");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<int> parse_args(const std::vector<std::string>& args,
@@ -108,7 +133,9 @@ std::optional<int> parse_args(const std::vector<std::string>& args,
     check_argument_lengths(args);
     auto parser = po::command_line_parser(args).options(all);
     if (positional) parser.positional(*positional);
-    po::store(parser.run(), vm);
+    const po::parsed_options parsed = parser.run();
+    refuse_negative_unsigned(parsed, all);
+    po::store(parsed, vm);
     if (vm.count("help")) {
       out << help_text << "\n" << all << "\n";
       return 0;

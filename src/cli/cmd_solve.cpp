@@ -122,7 +122,23 @@ void check_ranges(const SolveArgs& a) {
   if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
   if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
     throw Error("--table must be 1 to 1048576 MB");
-  if (!(a.progress >= 0)) throw Error("--progress must be a number of seconds");
+  if (!(a.progress == 0 || (a.progress >= 0.1 && a.progress <= 1e7)))
+    throw Error("--progress must be 0 (no progress lines) or 0.1 to 10^7 seconds");
+}
+
+// An option given with an empty value names no file or folder: refused, rather than taken as
+// "none" (an empty --checkpoint would run without one) or as the current folder.
+void refuse_empty_names(const po::variables_map& vm) {
+  const std::pair<const char*, const char*> named[] = {{"game", "the game file's name"},
+                                                       {"proof", "--proof FILE"},
+                                                       {"out", "--out DIR"},
+                                                       {"merge", "--merge DIR"},
+                                                       {"checkpoint", "--checkpoint FILE"}};
+  for (const auto& [option, what] : named) {
+    if (vm.count(option) && !vm[option].defaulted() && vm[option].as<std::string>().empty()) {
+      throw Error(std::string(what) + " is empty: give a name");
+    }
+  }
 }
 
 // Which of the four jobs the options ask for: a solve, a split, a unit or a merge.
@@ -250,9 +266,11 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
                      out, err))
     return *stop;
   check_ranges(a);
+  refuse_empty_names(vm);
   a.checkpoint.every_given = vm.count("checkpoint-every") && !vm["checkpoint-every"].defaulted();
   const Job job = job_of(a, vm);
   check_checkpoint_args(a.checkpoint);
+  if (!a.proof.empty()) check_writable(a.proof);  // before hours of search, not after
   if (job == Job::kMerge) {
     merge_solve(a.merge, a.proof, out);
     return 0;
@@ -264,12 +282,12 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
     solve_unit(a.out, a.unit, solver_options(a, err), limits, a.proof, a.checkpoint, out, err);
     return 0;
   }
+  limits.since = started;  // making the board (0.3 s for 1000x1000) counts against --time too
   const Game root = root_of(a);
   if (job == Job::kSplit) {
-    split_solve(root, a.split, a.out, out);
+    split_solve(root, a.split, a.out, limits, out);
     return 0;
   }
-  limits.since = started;  // making the board (0.3 s for 1000x1000) counts against --time too
   return solve_position(root.position, a, limits, out, err);
 }
 

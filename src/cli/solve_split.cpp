@@ -35,6 +35,9 @@ namespace fs = std::filesystem;
 
 constexpr const char* kManifestMagic = "tanbo-solve-split 1";
 constexpr const char* kUnitMagic = "tanbo-solve-unit 1";
+constexpr int kMaxSplitDepth = 12;
+// The most units a split makes: each is a file, a result and a job.
+constexpr std::uint64_t kMaxUnits = 1'000'000;
 
 std::string unit_name(std::size_t i) {
   return "unit-" + std::to_string(i);
@@ -67,6 +70,19 @@ std::vector<std::pair<std::string, std::string>> key_lines(const std::string& te
   return out;
 }
 
+// The parts of `s` between the separators, empty ones included ("a,,b" has three).
+std::vector<std::string> split_text(const std::string& s, char separator) {
+  std::vector<std::string> out(1);
+  for (char c : s) {
+    if (c == separator) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
 // ---- symmetry: positions that are mirror images of each other are one unit
 
 struct Canonical {
@@ -92,6 +108,12 @@ std::vector<std::vector<Vertex>> symmetries_of(const Topology& topo) {
 
 // ---- the manifest
 
+// A run id as new_run_id() writes it: 1 to 16 hexadecimal digits.
+bool is_run_id(const std::string& id) {
+  return !id.empty() && id.size() <= 16 &&
+         id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 struct Manifest {
   std::string run;
   int depth = 0;
@@ -106,26 +128,56 @@ Manifest read_manifest(const std::string& dir, const Topology& topo) {
   }
   Manifest m;
   m.run = lines[1].second;
-  const auto depth = parse_whole(lines[2].second, 1000);
-  const auto count = parse_whole(lines[3].second, std::uint64_t{1} << 32);
-  if (lines[2].first != "depth" || lines[3].first != "units" || !depth || !count) {
+  if (lines[1].first != "run" || !is_run_id(m.run)) {
+    throw Error(shown_name(path) + ": a damaged manifest (its run id)");
+  }
+  const auto depth = parse_whole(lines[2].second, kMaxSplitDepth);
+  const auto count = parse_whole(lines[3].second, kMaxUnits);
+  if (lines[2].first != "depth" || lines[3].first != "units" || !depth || *depth < 1 || !count) {
     throw Error(shown_name(path) + ": a damaged manifest (its depth or unit count)");
   }
   m.depth = static_cast<int>(*depth);
   for (std::size_t i = 4; i < lines.size(); ++i) {
+    const std::string where = shown_name(path) + ": line " + std::to_string(i + 1);
     std::istringstream words(lines[i].second);
-    std::size_t index = 0;
+    std::string index;
     words >> index;
-    if (lines[i].first != "unit" || index != m.units.size()) {
-      throw Error(shown_name(path) + ": line " + std::to_string(i + 1) + " is not unit " +
-                  std::to_string(m.units.size()));
+    if (lines[i].first != "unit" || index != std::to_string(m.units.size())) {
+      throw Error(where + " is not unit " + std::to_string(m.units.size()));
     }
     std::vector<Vertex> moves;
-    for (std::string name; words >> name;) moves.push_back(topo.need_vertex(name));
+    for (std::string name; words >> name;) {
+      const auto v = topo.parse_vertex(name);
+      if (!v) throw Error(where + ": " + topo.not_a_point(name));
+      moves.push_back(*v);
+    }
+    if (moves.size() != static_cast<std::size_t>(m.depth)) {
+      throw Error(where + ": " + std::to_string(moves.size()) + " moves, not the split's depth " +
+                  std::to_string(m.depth));
+    }
     m.units.push_back(std::move(moves));
   }
   if (m.units.size() != *count) throw Error(shown_name(path) + ": units are missing");
   return m;
+}
+
+// Unit i's position: the root and the unit's moves from the manifest, each checked by the
+// rules (a damaged manifest is refused, never played).
+Position unit_position(const Position& root, const Manifest& m, std::size_t i) {
+  Position pos = root;
+  const Topology& topo = pos.topology();
+  for (Vertex v : m.units[i]) {
+    if (pos.is_over() || pos.check_move(pos.to_move(), v) != MoveStatus::kLegal) {
+      throw Error("the manifest's unit " + std::to_string(i) + ": " + topo.name(v) +
+                  " is not a legal move there (a damaged manifest)");
+    }
+    pos.play(v);
+  }
+  if (pos.is_over()) {
+    throw Error("the manifest's unit " + std::to_string(i) +
+                ": the game is over there, which needs no unit (a damaged manifest)");
+  }
+  return pos;
 }
 
 std::string new_run_id() {
@@ -136,13 +188,28 @@ std::string new_run_id() {
   return os.str();
 }
 
+// Whether two positions have the same board, stones and side to move.
+bool same_position(const Position& a, const Position& b) {
+  if (a.topology().spec != b.topology().spec || a.num_vertices() != b.num_vertices() ||
+      a.num_players() != b.num_players() || a.to_move() != b.to_move()) {
+    return false;
+  }
+  for (Vertex v = 0; v < a.num_vertices(); ++v) {
+    if (a.at(v) != b.at(v)) return false;
+  }
+  return true;
+}
+
 // ---- the tree above the units
 
 // Walks the positions `depth` plies from the root, calling leaf(pos, moves) at each one where
-// the game goes on (positions where it ended are left out).
+// the game goes on (positions where it ended are left out). Throws tanbo::Error when the time
+// limit (seconds from `since`; 0 for none) passes first: a deep split of a big board has more
+// lines of play than any machine could walk.
 class TreeWalk {
  public:
-  TreeWalk(Position pos, int depth) : pos_(std::move(pos)), depth_(depth) {}
+  TreeWalk(Position pos, int depth, double seconds, std::chrono::steady_clock::time_point since)
+      : pos_(std::move(pos)), depth_(depth), seconds_(seconds), since_(since) {}
 
   template <class Leaf>
   void run(Leaf&& leaf) {
@@ -154,6 +221,7 @@ class TreeWalk {
   void walk(int d, Leaf& leaf) {
     if (pos_.is_over()) return;
     if (d == depth_) {
+      check_time();
       leaf(pos_, path_);
       return;
     }
@@ -166,10 +234,42 @@ class TreeWalk {
     }
   }
 
+  void check_time() {
+    if (seconds_ <= 0 || ++leaves_ % 1024 != 0) return;
+    const double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
+    if (spent > seconds_) {
+      throw Error("--split " + std::to_string(depth_) + ": the positions " +
+                  std::to_string(depth_) + " plies ahead were not all found within --time (" +
+                  std::to_string(leaves_) + " lines of play walked); nothing written");
+    }
+  }
+
   Position pos_;
   int depth_;
+  double seconds_;
+  std::chrono::steady_clock::time_point since_;
+  std::uint64_t leaves_ = 0;
   std::vector<Vertex> path_;
 };
+
+// Refuses an --out that cannot take a split, before anything is walked or made: a file in
+// the place of the folder or of its units/ or results/ folder.
+void check_out_folder(const std::string& dir) {
+  for (const std::string& path : {dir, dir + "/units", dir + "/results"}) {
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (fs::exists(status) && !fs::is_directory(status)) {
+      throw Error("--out " + shown_name(dir) + ": " + shown_name(path) + " is not a folder");
+    }
+  }
+}
+
+void make_folder(const std::string& path) {
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (ec) throw Error("cannot make the folder " + shown_name(path) + " (" + ec.message() + ")");
+}
 
 Game root_game(const std::string& dir) {
   return load_game(dir + "/root.tanbo");
@@ -177,8 +277,13 @@ Game root_game(const std::string& dir) {
 
 }  // namespace
 
-void split_solve(const Game& root, int depth, const std::string& dir, std::ostream& out) {
-  if (depth < 1 || depth > 12) throw Error("--split must be 1 to 12 plies");
+void split_solve(const Game& root, int depth, const std::string& dir, const SolveLimits& limits,
+                 std::ostream& out) {
+  if (depth < 1 || depth > kMaxSplitDepth) {
+    throw Error("--split must be 1 to " + std::to_string(kMaxSplitDepth) + " plies");
+  }
+  if (dir.empty()) throw Error("--out DIR is empty: give a folder name");
+  check_out_folder(dir);
   if (fs::exists(manifest_path(dir))) {
     throw Error(shown_name(dir) + " holds a split already (" + shown_name(manifest_path(dir)) +
                 "); choose another --out");
@@ -186,11 +291,20 @@ void split_solve(const Game& root, int depth, const std::string& dir, std::ostre
   const auto perms = symmetries_of(root.position.topology());
   std::map<std::string, std::size_t> seen;
   std::vector<std::vector<Vertex>> units;
-  TreeWalk(root.position, depth).run([&](const Position& pos, const std::vector<Vertex>& path) {
-    if (seen.emplace(canonical(pos, perms).key, units.size()).second) units.push_back(path);
-  });
-  fs::create_directories(dir + "/units");
-  fs::create_directories(dir + "/results");
+  const auto since = limits.since == std::chrono::steady_clock::time_point{}
+                         ? std::chrono::steady_clock::now()
+                         : limits.since;
+  TreeWalk(root.position, depth, limits.seconds, since)
+      .run([&](const Position& pos, const std::vector<Vertex>& path) {
+        if (!seen.emplace(canonical(pos, perms).key, units.size()).second) return;
+        if (units.size() == kMaxUnits) {
+          throw Error("--split " + std::to_string(depth) + " makes more than " +
+                      std::to_string(kMaxUnits) + " units; split fewer plies ahead");
+        }
+        units.push_back(path);
+      });
+  make_folder(dir + "/units");
+  make_folder(dir + "/results");
   std::string manifest = std::string(kManifestMagic) + "\nrun " + new_run_id() + "\ndepth " +
                          std::to_string(depth) + "\nunits " + std::to_string(units.size()) + "\n";
   const Topology& topo = root.position.topology();
@@ -215,11 +329,17 @@ void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& o
                 const CheckpointArgs& checkpoint, std::ostream& out, std::ostream& err) {
   const Game root = root_game(dir);
   const Manifest m = read_manifest(dir, root.position.topology());
+  if (m.units.empty()) throw Error("--unit " + std::to_string(unit) + ": the split has no units");
   if (unit >= m.units.size()) {
     throw Error("--unit " + std::to_string(unit) + ": the split has units 0 to " +
                 std::to_string(m.units.size() - 1));
   }
   const Game game = load_game(dir + "/units/" + unit_name(unit) + ".tanbo");
+  if (!same_position(game.position, unit_position(root.position, m, unit))) {
+    throw Error(unit_name(unit) +
+                ".tanbo is not the position its manifest line gives (root.tanbo "
+                "and the unit's moves): a damaged split");
+  }
   Solver solver(options);
   StagedSolve staged;
   if (checkpoint.path.empty()) {
@@ -267,7 +387,7 @@ UnitResult read_result(const std::string& dir, std::size_t i, const std::string&
   }
   if (field["run"] != run) {
     throw Error(shown_name(path) + " belongs to another split (run " + quote_input(field["run"]) +
-                ", not " + run + ")");
+                ", not " + quote_input(run) + ")");
   }
   if (field["unit"] != std::to_string(i))
     throw Error(shown_name(path) + ": not unit " + std::to_string(i));
@@ -295,10 +415,12 @@ class Merge {
         manifest_(read_manifest(dir, pos_.topology())) {
     for (std::size_t i = 0; i < manifest_.units.size(); ++i) {
       results_.push_back(read_result(dir, i, manifest_.run));
-      Position p = root_.position;
-      for (Vertex v : manifest_.units[i]) p.play(v);
-      const Canonical c = canonical(p, perms_);
-      units_.emplace(c.key, Unit{i, c.perm});
+      const Canonical c = canonical(unit_position(root_.position, manifest_, i), perms_);
+      const auto [it, fresh] = units_.emplace(c.key, Unit{i, c.perm});
+      if (!fresh) {
+        throw Error("the manifest's units " + std::to_string(it->second.index) + " and " +
+                    std::to_string(i) + " are one position (a damaged manifest)");
+      }
     }
   }
 
@@ -383,7 +505,8 @@ class Merge {
   }
 
   // The unit's certificate, its positions and moves carried from the unit's position onto
-  // this one (they may be mirror images).
+  // this one (they may be mirror images). Its header must be the one the unit's position and
+  // the winner give; each line is read as the format says, or refused.
   void add_unit_lines(Player winner, std::string& text, std::unordered_set<std::string>& listed) {
     const Unit& unit = unit_here();
     const std::string path = unit_proof_path(dir_, unit.index);
@@ -399,27 +522,52 @@ class Merge {
     auto map = [&](Vertex v) { return inverse[to_key[v]]; };
     std::istringstream in(
         read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
+    check_unit_header(in, path, unit.index, winner);
     std::string line;
-    for (int i = 0; i < 5 && std::getline(in, line); ++i) {
-      if (i == 4 && line != "winner " + std::string(player_name(winner))) {
-        throw Error(shown_name(path) + ": a certificate for another winner");
-      }
-    }
-    while (std::getline(in, line)) {
+    for (std::uint64_t number = 6; std::getline(in, line); ++number) {
+      drop_carriage_returns(line);
+      if (line.empty()) continue;
+      const std::string where = shown_name(path) + ": line " + std::to_string(number);
       const auto space = line.rfind(' ');
-      if (line.empty() || space == std::string::npos) continue;
+      if (space == std::string::npos) throw Error(where + ": not \"POSITION MOVE\"");
       std::vector<Player> stones(pos_.num_vertices(), kEmpty);
-      std::istringstream players(line.substr(0, space));
-      std::string part;
-      for (Player p = 1; std::getline(players, part, '/'); ++p) {
-        std::istringstream names(part);
-        for (std::string name; std::getline(names, name, ',');) {
-          stones[map(topo.need_vertex(name))] = p;
+      const auto groups = split_text(line.substr(0, space), '/');
+      if (groups.size() != static_cast<std::size_t>(pos_.num_players())) {
+        throw Error(where + ": not a position of " + std::to_string(pos_.num_players()) +
+                    " players");
+      }
+      for (std::size_t p = 0; p < groups.size(); ++p) {
+        if (groups[p].empty()) continue;
+        for (const std::string& name : split_text(groups[p], ',')) {
+          const auto v = topo.parse_vertex(name);
+          if (!v) throw Error(where + ": " + topo.not_a_point(name));
+          if (stones[map(*v)] != kEmpty) throw Error(where + ": a point listed twice");
+          stones[map(*v)] = static_cast<Player>(p + 1);
         }
       }
+      const auto move = topo.parse_vertex(line.substr(space + 1));
+      if (!move) throw Error(where + ": " + topo.not_a_point(line.substr(space + 1)));
       std::string position = proof::position_text(topo, stones, pos_.num_players());
-      const std::string move = topo.name(map(topo.need_vertex(line.substr(space + 1))));
-      if (listed.insert(position).second) text += position + " " + move + "\n";
+      if (listed.insert(position).second) text += position + " " + topo.name(map(*move)) + "\n";
+    }
+  }
+
+  // The first five lines of unit `index`'s certificate: those of a certificate of its position
+  // (the root's moves and the unit's) for `winner`.
+  void check_unit_header(std::istream& in, const std::string& path, std::size_t index,
+                         Player winner) {
+    const Position unit = unit_position(root_.position, manifest_, index);
+    std::istringstream want(proof_header(unit, winner));
+    std::string expected;
+    std::string line;
+    for (int i = 1; std::getline(want, expected); ++i) {
+      if (!std::getline(in, line)) line.clear();
+      drop_carriage_returns(line);
+      if (line != expected) {
+        throw Error(shown_name(path) + ": line " + std::to_string(i) + " is " + quote_input(line) +
+                    ", not " + quote_input(expected) +
+                    " (a certificate of another position, winner or split)");
+      }
     }
   }
 
@@ -434,8 +582,55 @@ class Merge {
 
 }  // namespace
 
+namespace {
+
+// Refuses a --proof of the merge that would overwrite the split itself: its manifest, root,
+// result, or a file of its units/ or results/ folders.
+void check_merge_targets(const std::string& dir, const std::string& proof_path) {
+  check_writable(dir + "/result.txt");
+  if (proof_path.empty()) return;
+  std::error_code ec;
+  const fs::path proof = fs::weakly_canonical(proof_path, ec);
+  const auto same = [&](const std::string& path) {
+    std::error_code e2;
+    return !ec && fs::weakly_canonical(path, e2) == proof && !e2;
+  };
+  const auto inside = [&](const std::string& folder) {
+    std::error_code e2;
+    const fs::path f = fs::weakly_canonical(folder, e2);
+    return !ec && !e2 && proof.parent_path() == f;
+  };
+  if (same(manifest_path(dir)) || same(dir + "/root.tanbo") || same(dir + "/result.txt") ||
+      inside(dir + "/units") || inside(dir + "/results")) {
+    throw Error(
+        "--proof " + shown_name(proof_path) +
+        " is one of the split's own files; write the certificate elsewhere (DIR/proof.txt)");
+  }
+}
+
+// The merged certificate checked as `tanbo check-proof` checks it, before it is written: the
+// units' certificates are other files, and a wrong one must not make a wrong proof.
+void check_merged(const std::string& certificate) {
+  std::istringstream in(certificate);
+  proof::CheckResult r;
+  try {
+    r = proof::check(in);
+  } catch (const Error& e) {
+    throw Error(std::string("the merged certificate is not one: ") + e.what() +
+                "; nothing written");
+  }
+  if (!r.valid) {
+    throw Error("the merged certificate does not prove the result (" + r.reason +
+                "): a unit's certificate or result is wrong; nothing written");
+  }
+}
+
+}  // namespace
+
 void merge_solve(const std::string& dir, const std::string& proof_path, std::ostream& out) {
+  if (dir.empty()) throw Error("--merge DIR is empty: give a folder name");
   Merge merge(dir);
+  check_merge_targets(dir, proof_path);
   const Position& root = merge.root();
   const Topology& t = root.topology();
   const Player me = root.to_move();
@@ -456,8 +651,9 @@ void merge_solve(const std::string& dir, const std::string& proof_path, std::ost
   text << "time: " << std::fixed << std::setprecision(2) << merge.seconds()
        << " s (in the units, added up)\n";
   if (!proof_path.empty()) {
-    const std::string proof = merge.certificate(winner);
-    write_file_atomic(proof_path, proof);
+    const std::string certificate = merge.certificate(winner);
+    check_merged(certificate);
+    write_file_atomic(proof_path, certificate);
     text << "proof: " << proof_path << "\n";
   }
   write_file_atomic(dir + "/result.txt", text.str());

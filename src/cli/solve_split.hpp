@@ -16,8 +16,10 @@ namespace tanbo::cli {
 
 // Writes DIR/manifest.txt and DIR/units/unit-N.tanbo, one game file per distinct position
 // DEPTH plies after `root` (positions that are mirror images of each other are one unit).
-// DIR must not hold a split already. Prints what it wrote.
-void split_solve(const Game& root, int depth, const std::string& dir, std::ostream& out);
+// DIR must not hold a split already. Prints what it wrote. Throws tanbo::Error, writing
+// nothing, when the walk to DEPTH outlasts limits.seconds or makes more than a million units.
+void split_solve(const Game& root, int depth, const std::string& dir, const SolveLimits& limits,
+                 std::ostream& out);
 
 // Solves unit `unit` of DIR and writes DIR/results/unit-N.txt (and, with `proof_path`, the
 // unit's certificate there: the merge reads DIR/results/unit-N.proof), atomically. Throws

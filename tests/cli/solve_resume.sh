@@ -70,7 +70,12 @@ refused "(method: pn; this solve has ab)" --topology "hex 3" --setup hexbo --met
 refused "(symmetry: on; this solve has off)" --topology "hex 3" --setup hexbo --no-symmetry \
   --checkpoint run.ckpt --resume
 refused "--resume needs --checkpoint FILE" --topology "hex 3" --resume
-refused "--nodes must be 0 to 10^15" --topology "hex 3" --nodes -1
+refused "--nodes \"-1\": must be a whole number of 0 or more" --topology "hex 3" --nodes -1
+refused "--nodes must be 0 to 10^15" --topology "hex 3" --nodes 1000000000000001
+refused "--table \"-5\": must be a whole number of 0 or more" --topology "hex 3" --table -5
+refused "--checkpoint FILE is empty: give a name" --topology "hex 3" --checkpoint ""
+refused_in_one_line "--progress must be 0 (no progress lines) or 0.1 to 10^7 seconds" "$TANBO" \
+  solve --topology "hex 3" --progress 1e-9
 refused "--checkpoint-every needs --checkpoint FILE" --topology "hex 3" --checkpoint-every 5
 refused "--checkpoint is for a solve of one position or unit" --topology "hex 3" --split 1 --out d \
   --checkpoint run.ckpt
@@ -80,6 +85,16 @@ cp half.ckpt half.keep
 refused_in_one_line "half.ckpt: truncated" "$TANBO" solve --topology "hex 3" --setup hexbo \
   --checkpoint half.ckpt --resume
 cmp -s half.ckpt half.keep || fail "a truncated checkpoint changed"
+# Header figures no run could reach are damage (they are added to the next run's and printed).
+for change in 's/^seconds: [^\n]*/seconds: nan/m' 's/^nodes: [^\n]*/nodes: 18446744073709551616/m' \
+  's/^runs: ([^\n]*)/runs: $1\nruns: $1/m'; do
+  cp keep.ckpt forged.ckpt
+  perl -0pi -e "$change" forged.ckpt
+  cp forged.ckpt forged.keep
+  refused_in_one_line "forged.ckpt: a damaged checkpoint (" "$TANBO" solve --topology "hex 3" \
+    --setup hexbo --checkpoint forged.ckpt --resume
+  cmp -s forged.ckpt forged.keep || fail "a forged checkpoint changed"
+done
 printf 'winner: black\n' > text.ckpt
 refused_in_one_line "text.ckpt: not a solver checkpoint" "$TANBO" solve --topology "hex 3" \
   --checkpoint text.ckpt --resume

@@ -2,7 +2,8 @@
 # A solve spread over work units: scripts/parallel-solve.sh (GNU parallel) splits 5x5, solves
 # the units and merges them into the answer of one tanbo solve of the whole board, with one
 # certificate that tanbo check-proof accepts; scripts/slurm-solve.sh does the same through a
-# stub sbatch; the merge refuses a missing unit and a result of another split.
+# stub sbatch; the merge refuses a missing unit, a result of another split, and damaged
+# manifests, unit files and unit certificates, writing nothing.
 # usage: bash split_solve.sh TANBO TESTDIR
 set -u
 real_tanbo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -49,6 +50,77 @@ sed -i 's/^nodes .*/nodes 12x/' "split dir/results/unit-1.txt"
 grep -qF "a damaged result" err || fail "damaged result: $(cat err)"
 cp unit-1.txt "split dir/results/unit-1.txt"
 "$TANBO" solve --merge "split dir" > out 2> err || fail "merge again: $(cat err)"
+
+# Hostile splits (a 4x4 split at 2 plies, its units solved with certificates): every damaged
+# file is refused with a message naming it, status 2, and the merge writes nothing.
+"$TANBO" solve --topology "grid 4x4" --setup spaced --split 2 --out h > out 2> err ||
+  fail "split 4x4: $(cat err)"
+units=$(sed -n 's/^units //p' h/manifest.txt)
+for ((i = 0; i < units; ++i)); do
+  "$TANBO" solve --out h --unit "$i" --table 4 --progress 0 --proof "h/results/unit-$i.proof" \
+    > out 2> err || fail "unit $i: $(cat err)"
+done
+"$TANBO" solve --merge h --proof h/proof.txt > out 2> err || fail "merge 4x4: $(cat err)"
+grep -qx "winner: white" out || fail "merge 4x4: $(cat out)"
+cp -r h h.keep
+merge_refused() {  # WANT: the merge of h (with --proof h/proof.txt) fails saying WANT
+  rm -f h/result.txt h/proof.txt
+  "$TANBO" solve --merge h --proof h/proof.txt > out 2> err
+  local status=$?
+  [ $status -eq 2 ] || fail "$1: status $status: $(cat out err)"
+  grep -qF -- "$1" err || fail "wanted \"$1\": $(cat err)"
+  [ -e h/result.txt ] || [ -e h/proof.txt ] && fail "$1: the refused merge wrote a file"
+  rm -rf h && cp -r h.keep h
+}
+edit() { sed -i "$2" "h/$1"; }
+edit manifest.txt 's/^unit 0 .*/unit 0 A1 C1/'
+merge_refused "unit 0: A1 is not a legal move there"
+edit manifest.txt 's/^unit 0 \(.*\)/unit 0 \1 B2 C2 D2 A3 B3 C3 D3 B4 C4/'
+merge_refused "moves, not the split's depth 2"
+edit manifest.txt 's/^depth 2/depth 0/'
+merge_refused "a damaged manifest (its depth or unit count)"
+edit manifest.txt 's/^depth 2/depth 1000/'
+merge_refused "a damaged manifest (its depth or unit count)"
+printf 'B2/C2/C3 D2\n' >> h/results/unit-1.proof
+merge_refused "unit-1.proof: line"
+printf 'B2/C2/C3 D2\n' >> h/results/unit-1.proof
+merge_refused "not a position of 2 players"
+cp h/results/unit-0.proof h/results/unit-1.proof
+merge_refused "(a certificate of another position, winner or split)"
+# A move changed in the units' certificates (the first listed move of each made one onto a
+# stone): the merged certificate no longer proves the result.
+for f in h/results/unit-*.proof; do
+  line=$(grep -n '/.* [A-D][1-4]$' "$f" | head -n 1 | cut -d: -f1)
+  stone=$(sed -n "${line}s/^\([A-D][1-4]\).*/\1/p" "$f")
+  [ -n "$stone" ] && sed -i "${line}s/ [A-D][1-4]\$/ $stone/" "$f"
+done
+merge_refused "the merged certificate does not prove the result"
+# The split's own files are not overwritten by the certificate.
+cp h/manifest.txt manifest.keep
+"$TANBO" solve --merge h --proof h/manifest.txt > out 2> err && fail "--proof over the manifest"
+grep -qF "is one of the split's own files" err || fail "--proof manifest: $(cat err)"
+cmp -s h/manifest.txt manifest.keep || fail "the manifest changed"
+# A certificate with CRLF line ends (which check-proof accepts) merges as well.
+sed -i 's/$/\r/' h/results/unit-0.proof
+"$TANBO" solve --merge h --proof h/proof.txt > out 2> err || fail "a CRLF certificate: $(cat err)"
+"$TANBO" check-proof h/proof.txt > out 2> err || fail "the CRLF merge: $(cat out err)"
+rm -rf h && cp -r h.keep h
+# A unit file that is not the position of its manifest line is not solved.
+cp h/units/unit-0.tanbo h/units/unit-1.tanbo
+"$TANBO" solve --out h --unit 1 --table 4 --progress 0 > out 2> err && fail "a copied unit file"
+grep -qF "unit-1.tanbo is not the position its manifest line gives" err || fail "copied: $(cat err)"
+"$TANBO" solve --out h --unit -1 > out 2> err && fail "--unit -1"
+grep -qF -- '--unit "-1": must be a whole number of 0 or more' err || fail "--unit -1: $(cat err)"
+# --out must be a folder that can be made, and a split too deep for --time writes nothing.
+touch afile
+"$TANBO" solve --topology "grid 4x4" --split 1 --out afile > out 2> err && fail "--out a file"
+grep -qF "afile is not a folder" err || fail "--out afile: $(cat err)"
+"$TANBO" solve --topology "grid 4x4" --split 1 --out "" > out 2> err && fail "--out ''"
+grep -qF -- "--out DIR is empty" err || fail "--out '': $(cat err)"
+"$TANBO" solve --topology "grid 19x19" --split 4 --out big --time 0.5 > out 2> err &&
+  fail "a split past --time"
+grep -qF "were not all found within --time" err || fail "--split past --time: $(cat err)"
+[ -e big ] && fail "a split stopped by --time made its folder"
 
 # The same folder cannot be split twice; bad options are refused.
 bash "$tests/../scripts/parallel-solve.sh" --out "split dir" --jobs 2 -- --topology "grid 5x5" \
