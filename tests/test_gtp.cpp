@@ -450,6 +450,21 @@ TEST(GtpBinary, TheEngineKeepsToItsClock) {
   EXPECT_LT(seconds, 15.0) << "three moves of a 20 s engine on a clock of 1 s for 2 moves";
 }
 
+// More input than the engine's queue holds (16 MB) before it reads any: the reader waits for
+// room instead of queueing it all, and every command is still answered in order.
+TEST(GtpBinary, AFloodOfInputIsReadAsTheEngineTakesIt) {
+  std::string input = "genmove b\n";
+  const std::string comment = "# " + std::string(998, 'x') + "\n";
+  for (int i = 0; i < 20000; ++i) input += comment;  // 20 MB that get no answer
+  input += "name\nquit\n";
+  // (the engine thinks half a second on its first move, while the input waits)
+  const auto r =
+      test::run_command(std::string(TANBO_BINARY) + " gtp --engine mcts:time=0.5", input);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, 2), "= ");
+  EXPECT_EQ(r.out.substr(r.out.find("\n\n") + 2), "= tanbo\n\n=\n\n");
+}
+
 TEST(GtpBinary, PipedSession) {
   const std::string input =
       "1 boardsize 9\n"

@@ -22,10 +22,18 @@ namespace {
 // The lines of the input, read by a thread of their own. Shared with that thread, which may
 // outlive the loop (it is left blocked on a read when `quit` comes first).
 struct Lines {
+  // The most the queue holds: the reader waits while it is full, so a controller that sends
+  // faster than the engine answers (a flood during genmove) is held back instead of filling
+  // memory.
+  static constexpr std::size_t kMaxQueuedBytes = std::size_t{16} << 20;
+
   std::mutex mu;
-  std::condition_variable ready;
+  std::condition_variable ready;  // a line came, or the input ended
+  std::condition_variable room;   // a line was taken, or the loop is done
   std::deque<std::string> queue;
+  std::size_t queued_bytes = 0;
   bool ended = false;
+  bool done = false;  // the loop reads no more: the reader stops
 
   // Waits for the next line; false at the end of the input.
   bool next(std::string& line) {
@@ -34,7 +42,24 @@ struct Lines {
     if (queue.empty()) return false;
     line = std::move(queue.front());
     queue.pop_front();
+    queued_bytes -= line.size() + 1;
+    room.notify_all();
     return true;
+  }
+  // The reader's side: queues a line once there is room; false when the loop is done.
+  bool add(std::string line) {
+    std::unique_lock<std::mutex> lock(mu);
+    room.wait(lock, [&] { return queued_bytes < kMaxQueuedBytes || done; });
+    if (done) return false;
+    queued_bytes += line.size() + 1;
+    queue.push_back(std::move(line));
+    ready.notify_all();
+    return true;
+  }
+  void finish() {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+    room.notify_all();
   }
   // Whether a line (or the end of the input) is waiting, within `seconds`.
   bool wait_for(double seconds) {
@@ -117,9 +142,7 @@ void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
   std::thread reader([lines, &in] {
     try {  // a line is kept to 1 MB and a byte (handle_line refuses it); out of memory ends input
       for (std::string line; read_line(in, line, kMaxInputLine + 1);) {
-        std::lock_guard<std::mutex> lock(lines->mu);
-        lines->queue.push_back(std::move(line));
-        lines->ready.notify_all();
+        if (!lines->add(std::move(line))) break;
       }
     } catch (const std::bad_alloc&) {
       std::cerr << "tanbo gtp: out of memory while reading the input; it ends here\n";
@@ -146,9 +169,11 @@ void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
       if (!reply.empty()) send(out, reply);
     }
   } catch (...) {  // an analysis out of memory: the reader is left to end with the process
+    lines->finish();
     reader.detach();
     throw;
   }
+  lines->finish();
   // After quit (or output that failed) the reader may still wait on the terminal or pipe for
   // input that never comes: it is left to end with the process (it only touches `lines`,
   // which it shares, and cin).
