@@ -413,16 +413,21 @@ TEST_F(Gtp, TimeControlClocksReachTheEngine) {
 
   // Refused: malformed numbers, an unknown player, the wrong count of arguments. The clocks
   // stay as they were.
-  refused("time_settings 10 x 0", "? BYO_YOMI_TIME must be a number of seconds, not \"x\"\n\n");
-  refused("time_settings -5 0 0", "? MAIN_TIME must be a number of seconds, not \"-5\"\n\n");
+  refused("time_settings 10 x 0",
+          "? BYO_YOMI_TIME must be a number of seconds from 0 to 10^7, not \"x\"\n\n");
+  refused("time_settings -5 0 0",
+          "? MAIN_TIME must be a number of seconds from 0 to 10^7, not \"-5\"\n\n");
+  refused("time_settings 20000000 0 0",
+          "? MAIN_TIME must be a number of seconds from 0 to 10^7, not \"20000000\"\n\n");
   refused("time_settings 10 0 1.5",
-          "? BYO_YOMI_STONES must be a whole number of moves, not \"1.5\"\n\n");
+          "? BYO_YOMI_STONES must be a whole number of moves from 0 to 10^7, not \"1.5\"\n\n");
   refused("time_settings 10 0",
           "? usage: time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES\n\n");
   refused("time_left q 5 0",
           "? unknown player \"q\"; this game has 2 players: black, white (or 1..2)\n\n");
   refused("time_left b 5", "? usage: time_left PLAYER TIME STONES\n\n");
-  refused("time_left b 5 x", "? STONES must be a whole number of moves, not \"x\"\n\n");
+  refused("time_left b 5 x",
+          "? STONES must be a whole number of moves from 0 to 10^7, not \"x\"\n\n");
   ASSERT_EQ(send("genmove b").substr(0, 2), "= ");
   EXPECT_GT(seen.back().first, 9.0);
   EXPECT_LE(seen.back().first, 10.0);
@@ -451,11 +456,13 @@ TEST(GtpBinary, TheEngineKeepsToItsClock) {
 }
 
 // More input than the engine's queue holds (16 MB) before it reads any: the reader waits for
-// room instead of queueing it all, and every command is still answered in order.
+// room instead of queueing it all, and every command is still answered in order. Comment
+// lines get no answer, one longer than a command may be (1 MB) included.
 TEST(GtpBinary, AFloodOfInputIsReadAsTheEngineTakesIt) {
   std::string input = "genmove b\n";
   const std::string comment = "# " + std::string(998, 'x') + "\n";
-  for (int i = 0; i < 20000; ++i) input += comment;  // 20 MB that get no answer
+  for (int i = 0; i < 20000; ++i) input += comment;         // 20 MB that get no answer
+  input += "# " + std::string((1 << 20) + 10, 'x') + "\n";  // a comment of over 1 MB
   input += "name\nquit\n";
   // (the engine thinks half a second on its first move, while the input waits)
   const auto r =

@@ -40,8 +40,8 @@ double need_amount(const std::string& text, const char* what, bool whole) {
   const auto x = parse_number(text, whole);
   if (!x || *x > 1e7) {
     throw Error(std::string(what) + " must be " +
-                (whole ? "a whole number of moves" : "a number of seconds") + ", not " +
-                quote_input(text));
+                (whole ? "a whole number of moves" : "a number of seconds") +
+                " from 0 to 10^7, not " + quote_input(text));
   }
   return *x;
 }
@@ -375,6 +375,8 @@ std::string framed(const std::string& out) {
 
 std::string GtpEngine::handle_line(const std::string& raw) {
   if (raw.size() > kMaxInputLine) {  // the reader keeps one byte more of a longer line
+    const auto first = raw.find_first_not_of(" \t");
+    if (first != std::string::npos && raw[first] == '#') return "";  // a comment: no answer
     const auto digits = raw.find_first_not_of("0123456789");
     const bool has_id = digits > 0 && digits <= 18 && raw[digits] == ' ';
     return "?" + (has_id ? raw.substr(0, digits) : "") + " the line is longer than " +
