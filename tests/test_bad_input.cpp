@@ -312,6 +312,13 @@ TEST(BadGameFile, MalformedHeadersAndBinary) {
   EXPECT_NE(game_error("tanbo-game 1\ncolour blue\nmoves\n").find("unknown header line"),
             std::string::npos);
   EXPECT_NE(game_error("tanbo-game 1\nmoves\n").find("no \"topology\""), std::string::npos);
+  // A value given twice would silently take the second.
+  EXPECT_NE(game_error("tanbo-game 1\ntopology grid 5x5\ntopology grid 7x7\nmoves\n")
+                .find(":3: \"topology\" is given twice in the header"),
+            std::string::npos);
+  EXPECT_NE(game_error("tanbo-game 1\ntopology grid 5x5\nsetup spaced\nSetup dense\nmoves\n")
+                .find("\"setup\" is given twice"),
+            std::string::npos);
   EXPECT_NE(game_error("tanbo-game 1\ntopology grid 99999999999x9\nmoves\n").find("too large"),
             std::string::npos);
   EXPECT_NE(

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
@@ -204,6 +205,12 @@ class GameFileReader {
   bool header_line(const std::string& t) {
     auto [key, rest] = split_key(t);
     key = to_lower(key);
+    // A line that sets one value may come once: a second one would silently win.
+    for (const char* once : {"topology", "setup", "players", "date", "event"}) {
+      if (key == once && !given_once_.insert(key).second) {
+        throw fail("\"" + key + "\" is given twice in the header");
+      }
+    }
     if (!have_version_) {
       check_version(key, rest);
     } else if (key == "topology") {
@@ -366,6 +373,7 @@ class GameFileReader {
   std::string topology_, dot_, setup_name_ = "default", date_, event_;
   int players_ = 0, players_line_ = 0, topology_line_ = 0, moves_line_ = 0;
   std::vector<Entry> seeds_, names_;
+  std::set<std::string> given_once_;  // the header keys seen that may come once
 };
 
 }  // namespace
