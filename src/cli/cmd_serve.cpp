@@ -51,6 +51,11 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
     throw Error("--engine-threads must be 1 to 64");
   }
   if (o.max_points < 1) throw Error("--max-points must be at least 1");
+  // SQLite reads "" and ":memory:" as a database in memory: every game gone at the stop.
+  if (o.db.empty() || o.db == ":memory:") {
+    throw Error("--db " + quote_input(o.db) +
+                " is no file: the games would be lost when the server stops; give a file name");
+  }
   if (!(o.rate >= 0) || o.rate > 1e6) throw Error("--rate must be 0 to 1000000");
   if (o.sync != "full" && o.sync != "normal") {
     throw Error("--sync " + quote_input(o.sync) + ": full or normal");

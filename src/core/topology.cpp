@@ -60,6 +60,9 @@ void check_size(std::string_view spec, std::uint64_t n, std::uint64_t e, const T
     throw Error(what + " and would need about " + human_bytes(need) + " of memory; at most " +
                 std::to_string(lim.max_vertices) + " points are supported");
   }
+  if (e > lim.max_edges) {
+    throw Error(what + "; at most " + std::to_string(lim.max_edges) + " edges are supported");
+  }
   const auto limit = limit_of(lim);
   if (limit && need > limit->board_room())
     throw Error(what + " and " + memory_refusal(need, *limit));

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <random>
 
+#include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/core/topology.hpp"
@@ -48,7 +49,8 @@ std::vector<std::string> string_list(const Json& o, const char* key, bool requir
   return out;
 }
 
-// A player's name: 1 to 40 characters (UTF-8), none of them a control character.
+// A player's name (spaces at either end taken off, as a game file reads it): 1 to 40
+// characters (UTF-8), none of them a control character.
 void check_name(const std::string& name) {
   std::size_t chars = 0;
   for (const char c : name) {
@@ -61,6 +63,25 @@ void check_name(const std::string& name) {
   if (chars < 1 || chars > 40) {
     refuse(400, "the name " + quote_input(name) + " must have 1 to 40 characters");
   }
+}
+
+// What an engine seat a client asks for may cost: its search runs on one of the server's
+// engine threads (--engine-threads) and holds it while it thinks, so a spec may not add
+// threads, nor think for longer than a minute a move (an hour a game), nor run more than ten
+// million playouts or solver nodes a move. "mcts" specs are the ones with such options.
+void check_engine_spec(const std::string& spec) {
+  if (to_lower(spec).rfind("mcts:", 0) != 0) return;
+  const MctsConfig c = parse_mcts_options(std::string_view(spec).substr(5));
+  const auto over = [&](const std::string& what) {
+    refuse(400, "the engine " + quote_input(spec) + " asks for " + what +
+                    "; an engine seat of this server thinks on one thread, for at most 60 s a "
+                    "move, 3600 s a game and 10,000,000 playouts or solver nodes a move");
+  };
+  if (c.threads != 1) over(std::to_string(c.threads) + " threads");
+  if (c.move_seconds > 60) over("more than 60 s a move");
+  if (c.game_seconds > 3600) over("more than 3600 s a game");
+  if (c.playouts > 10'000'000) over("more than 10,000,000 playouts");
+  if (c.solver_nodes > 10'000'000) over("more than 10,000,000 solver nodes");
 }
 
 std::int64_t now_micros() {
@@ -83,6 +104,9 @@ TopologyPtr make_board(const std::string& topology, std::uint64_t max_points) {
   }
   TopologyLimits limits;
   limits.max_vertices = max_points;
+  // (a DOT board of 8,802 points can have 19 million edges in 44 KB of text; a lattice of up
+  // to 16 axes has at most 16 edges a point)
+  limits.max_edges = 16 * max_points;
   limits = process_limits(limits);  // and the memory the process may use
   try {
     return is_dot_text(topology) ? make_from_dot(topology, "board", limits)
@@ -130,7 +154,17 @@ Games::~Games() {
 std::shared_ptr<LiveGame> Games::restore(StoredGame&& s) const {
   try {
     Game game = game_from_text(s.start, "stored game " + s.id);
-    for (const StoredTurn& t : s.turns) {
+    const int players = game.position.num_players();
+    if (s.specs.size() != static_cast<std::size_t>(players) || s.tokens.size() != s.specs.size()) {
+      throw Error("it has " + std::to_string(s.specs.size()) + " seats for " +
+                  std::to_string(players) + " players");
+    }
+    for (std::size_t i = 0; i < s.turns.size(); ++i) {
+      const StoredTurn& t = s.turns[i];
+      if (t.ply != static_cast<std::int64_t>(i) + 1 || t.player < 1 || t.player > players) {
+        throw Error("its turn " + std::to_string(i + 1) + " is damaged (ply " +
+                    std::to_string(t.ply) + ", player " + std::to_string(t.player) + ")");
+      }
       const auto p = static_cast<Player>(t.player);
       if (t.point.empty()) {
         game.position.resign(p);
@@ -212,11 +246,13 @@ Json Games::create(const Json& request) {
   const std::string topology = *string_field(request, "topology", true);
   const std::string setup = string_field(request, "setup", false).value_or("default");
   const std::vector<std::string> players = string_list(request, "players", true);
-  const std::vector<std::string> names = string_list(request, "names", false);
+  const std::vector<std::string> given_names = string_list(request, "names", false);
   if (players.size() < 2 || players.size() > static_cast<std::size_t>(kMaxPlayers)) {
     refuse(400, "\"players\" must list 2 to 8 players (\"human\" or an engine spec)");
   }
-  if (names.size() > players.size()) refuse(400, "more names than players");
+  if (given_names.size() > players.size()) refuse(400, "more names than players");
+  std::vector<std::string> names;
+  for (const std::string& n : given_names) names.push_back(trim(n, " "));  // (as a file reads it)
   for (const std::string& n : names) check_name(n);
   const TopologyPtr board = make_board(topology, options_.max_points);
   auto g = std::make_shared<LiveGame>();
@@ -224,7 +260,10 @@ Json Games::create(const Json& request) {
   stored.seed = std::random_device{}();
   std::vector<Seat> seats;
   try {
-    for (const std::string& p : players) seats.push_back(make_seat(p, stored.seed));
+    for (const std::string& p : players) {
+      check_engine_spec(p);
+      seats.push_back(make_seat(p, stored.seed));
+    }
     Game game = new_game(board, setup, static_cast<int>(players.size()), names);
     stored.start = write_game(game);
     g->session = std::make_unique<Session>(std::move(game), std::move(seats));
@@ -236,13 +275,15 @@ Json Games::create(const Json& request) {
   stored.specs = g->specs = players;
   for (std::size_t i = 0; i < players.size(); ++i) g->tokens.push_back(random_token());
   stored.tokens = g->tokens;
-  try {
-    store_.add_game(stored);
-  } catch (const Error& e) {
-    refuse(500, e.what());
-  }
   {
+    // Stored and kept under one lock: a find() in between would read the game back from the
+    // database as a second copy.
     std::lock_guard lock(games_mutex_);
+    try {
+      store_.add_game(stored);
+    } catch (const Error& e) {
+      refuse(500, e.what());
+    }
     keep(g);
   }
   Json seats_json = Json::array();

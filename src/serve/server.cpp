@@ -82,7 +82,9 @@ const char* reason_of(int status) {
     case 405:
       return "method not allowed";
     case 413:
-      return "the body is larger than 64 KB";
+      // (httplib takes at most 8 KB of a form-encoded body, what curl -d sends by default)
+      return "the body is too large: at most 64 KB of JSON (Content-Type: application/json), "
+             "8 KB of a form-encoded body";
     case 414:
       return "the URL is too long";
     default:

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/players.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo::serve {
@@ -189,9 +190,13 @@ std::optional<StoredGame> Store::load_game(const std::string& id) {
     s.specs.push_back(seats.text(0));
     s.tokens.push_back(seats.text(1));
   }
-  Statement turns(db_, "SELECT player, point FROM turns WHERE game = ? ORDER BY ply");
+  Statement turns(db_, "SELECT player, point, ply FROM turns WHERE game = ? ORDER BY ply");
   turns.bind(1, id);
-  while (turns.step()) s.turns.push_back({static_cast<int>(turns.integer(0)), turns.text(1)});
+  while (turns.step()) {
+    const std::int64_t player = turns.integer(0);
+    s.turns.push_back({player < 0 || player > kMaxPlayers ? -1 : static_cast<int>(player),
+                       turns.text(1), turns.integer(2)});
+  }
   return s;
 }
 

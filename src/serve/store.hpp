@@ -17,6 +17,7 @@ namespace tanbo::serve {
 struct StoredTurn {
   int player = 0;
   std::string point;
+  std::int64_t ply = 0;  // its number, from 1 (as read back; add_turn takes it apart)
 };
 
 // One stored game.

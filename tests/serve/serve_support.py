@@ -22,9 +22,10 @@ class Server:
         self.base = line[len(prefix):].strip().rstrip("/")
 
     def stop(self):
+        """Ends the server: its status, and what it wrote (standard output, then error)."""
         self.proc.terminate()
-        out, _ = self.proc.communicate(timeout=20)
-        return self.proc.returncode, out
+        out, err = self.proc.communicate(timeout=20)
+        return self.proc.returncode, out + err
 
     def kill(self):
         self.proc.kill()

@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -93,6 +94,17 @@ def test_refusals_400():
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["x" * 41]}, "1 to 40"),
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": [""]}, "1 to 40"),
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["a\nb"]}, "control"),
+        ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["   "]}, "1 to 40"),
+        # Engine seats think on one of the server's engine threads, for a bounded time.
+        ({"topology": "grid 5x5", "players": ["human", "mcts:threads=4"]}, "4 threads"),
+        ({"topology": "grid 5x5", "players": ["human", "mcts:time=1000000"]}, "60 s a move"),
+        ({"topology": "grid 5x5", "players": ["human", "mcts:gametime=99999"]}, "3600 s a game"),
+        ({"topology": "grid 5x5", "players": ["human", "mcts:playouts=99999999"]},
+         "10,000,000 playouts"),
+        # 1,200 points but 360,000 edges in 10 KB of DOT text: edges are bounded too.
+        ({"topology": "graph { {%s} -- {%s} }" % (" ".join("a%d" % i for i in range(600)),
+                                                   " ".join("b%d" % i for i in range(600))),
+          "players": ["human", "human"]}, "320000 edges are supported"),
         ({"topology": 5, "players": ["human", "human"]}, "string"),
         ([1, 2], "object"),
     ]
@@ -359,6 +371,38 @@ def test_kill_9_keeps_answered_moves():
         assert play(server, g, seat, st["legal"][0], ply=st["ply"])[0] == 200
     finally:
         server.stop()
+
+
+def test_names_and_a_damaged_database_across_restarts():
+    folder = tempfile.mkdtemp(dir=TMP)
+    server = Server(TANBO, folder)
+    # Spaces at either end of a name are taken off, as the stored game file reads it.
+    g = server.new_game(names=["  ann  ", "bob"])
+    assert [p["name"] for p in server.get("/api/games/" + g["id"])[1]["players"]] == ["ann", "bob"]
+    lost = server.new_game()
+    gapped = server.new_game()
+    st = server.get("/api/games/" + gapped["id"])[1]
+    assert play(server, gapped, 0, st["legal"][0])[0] == 200
+    server.stop()
+    # A game with a seat missing, or a turn out of place, is left out with a line on stderr;
+    # the others are served.
+    db = sqlite3.connect(os.path.join(folder, "games.sqlite"))
+    db.execute("DELETE FROM seats WHERE game = ? AND player = 2", (lost["id"],))
+    db.execute("UPDATE turns SET ply = 7 WHERE game = ?", (gapped["id"],))
+    db.commit()
+    db.close()
+    server = Server(TANBO, folder)
+    try:
+        names = [p["name"] for p in server.get("/api/games/" + g["id"])[1]["players"]]
+        assert names == ["ann", "bob"], names
+        status, listing = server.get("/api/games")
+        assert status == 200 and [x["id"] for x in listing["games"]] == [g["id"]], listing
+        assert server.get("/api/games/" + lost["id"])[0] == 404
+        assert server.get("/api/games/" + gapped["id"])[0] == 404
+    finally:
+        code, out = server.stop()
+    assert "left out: it has 1 seats for 2 players" in out, out
+    assert "left out: its turn 1 is damaged (ply 7, player 1)" in out, out
 
 
 def wait_for_winner(server, game):

@@ -103,6 +103,7 @@ using TopologyPtr = std::shared_ptr<const Topology>;
 // Limits that keep a spec from asking for more than the machine has.
 struct TopologyLimits {
   std::uint64_t max_vertices = 1ull << 31;  // hard ceiling of 32-bit vertex ids
+  std::uint64_t max_edges = ~0ull;          // a server's ceiling on edges (none by default)
   // The memory a board may take: `memory` when set, else `memory_bytes` ("the caller's
   // limit") when not 0, else no limit beyond max_vertices.
   std::uint64_t memory_bytes = 0;
