@@ -328,7 +328,10 @@ def test_refused_start():
     for args, words in [(["--port", port], "cannot listen"), (["--port", "70000"], "--port"),
                         (["--db", os.path.join(TMP, "no", "such", "x.sqlite"), "--port", "0"],
                          "cannot open the database"),
-                        (["--sync", "maybe"], "--sync")]:
+                        (["--sync", "maybe"], "--sync"),
+                        (["--db", "", "--port", "0"], "is no file"),
+                        (["--db", ":memory:", "--port", "0"], "is no file"),
+                        (["--max-points", "-1"], "must be a whole number of 0 or more")]:
         r = subprocess.run([TANBO, "serve", "--host", "127.0.0.1", *args], capture_output=True,
                            text=True, timeout=20, cwd=TMP)
         assert r.returncode == 2 and words in r.stderr and r.stdout == "", (args, r)
