@@ -1,5 +1,6 @@
 #include "games.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <random>
@@ -254,6 +255,7 @@ Json Games::create(const Json& request) {
   std::vector<std::string> names;
   for (const std::string& n : given_names) names.push_back(trim(n, " "));  // (as a file reads it)
   for (const std::string& n : names) check_name(n);
+  refuse_while_engines_busy(players);
   const TopologyPtr board = make_board(topology, options_.max_points);
   auto g = std::make_shared<LiveGame>();
   StoredGame stored;
@@ -385,6 +387,23 @@ void Games::wake_all() {
 }
 
 // ---------------------------------------------------------------- engine seats
+
+void Games::refuse_while_engines_busy(const std::vector<std::string>& players) {
+  if (std::all_of(players.begin(), players.end(), [](const std::string& p) {
+        return p == "human";  // (as make_seat reads it)
+      })) {
+    return;
+  }
+  std::size_t waiting = 0;
+  {
+    std::lock_guard lock(pool_mutex_);
+    waiting = pool_queue_.size();
+  }
+  if (waiting >= options_.in_memory) {
+    refuse(503, std::to_string(waiting) +
+                    " games wait for an engine already; start a game with engine seats later");
+  }
+}
 
 void Games::after_change(const std::shared_ptr<LiveGame>& g) {
   g->changed.notify_all();

@@ -88,6 +88,9 @@ class Games {
   std::shared_ptr<LiveGame> load(const std::string& id);
   Player seat_of(const LiveGame& g, const Json& request) const;
   void after_change(const std::shared_ptr<LiveGame>& g);  // under g->mutex: notify, queue an engine
+  // A game with an engine seat is refused (503) while --games-in-memory games wait for an
+  // engine: games waiting for one stay in memory, so the queue bounds what they hold.
+  void refuse_while_engines_busy(const std::vector<std::string>& players);
   void engine_worker();
   void engine_turn(const std::shared_ptr<LiveGame>& g);
 

@@ -376,6 +376,28 @@ def test_kill_9_keeps_answered_moves():
         server.stop()
 
 
+def test_games_waiting_for_an_engine_are_bounded():
+    # Games waiting for an engine stay in memory: with --games-in-memory 2, a third waiting
+    # game is refused (503) until the engine catches up; games of people only are not.
+    folder = tempfile.mkdtemp(dir=TMP)
+    server = Server(TANBO, folder, "--games-in-memory", "2", "--engine-threads", "1")
+    try:
+        # The first game's engine may already think (out of the queue) or still wait.
+        created = 0
+        for _ in range(5):
+            status, body = server.post("/api/games", {"topology": "grid 9x9",
+                                                      "players": ["mcts:time=60", "human"]})
+            if status != 201:
+                assert "wait for an engine" in error_of(status, body, 503), body
+                break
+            created += 1
+        assert 2 <= created <= 3, created
+        server.new_game("grid 9x9")
+    finally:
+        code, out = server.stop()
+    assert code == 0, (code, out)
+
+
 def test_names_and_a_damaged_database_across_restarts():
     folder = tempfile.mkdtemp(dir=TMP)
     server = Server(TANBO, folder)
