@@ -57,7 +57,8 @@ TEST_F(InputFiles, AFifoIsRefusedAtOnceByEveryReader) {
   const std::string fifo = path("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // Without the layer each of these waits for a writer that never comes (the test would hang).
-  const std::string why = "fifo: is not a regular file (a FIFO); only regular files are read";
+  const std::string why =
+      "fifo: is not a regular file (a FIFO); only regular files are read or written";
   EXPECT_NE(load_error(fifo).find(why), std::string::npos) << load_error(fifo);
   EXPECT_NE(error_of([&] { read_text_file(fifo); }).find(why), std::string::npos);
   EXPECT_NE(error_of([&] {
@@ -71,10 +72,12 @@ TEST_F(InputFiles, AFifoIsRefusedAtOnceByEveryReader) {
 
 TEST_F(InputFiles, DevicesAndFoldersAreRefusedWithWhatTheyAre) {
   EXPECT_EQ(load_error("/dev/zero"),
-            "/dev/zero: is not a regular file (a character device); only regular files are read");
+            "/dev/zero: is not a regular file (a character device); only regular files are read or "
+            "written");
   EXPECT_EQ(load_error(dir_.string()), dir_.string() + ": is a directory, not a file");
   EXPECT_EQ(error_of([&] { update_file("/dev/zero", [](const std::string&) { return ""; }); }),
-            "/dev/zero: is not a regular file (a character device); only regular files are read");
+            "/dev/zero: is not a regular file (a character device); only regular files are read or "
+            "written");
 }
 
 TEST_F(InputFiles, AFileOverTheLimitIsRefusedBeforeItIsRead) {

@@ -22,7 +22,8 @@ std::string not_regular(mode_t mode) {
                      : S_ISBLK(mode)  ? "a block device"
                      : S_ISSOCK(mode) ? "a socket"
                                       : "a special file";
-  return std::string("is not a regular file (") + what + "); only regular files are read";
+  return std::string("is not a regular file (") + what +
+         "); only regular files are read or written";
 }
 
 }  // namespace
