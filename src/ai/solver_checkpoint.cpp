@@ -17,6 +17,8 @@
 #include "tanbo/core/topology.hpp"
 #include "tanbo/platform/input_file.hpp"
 
+#include "solver_table.hpp"  // (which slots a search writes: Entry::possible)
+
 namespace tanbo {
 
 namespace {
@@ -249,9 +251,19 @@ class Reader {
   std::size_t at_ = 0, held_ = 0;
 };
 
+// Refuses slots no search writes (a slot is its tag XOR data, then its data): a checkpoint
+// is its own checksum's only witness, and a forged one must not make the solver claim a win
+// in 65,537 plies on 16 points, or play a move off the board.
+void check_slots(Reader& r, std::span<const std::uint64_t> words, std::uint32_t points) {
+  for (std::size_t i = 1; i < words.size(); i += 2) {
+    if (!solver_detail::Entry::possible(words[i], points))
+      r.refuse("damaged (an entry no search writes)");
+  }
+}
+
 // Reads one block (encode_block's) into the solver's table.
 void decode_block(Reader& r, Solver& solver, std::uint64_t index, std::size_t block,
-                  std::size_t words, std::vector<std::uint64_t>& buf) {
+                  std::size_t words, std::uint32_t points, std::vector<std::uint64_t>& buf) {
   const std::size_t buckets = block / kBucketWords;
   const std::uint64_t count = r.word();
   if (count == 0 || count > buckets)
@@ -259,6 +271,7 @@ void decode_block(Reader& r, Solver& solver, std::uint64_t index, std::size_t bl
   if (count == buckets) {
     buf.resize(block);
     r.exact(buf.data(), block * sizeof(std::uint64_t));
+    check_slots(r, buf, points);
     solver.write_table(index * block, buf, words);
     return;
   }
@@ -266,6 +279,7 @@ void decode_block(Reader& r, Solver& solver, std::uint64_t index, std::size_t bl
   for (std::uint64_t i = 0, last = 0; i < count; ++i) {
     r.exact(buf.data(), buf.size() * sizeof(std::uint64_t));
     if (buf[0] >= buckets || (i > 0 && buf[0] <= last)) r.refuse("damaged (a bucket out of place)");
+    check_slots(r, std::span(buf).subspan(1), points);
     solver.write_table(index * block + buf[0] * kBucketWords, std::span(buf).subspan(1), words);
     last = buf[0];
   }
@@ -356,7 +370,7 @@ CheckpointRun load_checkpoint(const std::string& path, Solver& solver, const Pos
       if (index == kEndMark) break;
       if (index >= words / block || (blocks > 0 && index <= last))
         r.refuse("damaged (a block out of place)");
-      decode_block(r, solver, index, block, words, buf);
+      decode_block(r, solver, index, block, words, pos.num_vertices(), buf);
       last = index;
     }
     r.check_end();

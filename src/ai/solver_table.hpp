@@ -54,6 +54,16 @@ struct Entry {
     e.work = static_cast<std::uint32_t>((d >> 51) & 0xFF);
     return e;
   }
+  // Whether `d` (a slot's data word; 0: an empty slot) is one a search writes on a board of
+  // `points` points: an open position's numbers are 1 to kInfinity - 1 (0 and kInfinity mean
+  // proven, and a proof is stored as one), a proven one's move is a point or none. The slots
+  // of a checkpoint are read through it.
+  static bool possible(std::uint64_t d, std::uint32_t points) {
+    if ((d & 1u) == 0) return d == 0;
+    const Entry e = unpack(d);
+    if (!e.proven) return e.pn >= 1 && e.dn >= 1 && e.pn < kInfinity && e.dn < kInfinity;
+    return e.move == kNoVertex || e.move < points;
+  }
 };
 
 inline std::uint32_t log2_of(std::uint64_t x) {
