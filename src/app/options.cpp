@@ -131,7 +131,10 @@ std::optional<int> parse_args(const std::vector<std::string>& args,
       "physical memory, the cgroup's memory.max and ulimit -v; also TANBO_MAX_MEMORY)");
   try {
     check_argument_lengths(args);
-    auto parser = po::command_line_parser(args).options(all);
+    // Options are taken by their whole names only: Boost would take a unique prefix (--pn for
+    // --png), which lets an abbreviation slip past scripts that filter options by name.
+    auto parser = po::command_line_parser(args).options(all).style(
+        po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
     if (positional) parser.positional(*positional);
     const po::parsed_options parsed = parser.run();
     refuse_negative_unsigned(parsed, all);

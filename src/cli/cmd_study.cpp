@@ -129,6 +129,12 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
   o.allow_partial = vm.count("allow-partial") > 0;
   study.shard_given = given(vm, "shard");
   check_combinations(vm, o);
+  if (vm.count("png") && o.png_path.empty()) throw Error("--png FILE is empty: give a file name");
+  {  // the chart may not replace what the study reads
+    std::vector<std::string> inputs = o.merge;
+    inputs.push_back(o.study.list_path);
+    check_not_an_input(o.png_path, inputs, "--png");
+  }
   if (!(o.exact >= 0 && o.exact <= 1e7)) throw Error("--exact must be 0 to 10^7 seconds");
   StudyReport report;
   if (!o.merge.empty()) {

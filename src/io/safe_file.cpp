@@ -148,6 +148,13 @@ class WriteLock {
                   " hard links, and replacing it would leave the others behind; use a copy or "
                   "a symbolic link instead (the file was not changed)");
     }
+    // The file is replaced by a rename, which asks only the folder's permission: a file its
+    // user may not write is refused here, as a write in place would be.
+    if (::faccessat(AT_FDCWD, t.path.c_str(), W_OK, AT_EACCESS) != 0 && errno == EACCES) {
+      release();
+      throw Error(t.shown() + ": cannot write it (" + errno_text(EACCES) +
+                  "); the file was not changed");
+    }
     mode_ = st.st_mode & 07777;
     ino_ = st.st_ino;
     dev_ = st.st_dev;
@@ -325,6 +332,20 @@ void check_writable(const std::string& path) {
   const Target t = target_of(path);
   const WriteLock lock(t);
   const TempFile tmp(t, 0644);  // removed again when it goes
+}
+
+void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
+                        std::string_view option) {
+  struct stat out {};
+  if (output.empty() || ::stat(output.c_str(), &out) != 0) return;
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (input.empty() || ::stat(input.c_str(), &in) != 0) continue;
+    if (in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      throw Error(std::string(option) + " " + shown_name(output) + " is the input " +
+                  shown_name(input) + ": it would be replaced; write elsewhere");
+    }
+  }
 }
 
 void create_file_exclusive(const std::string& path, std::string_view contents) {

@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/safe_file.hpp"
 #include "tanbo/platform/memory.hpp"
 #include "tanbo/study/seats.hpp"
 #include "text.hpp"
@@ -16,6 +18,15 @@
 namespace tanbo {
 
 namespace {
+
+// Where game g (from 0) of a match is saved: DIR/game-001.tanbo, with as many digits as the
+// number of games needs.
+std::string saved_game_path(const MatchOptions& o, std::uint64_t g) {
+  const int digits = std::max(3, static_cast<int>(std::to_string(o.games).size()));
+  std::ostringstream name;
+  name << "game-" << std::setw(digits) << std::setfill('0') << (g + 1) << ".tanbo";
+  return (std::filesystem::path(o.save_dir) / name.str()).string();
+}
 
 using study_text::pad;
 using study_text::pct;
@@ -28,10 +39,8 @@ void save_played_game(const Match& m, std::uint64_t g, Position pos) {
   game.date = utc_now();
   game.event = "tanbo match game " + std::to_string(g + 1) + " of " +
                std::to_string(m.options.games) + ", seed " + std::to_string(m.options.seed);
-  const int digits = std::max(3, static_cast<int>(std::to_string(m.options.games).size()));
-  std::ostringstream name;
-  name << "game-" << std::setw(digits) << std::setfill('0') << (g + 1) << ".tanbo";
-  save_game(game, (std::filesystem::path(m.options.save_dir) / name.str()).string());
+  // (created, never replaced: prepare_match found no game of another match there)
+  create_file_exclusive(saved_game_path(m.options, g), write_game(game));
 }
 
 }  // namespace
@@ -48,7 +57,12 @@ Match prepare_match(const MatchOptions& o) {
     std::error_code ec;
     std::filesystem::create_directories(o.save_dir, ec);
     if (ec || !std::filesystem::is_directory(o.save_dir)) {
-      throw Error("--save-games " + o.save_dir + ": cannot create the directory");
+      throw Error("--save-games " + shown_name(o.save_dir) + ": cannot create the directory");
+    }
+    const std::string first = saved_game_path(o, 0);
+    if (std::filesystem::exists(first, ec)) {
+      throw Error("--save-games " + shown_name(o.save_dir) + " holds " + shown_name(first) +
+                  " already (another match's?); choose another folder");
     }
   }
   return m;

@@ -99,6 +99,39 @@ grep -qF "/nonexistent/x.png: cannot write in its folder" err || fail "analyze: 
 "$TANBO" analyze small.tanbo --playouts 10 > out || fail "analyze"
 grep -qx "result: unfinished (white to play)" out || fail "analyze result: $(grep result out)"
 
+# An output that is one of the command's inputs is refused, the input left as it was (a link
+# to it too); empty output names and abbreviated options are refused; a match does not replace
+# the games of another in --save-games.
+cp small.tanbo self.tanbo
+ln -s self.tanbo self-link.tanbo
+for png in self.tanbo self-link.tanbo; do
+  refused 2 "--png $png is the input self.tanbo: it would be replaced" \
+    "$TANBO" analyze self.tanbo --playouts 10 --png "$png"
+  cmp -s self.tanbo small.tanbo || fail "analyze --png $png changed the game"
+done
+printf 'grid 3x3\n' > list.txt
+refused 2 "--png list.txt is the input list.txt" "$TANBO" study -T list.txt --games 2 --png list.txt
+refused 2 "--png FILE is empty" "$TANBO" analyze small.tanbo --png ""
+refused 2 "--png FILE is empty" "$TANBO" study -T list.txt --games 2 --png ""
+refused 2 "unrecognised option '--pn'" "$TANBO" study -T list.txt --games 2 --pn x.png
+refused 2 "--save-games DIR is empty" "$TANBO" match -p random,random -t "grid 3x3" --save-games ""
+mkdir saved && printf 'precious\n' > saved/game-001.tanbo
+refused 2 "holds saved/game-001.tanbo already" "$TANBO" match -p random,random -t "grid 3x3" \
+  --games 2 --save-games saved
+grep -qx precious saved/game-001.tanbo || fail "match replaced another match's game"
+# A game file its user may not write is not replaced through the folder (as root, another user).
+# (only where that user can run the program: a build inside /root is out of its reach)
+as_nobody=(setpriv --reuid 65534 --regid 65534 --clear-groups)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null &&
+  "${as_nobody[@]}" "$TANBO" --help > /dev/null 2>&1; then
+  chmod o+x "$work" && mkdir shared && chmod 777 shared && cp small.tanbo shared/ro.tanbo && chmod 444 shared/ro.tanbo
+  cp shared/ro.tanbo ro.keep
+  "${as_nobody[@]}" "$TANBO" move shared/ro.tanbo A2 \
+    > out 2> err && fail "a read-only game was replaced"
+  grep -qF "shared/ro.tanbo: cannot write it (Permission denied)" err || fail "ro: $(cat err)"
+  cmp -s shared/ro.tanbo ro.keep || fail "the read-only game changed"
+fi
+
 # Names given to new: none may be empty.
 refused 2 'name 1 is empty' "$TANBO" new n.tanbo --players ,
 refused 2 'name 2 is empty' "$TANBO" new n.tanbo --players "ann, "

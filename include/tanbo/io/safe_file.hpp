@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tanbo {
 
@@ -43,6 +44,12 @@ void write_file_atomic(const std::string& path,
 // target's folder takes a temporary file and an existing target is a plain file with one name.
 // Throws tanbo::Error saying why not; leaves nothing behind.
 void check_writable(const std::string& path);
+
+// Refuses (tanbo::Error) an output that is one of the command's inputs (the same file, by a
+// link or another name): `output` would replace what the command reads. `option` names the
+// output in the message ("--png"). Names that do not exist, or are empty, are not compared.
+void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
+                        std::string_view option);
 
 // Creates `path` with `contents`, atomically and only if no file of that name exists (the
 // loser of a race between two creators is told so). Throws tanbo::Error otherwise.
