@@ -147,11 +147,13 @@ std::vector<StudyTally> parse_study_csv(const std::string& text, const std::stri
       std::size_t end = f[8].find(':', start);
       if (end == std::string::npos) end = f[8].size();
       t.seat_wins.push_back(count(f[8].substr(start, end - start), "seat_wins"));
-      seat_total += t.seat_wins.back();
+      if (__builtin_add_overflow(seat_total, t.seat_wins.back(), &seat_total)) {
+        fail("the wins per seat add up past 2^64 - 1");
+      }
       start = end + 1;
     }
-    if (t.first_wins > t.games || t.unfinished > t.games || seat_total + t.unfinished != t.games ||
-        t.seat_wins[0] != t.first_wins) {
+    if (t.first_wins > t.games || t.unfinished > t.games || seat_total > t.games ||
+        seat_total + t.unfinished != t.games || t.seat_wins[0] != t.first_wins) {
       fail("the counts do not add up (games, wins per seat, unfinished)");
     }
     out.push_back(std::move(t));

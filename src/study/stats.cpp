@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 
@@ -50,15 +54,33 @@ void StudyTally::add(const GameResult& r, int seats) {
   removals_sum += r.root_removals;
 }
 
+namespace {
+
+// a += b, or tanbo::Error when the sum does not fit (counts read from files may be anything).
+void add_count(std::uint64_t& a, std::uint64_t b, const std::string& topology) {
+  if (__builtin_add_overflow(a, b, &a)) {
+    throw Error("the counts of " + quote_input(topology) +
+                " add up past 2^64 - 1: a shard's figures are damaged");
+  }
+}
+
+}  // namespace
+
 void StudyTally::merge(const StudyTally& o) {
-  games += o.games;
-  first_wins += o.first_wins;
-  unfinished += o.unfinished;
-  length_sum += o.length_sum;
-  length_sq_sum += o.length_sq_sum;
-  removals_sum += o.removals_sum;
+  if (games > 0 && o.games > 0 && seat_wins.size() != o.seat_wins.size()) {
+    throw Error("the rows of " + quote_input(topology) + " count " +
+                std::to_string(seat_wins.size()) + " and " + std::to_string(o.seat_wins.size()) +
+                " seats: they are not of one study");
+  }
+  add_count(games, o.games, topology);
+  add_count(first_wins, o.first_wins, topology);
+  add_count(unfinished, o.unfinished, topology);
+  add_count(length_sum, o.length_sum, topology);
+  add_count(length_sq_sum, o.length_sq_sum, topology);
+  add_count(removals_sum, o.removals_sum, topology);
   if (seat_wins.size() < o.seat_wins.size()) seat_wins.resize(o.seat_wins.size(), 0);
-  for (std::size_t i = 0; i < o.seat_wins.size(); ++i) seat_wins[i] += o.seat_wins[i];
+  for (std::size_t i = 0; i < o.seat_wins.size(); ++i)
+    add_count(seat_wins[i], o.seat_wins[i], topology);
 }
 
 double StudyTally::mean_length() const {

@@ -107,6 +107,12 @@ Study prepare_study(const StudyOptions& o) {
     names.push_back(e.spec);
     setups.push_back(e.setup);
   }
+  // Games are numbered across the boards (board * games + game): the numbers must fit.
+  constexpr std::uint64_t kMaxGames = std::uint64_t{1} << 62;
+  if (o.games > kMaxGames / std::max<std::size_t>(1, s.entries.size())) {
+    throw Error("--games " + std::to_string(o.games) + " on " + std::to_string(s.entries.size()) +
+                " boards makes more than 2^62 games");
+  }
   s.shard.run.seed = o.seed;
   s.shard.run.games = o.games;
   s.shard.run.players = o.players;

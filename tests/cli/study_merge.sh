@@ -120,6 +120,27 @@ grep -q "^shard 2/4 plays 4 of the 15 games$" plan.txt || fail "dry run: $(cat p
 printf 'line 7\ngrid 0x3\n' > bad.txt
 refused "bad.txt" "grid 0x3" -- "$TANBO" study --topologies bad.txt --dry-run
 
+# Counts that cannot be: sums past 2^64 (they wrapped into wrong means), seat counts that are
+# not the run's, wins per seat past 2^64; games per board times boards past 2^62.
+big=9223372036854775807
+sed "s/^line 7,default,\([0-9]*\),\([0-9]*\),\([0-9]*\),[0-9]*,/line 7,default,\1,\2,\3,$big,/" \
+  s1.csv > o1.csv
+sed "s/^line 7,default,\([0-9]*\),\([0-9]*\),\([0-9]*\),[0-9]*,/line 7,default,\1,\2,\3,$big,/" \
+  s2.csv > o2.csv
+refused 'the counts of "line 7" add up past 2^64 - 1' -- \
+  "$TANBO" study --merge o1.csv o2.csv s3.csv s4.csv --csv
+sed 's/^\(line 7,default,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*:[0-9]*\),/\1:0,/' \
+  s1.csv > seats.csv
+refused '"line 7" count 3 and 2 seats' -- \
+  "$TANBO" study --merge seats.csv s2.csv s3.csv s4.csv --csv
+sed "s/^\(line 7,default,\)2,0,0,\([0-9]*,[0-9]*,[0-9]*\),0:2,/\12,0,0,\2,0:$big:$big:2,/" \
+  s1.csv > wins.csv
+grep -q ":$big:" wins.csv || fail "wins.csv was not made: $(cat s1.csv)"
+refused 'the wins per seat add up past 2^64 - 1' -- \
+  "$TANBO" study --merge wins.csv s2.csv s3.csv s4.csv --csv
+refused 'makes more than 2^62 games' -- \
+  "$TANBO" study --topologies list.txt --games 6148914691236517206 --dry-run
+
 # Options that do not go together.
 refused "--seed is not used" -- "$TANBO" study --merge s1.csv --seed 3
 refused "--allow-partial goes with --merge" -- "$TANBO" study "${base[@]}" --allow-partial
