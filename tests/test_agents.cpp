@@ -191,4 +191,6 @@ TEST(Agents, WithThreadsAddsTheOptionToMctsSpecsOnly) {
   EXPECT_EQ(with_threads("mcts:playouts=500", 2), "mcts:playouts=500,threads=2");
   EXPECT_EQ(with_threads("greedy", 2), "greedy");
   EXPECT_EQ(make_agent(with_threads("mcts:time=1", 3))->spec(), "mcts:time=1,threads=3");
+  EXPECT_THROW(with_threads("mcts:threads=2", 4), Error);
+  EXPECT_THROW(with_threads("mcts:time=1,threads=2", 4), Error);
 }

@@ -477,6 +477,13 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_TRUE(parse_mcts_options("reply=1").last_good_reply);
   EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,reply=on")), "mcts:playouts=10,reply=1");
   EXPECT_THROW(parse_mcts_options("reply=2"), Error);
+  // A key given twice would silently take its second value.
+  try {
+    parse_mcts_options("playouts=1,time=2,playouts=2");
+    ADD_FAILURE() << "a key given twice was taken";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "mcts option \"playouts\" is given twice");
+  }
   EXPECT_EQ(MctsConfig{}.move_model_priors, std::nullopt);
   EXPECT_EQ(parse_mcts_options("model=0").move_model_priors, false);
   EXPECT_EQ(parse_mcts_options("model=1").move_model_priors, true);

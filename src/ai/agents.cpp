@@ -155,6 +155,10 @@ std::vector<std::string> seat_specs(const std::string& list, const std::string& 
 
 std::string with_threads(const std::string& spec, int threads) {
   if (spec != "mcts" && spec.rfind("mcts:", 0) != 0) return spec;
+  if (spec.find(":threads=") != std::string::npos || spec.find(",threads=") != std::string::npos) {
+    throw Error("--threads " + std::to_string(threads) + " and the engine's own threads= are " +
+                "both given; give one");
+  }
   return spec + (spec == "mcts" ? ":" : ",") + "threads=" + std::to_string(threads);
 }
 

@@ -8,6 +8,7 @@
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/numbers.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo {
 
@@ -90,6 +91,7 @@ TanboPolicyOptions tanbo_policy_options(const MctsConfig& config, const Graph& g
 
 MctsConfig parse_mcts_options(std::string_view options) {
   MctsConfig c;
+  std::vector<std::string_view> seen;  // the keys given (each may come once)
   std::size_t pos = 0;
   while (pos <= options.size() && !options.empty()) {
     std::size_t end = options.find(',', pos);
@@ -102,6 +104,10 @@ MctsConfig parse_mcts_options(std::string_view options) {
     }
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      throw Error("mcts option " + quote_input(key) + " is given twice");
+    }
+    seen.push_back(key);
     if (key == "playouts") {
       c.playouts = parse_count(key, value, 1, 1000000000000ull);
     } else if (key == "time") {

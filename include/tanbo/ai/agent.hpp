@@ -72,6 +72,7 @@ std::vector<std::string> seat_specs(const std::string& list, const std::string& 
 
 // The spec with its search threads set to `threads` (mcts specs; others are returned as they
 // are): "mcts:playouts=500" -> "mcts:playouts=500,threads=2", "mcts" -> "mcts:threads=2".
+// Throws tanbo::Error when the spec sets its threads itself (two values, neither to win).
 std::string with_threads(const std::string& spec, int threads);
 
 // The spec of the engine `tanbo gtp` and `tanbo play` use when none is given.
