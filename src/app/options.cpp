@@ -42,6 +42,7 @@ int player_count(const std::string& players) {
       })) {
     throw Error(shown + ": a name cannot hold control characters (tab, line feed, ...)");
   }
+  if (!is_utf8(players)) throw Error(shown + ": names must be UTF-8 text (game files are)");
   std::size_t start = 0;
   for (int i = 1; i <= n; ++i) {
     const std::size_t comma = std::min(players.find(',', start), players.size());

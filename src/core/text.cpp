@@ -55,6 +55,23 @@ std::size_t utf8_sequence(std::string_view s) {
   return n;
 }
 
+}  // namespace
+
+bool is_utf8(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    if (static_cast<unsigned char>(text[at]) < 0x80) {
+      ++at;
+    } else if (const std::size_t n = utf8_sequence(text.substr(at))) {
+      at += n;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
 // One byte as it appears in a message: itself when printable, else an escape.
 void append_escaped(std::string& out, char c) {
   static const char* hex = "0123456789abcdef";

@@ -64,6 +64,7 @@ void check_name(const std::string& name) {
   if (chars < 1 || chars > 40) {
     refuse(400, "the name " + quote_input(name) + " must have 1 to 40 characters");
   }
+  if (!is_utf8(name)) refuse(400, "the name " + quote_input(name) + " is not UTF-8 text");
 }
 
 // What an engine seat a client asks for may cost: its search runs on one of the server's

@@ -132,10 +132,11 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null &&
   cmp -s shared/ro.tanbo ro.keep || fail "the read-only game changed"
 fi
 
-# Names given to new: none may be empty.
+# Names given to new: none may be empty, all must be UTF-8.
 refused 2 'name 1 is empty' "$TANBO" new n.tanbo --players ,
 refused 2 'name 2 is empty' "$TANBO" new n.tanbo --players "ann, "
-[ -e n.tanbo ] && fail "new wrote a game with an empty name"
+refused 2 'names must be UTF-8 text' "$TANBO" new n.tanbo --players "$(printf 'ann\377'),bob"
+[ -e n.tanbo ] && fail "new wrote a game with an empty name or a name not UTF-8"
 # A long file name (331 bytes) is echoed quoted and cut, by new, show, play's load and save.
 deep=$(printf 'folder-with-a-long-name-%02d/' $(seq 12))
 mkdir -p "$deep"

@@ -26,6 +26,10 @@ inline constexpr std::size_t kMaxInputLine = std::size_t{1} << 20;
 // gets the line's whole length. False at the end of the input.
 bool read_line(std::istream& in, std::string& line, std::size_t max, std::size_t* length = nullptr);
 
+// Whether `text` is UTF-8: ASCII, and sequences of two to four bytes of the right form (as
+// quote_input reads them; overlong forms and surrogates are not told apart).
+bool is_utf8(std::string_view text);
+
 // Input quoted for a message: in double quotes, control bytes, quotes, backslashes and bytes
 // above 126 escaped (\n, \t, \0, \", \\, \xNN), and at most `max` characters of it: longer
 // input keeps its first characters and says how long it was ("xxxx..." (10485760 bytes)).
