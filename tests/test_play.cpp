@@ -302,6 +302,12 @@ TEST(Play, BadOptionsRefusedInOneLine) {
   EXPECT_NE(one_line(play({"--red", "human"}, "")).find("this game has only 2 players"),
             std::string::npos);
   EXPECT_NE(one_line(play({"--seat", "9=random"}, "")).find("--seat 9=random"), std::string::npos);
+  // Two options for one seat: refused, neither taken over the other.
+  EXPECT_NE(one_line(play({"--seat", "1=random", "--black", "greedy"}, ""))
+                .find("--seat 1=random and --black greedy both name Black's player"),
+            std::string::npos);
+  EXPECT_NE(one_line(play({"--seat", "1="}, "")).find("--seat 1=: unknown player"),
+            std::string::npos);
   EXPECT_NE(one_line(play({"--colour", "pink"}, "")).find("--colour"), std::string::npos);
   EXPECT_NE(one_line(play({"--topology", "grid 0x0"}, "")).find("tanbo play: "), std::string::npos);
   EXPECT_NE(one_line(play({"--load", "/nonexistent.tanbo"}, "")).find("/nonexistent.tanbo"),

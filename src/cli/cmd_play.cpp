@@ -276,6 +276,7 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
   }
   const int players = game->position.num_players();
   std::vector<std::string> who(static_cast<std::size_t>(players), "human");
+  std::vector<std::string> given_by(static_cast<std::size_t>(players));  // the option, for messages
   for (Player p = 1; p <= kMaxPlayers; ++p) {
     if (by_colour[p - 1].empty()) continue;
     if (p > players) {
@@ -283,6 +284,7 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
                   std::to_string(players) + " players");
     }
     who[p - 1] = by_colour[p - 1];
+    given_by[p - 1] = "--" + std::string(player_name(p)) + " " + by_colour[p - 1];
   }
   for (const auto& s : seat_args) {
     const auto eq = s.find('=');
@@ -292,7 +294,13 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
       throw Error("--seat " + s + ": " + quote_input(s.substr(0, eq)) +
                   " is not a player of this " + std::to_string(players) + "-player game");
     }
+    // Two options for one seat: neither is taken over the other.
+    if (!given_by[*p - 1].empty()) {
+      throw Error("--seat " + s + " and " + given_by[*p - 1] + " both name " + player_title(*p) +
+                  "'s player; give one");
+    }
     who[*p - 1] = s.substr(eq + 1);
+    given_by[*p - 1] = "--seat " + s;
   }
   const bool use_colour =
       colour == "always" || (colour == "auto" && &out == &std::cout && ::isatty(STDOUT_FILENO) &&
@@ -312,8 +320,7 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
       seats[i].agent = resolve(to_lower(trim(who[i])) == "human" ? "human" : who[i], engine,
                                board.seed + static_cast<std::uint64_t>(i), resolved);
     } catch (const Error& e) {
-      throw Error("--" + std::string(player_name(static_cast<Player>(i + 1))) + " " + who[i] +
-                  ": " + e.what());
+      throw Error(given_by[i] + ": " + e.what());
     }
     seats[i].spec = seats[i].agent ? resolved : "human";
   }
