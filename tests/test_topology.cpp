@@ -153,7 +153,8 @@ TEST(Topology, HexBoards) {
     EXPECT_EQ(h->num_vertices(), 3 * n * (n - 1) + 1);
     EXPECT_EQ(h->spec, "hex " + std::to_string(n));
   }
-  EXPECT_EQ(spec_error("hex 1"), "a hex board needs a side of at least 2");
+  EXPECT_EQ(spec_error("hex 1"), "hex size must be at least 2");
+  EXPECT_EQ(spec_error("hex 0"), "hex size must be at least 2");  // (not "at least 1")
   EXPECT_EQ(spec_error("hex"), "\"hex\" takes one size: hex N (e.g. hex 5)");
   EXPECT_EQ(spec_error("hex five"), "hex size \"five\" is not a whole number");
 }

@@ -32,8 +32,8 @@ std::vector<std::string> split_ws(std::string_view s) {
   return out;
 }
 
-// Parses a positive size; throws with `what` in the message.
-std::uint64_t parse_size(std::string_view text, std::string_view what) {
+// Parses a size of at least `minimum`; throws with `what` in the message.
+std::uint64_t parse_size(std::string_view text, std::string_view what, std::uint64_t minimum = 1) {
   if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c));
       })) {
@@ -44,7 +44,8 @@ std::uint64_t parse_size(std::string_view text, std::string_view what) {
   if (ec != std::errc() || value > 0xFFFFFFFFull) {
     throw Error(std::string(what) + " " + shown_name(text, 40) + " is too large");
   }
-  if (value == 0) throw Error(std::string(what) + " must be at least 1");
+  if (value < minimum)
+    throw Error(std::string(what) + " must be at least " + std::to_string(minimum));
   return value;
 }
 
@@ -408,7 +409,7 @@ TopologyPtr read_hex_spec(const std::vector<std::string>& words, const TopologyL
     throw Error(spec_shown(words) + ": unexpected " + quote_input(words[2]) +
                 " (\"hex\" takes one size: hex N)");
   }
-  return make_hex(static_cast<std::uint32_t>(parse_size(words[1], "hex size")), limits);
+  return make_hex(static_cast<std::uint32_t>(parse_size(words[1], "hex size", 2)), limits);
 }
 
 // "AxBx...": the sizes of the axes.
