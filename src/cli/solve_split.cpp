@@ -70,19 +70,6 @@ std::vector<std::pair<std::string, std::string>> key_lines(const std::string& te
   return out;
 }
 
-// The parts of `s` between the separators, empty ones included ("a,,b" has three).
-std::vector<std::string> split_text(const std::string& s, char separator) {
-  std::vector<std::string> out(1);
-  for (char c : s) {
-    if (c == separator) {
-      out.emplace_back();
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
-}
-
 // ---- symmetry: positions that are mirror images of each other are one unit
 
 struct Canonical {
@@ -282,7 +269,6 @@ void split_solve(const Game& root, int depth, const std::string& dir, const Solv
   if (depth < 1 || depth > kMaxSplitDepth) {
     throw Error("--split must be 1 to " + std::to_string(kMaxSplitDepth) + " plies");
   }
-  if (dir.empty()) throw Error("--out DIR is empty: give a folder name");
   check_out_folder(dir);
   if (fs::exists(manifest_path(dir))) {
     throw Error(shown_name(dir) + " holds a split already (" + shown_name(manifest_path(dir)) +
@@ -531,19 +517,14 @@ class Merge {
       const auto space = line.rfind(' ');
       if (space == std::string::npos) throw Error(where + ": not \"POSITION MOVE\"");
       std::vector<Player> stones(pos_.num_vertices(), kEmpty);
-      const auto groups = split_text(line.substr(0, space), '/');
-      if (groups.size() != static_cast<std::size_t>(pos_.num_players())) {
-        throw Error(where + ": not a position of " + std::to_string(pos_.num_players()) +
-                    " players");
-      }
-      for (std::size_t p = 0; p < groups.size(); ++p) {
-        if (groups[p].empty()) continue;
-        for (const std::string& name : split_text(groups[p], ',')) {
-          const auto v = topo.parse_vertex(name);
-          if (!v) throw Error(where + ": " + topo.not_a_point(name));
-          if (stones[map(*v)] != kEmpty) throw Error(where + ": a point listed twice");
-          stones[map(*v)] = static_cast<Player>(p + 1);
+      try {
+        const int players = pos_.num_players();
+        for (const auto& [v, p] : proof::read_position(topo, line.substr(0, space), players)) {
+          stones[map(v)] = p;
         }
+      } catch (const Error& e) {
+        throw Error(where + ": not a position of " + std::to_string(pos_.num_players()) +
+                    " players (" + e.what() + ")");
       }
       const auto move = topo.parse_vertex(line.substr(space + 1));
       if (!move) throw Error(where + ": " + topo.not_a_point(line.substr(space + 1)));
@@ -628,7 +609,6 @@ void check_merged(const std::string& certificate) {
 }  // namespace
 
 void merge_solve(const std::string& dir, const std::string& proof_path, std::ostream& out) {
-  if (dir.empty()) throw Error("--merge DIR is empty: give a folder name");
   Merge merge(dir);
   check_merge_targets(dir, proof_path);
   const Position& root = merge.root();

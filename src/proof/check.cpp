@@ -267,43 +267,6 @@ Certificate read_header(std::istream& in, std::uint64_t& number) {
   return c;
 }
 
-// POSITION as the format writes it, or an error naming the line: one part per player, each
-// the player's points by their names in the board's vertex order, no point twice. So that
-// every position has one text, a certificate that writes one otherwise is refused.
-void check_position(const Topology& t, std::string_view text, int players, std::uint64_t number) {
-  const auto fail = [&](const std::string& why) {
-    throw Error("line " + std::to_string(number) + ": " + why + " in the position " +
-                quote_input(text));
-  };
-  std::vector<Vertex> all;
-  int part = 1;
-  Vertex last = 0;
-  bool first_of_part = true;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= text.size(); ++i) {
-    if (i < text.size() && text[i] != ',' && text[i] != '/') continue;
-    const std::string_view name = text.substr(start, i - start);
-    const bool part_ends = i == text.size() || text[i] == '/';
-    if (!(name.empty() && first_of_part && part_ends)) {  // (a player with no stones)
-      const auto v = t.parse_vertex(name);
-      if (!v) fail(t.not_a_point(name));
-      if (t.name(*v) != name)
-        fail("the point " + quote_input(name) + " is not written " + t.name(*v));
-      if (!first_of_part && *v <= last) fail("the points are not in the board's order");
-      all.push_back(last = *v);
-      first_of_part = false;
-    }
-    if (part_ends && i < text.size()) {
-      if (++part > players) fail("more parts than the " + std::to_string(players) + " players");
-      first_of_part = true;
-    }
-    start = i + 1;
-  }
-  if (part != players) fail("fewer parts than the " + std::to_string(players) + " players");
-  std::sort(all.begin(), all.end());
-  if (std::adjacent_find(all.begin(), all.end()) != all.end()) fail("a point of two players");
-}
-
 // What the check may hold in memory (the certificate's positions, the positions checked) within
 // the room the memory limit leaves a board, so that a huge file is refused, not a crash.
 class MemoryBudget {
@@ -334,7 +297,13 @@ void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryB
                   quote_input(line));
     }
     const Vertex move = point(*c.topo, std::string_view(line).substr(space + 1), number);
-    check_position(*c.topo, std::string_view(line).substr(0, space), c.players, number);
+    const std::string_view position = std::string_view(line).substr(0, space);
+    try {  // (the stones are not kept: the walk makes each position's text itself)
+      read_position(*c.topo, position, c.players);
+    } catch (const Error& e) {
+      throw Error("line " + std::to_string(number) + ": " + e.what() + " in the position " +
+                  quote_input(position));
+    }
     memory.add(space + kNodeBytes);
     const auto [it, fresh] = c.lines.emplace(line.substr(0, space), Listed{move, number});
     if (!fresh && it->second.move != move) {
@@ -433,6 +402,46 @@ std::string position_text(const Topology& topo, const std::vector<Player>& stone
   std::string out;
   for (int i = 0; i < players; ++i) out += (i ? "/" : "") + parts[i];
   return out;
+}
+
+std::vector<std::pair<Vertex, Player>> read_position(const Topology& t, std::string_view text,
+                                                     int players) {
+  std::vector<std::pair<Vertex, Player>> stones;
+  int part = 1;
+  bool first_of_part = true;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ',' && text[i] != '/') continue;
+    const std::string_view name = text.substr(start, i - start);
+    const bool part_ends = i == text.size() || text[i] == '/';
+    if (!(name.empty() && first_of_part && part_ends)) {  // (a player with no stones)
+      const auto v = t.parse_vertex(name);
+      if (!v) throw Error(t.not_a_point(name));
+      if (t.name(*v) != name) {
+        throw Error("the point " + quote_input(name) + " is not written " + t.name(*v));
+      }
+      if (!first_of_part && *v <= stones.back().first) {
+        throw Error("the points are not in the board's order");
+      }
+      stones.emplace_back(*v, static_cast<Player>(part));
+      first_of_part = false;
+    }
+    if (part_ends && i < text.size()) {
+      if (++part > players) {
+        throw Error("more parts than the " + std::to_string(players) + " players");
+      }
+      first_of_part = true;
+    }
+    start = i + 1;
+  }
+  if (part != players) throw Error("fewer parts than the " + std::to_string(players) + " players");
+  std::vector<Vertex> points;
+  for (const auto& [v, p] : stones) points.push_back(v);
+  std::sort(points.begin(), points.end());
+  if (std::adjacent_find(points.begin(), points.end()) != points.end()) {
+    throw Error("a point of two players");
+  }
+  return stones;
 }
 
 CheckResult check(std::istream& in) {

@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <istream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tanbo/core/players.hpp"
@@ -37,6 +39,14 @@ inline constexpr const char* kMagic = "tanbo-proof 1";
 
 // POSITION of the format: `stones[v]` is the player on point v (kEmpty for none).
 std::string position_text(const Topology& topo, const std::vector<Player>& stones, int players);
+
+// The stones of POSITION `text` of a game of `players` players, (point, player) in the order
+// written, when the text is as position_text writes it: one part per player, each the
+// player's points by their names in the board's vertex order, no point twice (so that every
+// position has one text). Throws tanbo::Error saying what is not ("more parts than the 2
+// players", ...).
+std::vector<std::pair<Vertex, Player>> read_position(const Topology& topo, std::string_view text,
+                                                     int players);
 
 // What a check found.
 struct CheckResult {
