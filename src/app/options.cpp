@@ -156,4 +156,12 @@ std::optional<int> parse_args(const std::vector<std::string>& args,
   return std::nullopt;
 }
 
+void refuse_empty_names(const po::variables_map& vm, std::initializer_list<NamedOption> named) {
+  for (const auto& [name, shown] : named) {
+    if (vm.count(name) && !vm[name].defaulted() && vm[name].as<std::string>().empty()) {
+      throw Error(std::string(shown) + " is empty: give a name");
+    }
+  }
+}
+
 }  // namespace tanbo::app

@@ -202,7 +202,7 @@ int cmd_analyze(const std::vector<std::string>& args, std::istream&, std::ostrea
   if (file.empty()) throw Error("give the game file to review (tanbo analyze GAME)");
   if (playouts < 1 || playouts > 1000000000) throw Error("--playouts must be 1 to 10^9");
   if (!(margin >= 0 && margin <= 1)) throw Error("--margin must be from 0 to 1");
-  if (vm.count("png") && png.empty()) throw Error("--png FILE is empty: give a file name");
+  refuse_empty_names(vm, {{"png", "--png FILE"}});
   // A chart that cannot be written is found before the review, not after it, and may not
   // replace the game it reviews.
   check_not_an_input(png, {file}, "--png");

@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "tanbo/core/error.hpp"
 #include "tanbo/study/csv.hpp"
 #include "tanbo/study/match.hpp"
 
@@ -58,9 +57,7 @@ int cmd_match(const std::vector<std::string>& args, std::istream&, std::ostream&
       "write every game as a game file into DIR (game-001.tanbo, ...)");
   po::variables_map vm;
   if (const auto stop = parse_args(args, desc, nullptr, vm, kMatchHelp, out, err)) return *stop;
-  if (vm.count("save-games") && o.save_dir.empty()) {
-    throw Error("--save-games DIR is empty: give a folder name");
-  }
+  refuse_empty_names(vm, {{"save-games", "--save-games DIR"}});
   const Match match = prepare_match(o);
   const bool progress = (&err == &std::cerr) && isatty(STDERR_FILENO);
   MatchProgress after_game;

@@ -126,21 +126,6 @@ void check_ranges(const SolveArgs& a) {
     throw Error("--progress must be 0 (no progress lines) or 0.1 to 10^7 seconds");
 }
 
-// An option given with an empty value names no file or folder: refused, rather than taken as
-// "none" (an empty --checkpoint would run without one) or as the current folder.
-void refuse_empty_names(const po::variables_map& vm) {
-  const std::pair<const char*, const char*> named[] = {{"game", "the game file's name"},
-                                                       {"proof", "--proof FILE"},
-                                                       {"out", "--out DIR"},
-                                                       {"merge", "--merge DIR"},
-                                                       {"checkpoint", "--checkpoint FILE"}};
-  for (const auto& [option, what] : named) {
-    if (vm.count(option) && !vm[option].defaulted() && vm[option].as<std::string>().empty()) {
-      throw Error(std::string(what) + " is empty: give a name");
-    }
-  }
-}
-
 // Which of the four jobs the options ask for: a solve, a split, a unit or a merge.
 enum class Job { kSolve, kSplit, kUnit, kMerge };
 
@@ -266,7 +251,11 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
                      out, err))
     return *stop;
   check_ranges(a);
-  refuse_empty_names(vm);
+  refuse_empty_names(vm, {{"game", "the game file's name"},
+                          {"proof", "--proof FILE"},
+                          {"out", "--out DIR"},
+                          {"merge", "--merge DIR"},
+                          {"checkpoint", "--checkpoint FILE"}});
   a.checkpoint.every_given = vm.count("checkpoint-every") && !vm["checkpoint-every"].defaulted();
   const Job job = job_of(a, vm);
   check_checkpoint_args(a.checkpoint);

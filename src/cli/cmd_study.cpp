@@ -129,7 +129,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
   o.allow_partial = vm.count("allow-partial") > 0;
   study.shard_given = given(vm, "shard");
   check_combinations(vm, o);
-  if (vm.count("png") && o.png_path.empty()) throw Error("--png FILE is empty: give a file name");
+  refuse_empty_names(vm, {{"png", "--png FILE"}});
   {  // the chart may not replace what the study reads
     std::vector<std::string> inputs = o.merge;
     inputs.push_back(o.study.list_path);

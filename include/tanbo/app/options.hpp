@@ -7,6 +7,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <initializer_list>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -49,5 +50,14 @@ std::optional<int> parse_args(const std::vector<std::string>& args,
                               const po::positional_options_description* positional,
                               po::variables_map& vm, const std::string& help_text,
                               std::ostream& out, std::ostream& err);
+
+// An option naming a file or folder given with an empty value (`--png ''`): refused (throws
+// tanbo::Error "--png FILE is empty: give a name"), rather than taken as "none" or as the
+// current folder. `named`: each option's name in `vm` and how a message shows it.
+struct NamedOption {
+  const char* name;   // "png"
+  const char* shown;  // "--png FILE"
+};
+void refuse_empty_names(const po::variables_map& vm, std::initializer_list<NamedOption> named);
 
 }  // namespace tanbo::app
