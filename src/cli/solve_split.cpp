@@ -1,15 +1,8 @@
-// A solve spread over many machines (solve_split.hpp).
-//
-// DIR/root.tanbo      the position solved (a game file: its moves from the setup)
-// DIR/manifest.txt    "tanbo-solve-split 1", "run ID", "depth D", "units N", then
-//                     "unit I MOVES..." (the moves from the root to the unit's position)
-// DIR/units/unit-I.tanbo      each unit's position as a game file
-// DIR/results/unit-I.txt      "tanbo-solve-unit 1", "run ID", "unit I", "winner COLOUR",
-//                             "nodes N", "seconds S"
-// DIR/results/unit-I.proof    the unit's certificate (with --proof)
-// DIR/result.txt, DIR/proof.txt   what the merge writes
+// The split of a solve and its units (solve_split.hpp); the files they write are described in
+// split_files.hpp, the merge is in solve_merge.cpp.
 #include "solve_split.hpp"
 #include "commands.hpp"
+#include "split_files.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -17,7 +10,6 @@
 #include <map>
 #include <random>
 #include <sstream>
-#include <unordered_set>
 
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/core/error.hpp"
@@ -29,15 +21,24 @@
 
 namespace tanbo::cli {
 
-namespace {
-
 namespace fs = std::filesystem;
 
+namespace {
+
 constexpr const char* kManifestMagic = "tanbo-solve-split 1";
-constexpr const char* kUnitMagic = "tanbo-solve-unit 1";
 constexpr int kMaxSplitDepth = 12;
 // The most units a split makes: each is a file, a result and a job.
 constexpr std::uint64_t kMaxUnits = 1'000'000;
+
+// A run id as new_run_id() writes it: 1 to 16 hexadecimal digits.
+bool is_run_id(const std::string& id) {
+  return !id.empty() && id.size() <= 16 &&
+         id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+}  // namespace
+
+namespace split {
 
 std::string unit_name(std::size_t i) {
   return "unit-" + std::to_string(i);
@@ -56,7 +57,6 @@ std::string read_small(const std::string& path, const std::string& kind) {
   return read_input_file(path, shown_name(path), kMaxGameFileBytes, kind);
 }
 
-// "key value" lines, in order.
 std::vector<std::pair<std::string, std::string>> key_lines(const std::string& text) {
   std::vector<std::pair<std::string, std::string>> out;
   std::istringstream in(text);
@@ -71,11 +71,6 @@ std::vector<std::pair<std::string, std::string>> key_lines(const std::string& te
 }
 
 // ---- symmetry: positions that are mirror images of each other are one unit
-
-struct Canonical {
-  std::string key;
-  std::size_t perm = 0;  // the symmetry that maps the position onto its key
-};
 
 Canonical canonical(const Position& pos, const std::vector<std::vector<Vertex>>& perms) {
   Canonical best;
@@ -94,18 +89,6 @@ std::vector<std::vector<Vertex>> symmetries_of(const Topology& topo) {
 }
 
 // ---- the manifest
-
-// A run id as new_run_id() writes it: 1 to 16 hexadecimal digits.
-bool is_run_id(const std::string& id) {
-  return !id.empty() && id.size() <= 16 &&
-         id.find_first_not_of("0123456789abcdef") == std::string::npos;
-}
-
-struct Manifest {
-  std::string run;
-  int depth = 0;
-  std::vector<std::vector<Vertex>> units;  // each unit's moves from the root
-};
 
 Manifest read_manifest(const std::string& dir, const Topology& topo) {
   const std::string path = manifest_path(dir);
@@ -148,8 +131,6 @@ Manifest read_manifest(const std::string& dir, const Topology& topo) {
   return m;
 }
 
-// Unit i's position: the root and the unit's moves from the manifest, each checked by the
-// rules (a damaged manifest is refused, never played).
 Position unit_position(const Position& root, const Manifest& m, std::size_t i) {
   Position pos = root;
   const Topology& topo = pos.topology();
@@ -166,6 +147,16 @@ Position unit_position(const Position& root, const Manifest& m, std::size_t i) {
   }
   return pos;
 }
+
+Game root_game(const std::string& dir) {
+  return load_game(dir + "/root.tanbo");
+}
+
+}  // namespace split
+
+using namespace split;
+
+namespace {
 
 std::string new_run_id() {
   std::random_device rd;
@@ -258,10 +249,6 @@ void make_folder(const std::string& path) {
   if (ec) throw Error("cannot make the folder " + shown_name(path) + " (" + ec.message() + ")");
 }
 
-Game root_game(const std::string& dir) {
-  return load_game(dir + "/root.tanbo");
-}
-
 }  // namespace
 
 void split_solve(const Game& root, int depth, const std::string& dir, const SolveLimits& limits,
@@ -350,294 +337,6 @@ void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& o
   write_file_atomic(result_path(dir, unit), text.str());
   out << unit_name(unit) << ": winner: " << player_name(r.winner) << ", " << r.nodes << " nodes, "
       << std::fixed << std::setprecision(2) << r.seconds << " s\n";
-}
-
-namespace {
-
-struct UnitResult {
-  Player winner = kEmpty;
-  std::uint64_t nodes = 0;
-  double seconds = 0;
-};
-
-UnitResult read_result(const std::string& dir, std::size_t i, const std::string& run) {
-  const std::string path = result_path(dir, i);
-  if (!fs::exists(path)) {
-    throw Error(unit_name(i) + " has no result (" + shown_name(path) +
-                "); solve it with: tanbo solve --out DIR --unit " + std::to_string(i));
-  }
-  const auto lines = key_lines(read_small(path, "unit results"));
-  std::map<std::string, std::string> field(lines.begin(), lines.end());
-  if (lines.empty() || lines[0].first + " " + lines[0].second != kUnitMagic) {
-    throw Error(shown_name(path) + ": not a unit result");
-  }
-  if (field["run"] != run) {
-    throw Error(shown_name(path) + " belongs to another split (run " + quote_input(field["run"]) +
-                ", not " + quote_input(run) + ")");
-  }
-  if (field["unit"] != std::to_string(i))
-    throw Error(shown_name(path) + ": not unit " + std::to_string(i));
-  UnitResult r;
-  const auto w = parse_player(field["winner"], 2);
-  if (!w) throw Error(shown_name(path) + ": no winner");
-  r.winner = *w;
-  const auto nodes = parse_whole(field["nodes"].empty() ? "0" : field["nodes"]);
-  const auto seconds = parse_decimal(field["seconds"].empty() ? "0" : field["seconds"]);
-  if (!nodes || !seconds) throw Error(shown_name(path) + ": a damaged result (nodes or seconds)");
-  r.nodes = *nodes;
-  r.seconds = *seconds;
-  return r;
-}
-
-// The values of the tree above the units, from the units' results, and the certificate of the
-// whole result from the units' certificates.
-class Merge {
- public:
-  Merge(const std::string& dir)
-      : dir_(dir),
-        root_(root_game(dir)),
-        pos_(root_.position),
-        perms_(symmetries_of(pos_.topology())),
-        manifest_(read_manifest(dir, pos_.topology())) {
-    for (std::size_t i = 0; i < manifest_.units.size(); ++i) {
-      results_.push_back(read_result(dir, i, manifest_.run));
-      const Canonical c = canonical(unit_position(root_.position, manifest_, i), perms_);
-      const auto [it, fresh] = units_.emplace(c.key, Unit{i, c.perm});
-      if (!fresh) {
-        throw Error("the manifest's units " + std::to_string(it->second.index) + " and " +
-                    std::to_string(i) + " are one position (a damaged manifest)");
-      }
-    }
-  }
-
-  const Position& root() const { return root_.position; }
-  std::size_t unit_count() const { return results_.size(); }
-  int depth() const { return manifest_.depth; }
-  std::uint64_t nodes() const {
-    std::uint64_t n = 0;
-    for (const auto& r : results_) n += r.nodes;
-    return n;
-  }
-  double seconds() const {
-    double s = 0;
-    for (const auto& r : results_) s += r.seconds;
-    return s;
-  }
-
-  // The root's moves that win for the side to move, in vertex order.
-  std::vector<Vertex> winning_moves() {
-    std::vector<Vertex> out;
-    const Player me = pos_.to_move();
-    for (Vertex v : pos_.legal_moves(me)) {
-      pos_.play(v);
-      if (value(1) == me) out.push_back(v);
-      pos_.undo();
-    }
-    return out;
-  }
-
-  // The certificate that `winner` wins from the root.
-  std::string certificate(Player winner) {
-    std::string text = proof_header(pos_, winner);
-    std::unordered_set<std::string> listed;
-    prove(0, winner, text, listed);
-    return text;
-  }
-
- private:
-  struct Unit {
-    std::size_t index;
-    std::size_t perm;  // the symmetry that maps its position onto its key
-  };
-
-  const Unit& unit_here() const {
-    const auto it = units_.find(canonical(pos_, perms_).key);
-    if (it == units_.end()) throw Error("the split's units do not cover its root (damaged?)");
-    return it->second;
-  }
-
-  // Who wins the position `d` plies below the root.
-  Player value(int d) {
-    if (pos_.is_over()) return pos_.winner();
-    if (d == manifest_.depth) return results_[unit_here().index].winner;
-    const Player me = pos_.to_move();
-    for (Vertex v : pos_.legal_moves(me)) {
-      pos_.play(v);
-      const Player w = value(d + 1);
-      pos_.undo();
-      if (w == me) return me;
-    }
-    return me == kBlack ? kWhite : kBlack;
-  }
-
-  void prove(int d, Player winner, std::string& text, std::unordered_set<std::string>& listed) {
-    if (pos_.is_over()) return;
-    if (d == manifest_.depth) {
-      add_unit_lines(winner, text, listed);
-      return;
-    }
-    const Player me = pos_.to_move();
-    const std::string here = proof_position(pos_);
-    for (Vertex v : pos_.legal_moves(me)) {
-      pos_.play(v);
-      const bool follow = me != winner || value(d + 1) == winner;
-      if (follow && me == winner && listed.insert(here).second) {
-        text += here + " " + pos_.topology().name(v) + "\n";
-      }
-      if (follow) prove(d + 1, winner, text, listed);
-      pos_.undo();
-      if (follow && me == winner) return;
-    }
-  }
-
-  // The unit's certificate, its positions and moves carried from the unit's position onto
-  // this one (they may be mirror images). Its header must be the one the unit's position and
-  // the winner give; each line is read as the format says, or refused.
-  void add_unit_lines(Player winner, std::string& text, std::unordered_set<std::string>& listed) {
-    const Unit& unit = unit_here();
-    const std::string path = unit_proof_path(dir_, unit.index);
-    if (!fs::exists(path)) {
-      throw Error(unit_name(unit.index) + " has no certificate (" + shown_name(path) +
-                  "); solve each unit I with --proof DIR/results/unit-I.proof");
-    }
-    const Canonical here = canonical(pos_, perms_);
-    std::vector<Vertex> inverse(pos_.num_vertices());
-    for (Vertex v = 0; v < inverse.size(); ++v) inverse[perms_[here.perm][v]] = v;
-    const auto& to_key = perms_[unit.perm];
-    const Topology& topo = pos_.topology();
-    auto map = [&](Vertex v) { return inverse[to_key[v]]; };
-    std::istringstream in(
-        read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
-    check_unit_header(in, path, unit.index, winner);
-    std::string line;
-    for (std::uint64_t number = 6; std::getline(in, line); ++number) {
-      drop_carriage_returns(line);
-      if (line.empty()) continue;
-      const std::string where = shown_name(path) + ": line " + std::to_string(number);
-      const auto space = line.rfind(' ');
-      if (space == std::string::npos) throw Error(where + ": not \"POSITION MOVE\"");
-      std::vector<Player> stones(pos_.num_vertices(), kEmpty);
-      try {
-        const int players = pos_.num_players();
-        for (const auto& [v, p] : proof::read_position(topo, line.substr(0, space), players)) {
-          stones[map(v)] = p;
-        }
-      } catch (const Error& e) {
-        throw Error(where + ": not a position of " + std::to_string(pos_.num_players()) +
-                    " players (" + e.what() + ")");
-      }
-      const auto move = topo.parse_vertex(line.substr(space + 1));
-      if (!move) throw Error(where + ": " + topo.not_a_point(line.substr(space + 1)));
-      std::string position = proof::position_text(topo, stones, pos_.num_players());
-      if (listed.insert(position).second) text += position + " " + topo.name(map(*move)) + "\n";
-    }
-  }
-
-  // The first five lines of unit `index`'s certificate: those of a certificate of its position
-  // (the root's moves and the unit's) for `winner`.
-  void check_unit_header(std::istream& in, const std::string& path, std::size_t index,
-                         Player winner) {
-    const Position unit = unit_position(root_.position, manifest_, index);
-    std::istringstream want(proof_header(unit, winner));
-    std::string expected;
-    std::string line;
-    for (int i = 1; std::getline(want, expected); ++i) {
-      if (!std::getline(in, line)) line.clear();
-      drop_carriage_returns(line);
-      if (line != expected) {
-        throw Error(shown_name(path) + ": line " + std::to_string(i) + " is " + quote_input(line) +
-                    ", not " + quote_input(expected) +
-                    " (a certificate of another position, winner or split)");
-      }
-    }
-  }
-
-  std::string dir_;
-  Game root_;
-  Position pos_;
-  std::vector<std::vector<Vertex>> perms_;
-  Manifest manifest_;
-  std::vector<UnitResult> results_;
-  std::map<std::string, Unit> units_;
-};
-
-}  // namespace
-
-namespace {
-
-// Refuses a --proof of the merge that would overwrite the split itself: its manifest, root,
-// result, or a file of its units/ or results/ folders.
-void check_merge_targets(const std::string& dir, const std::string& proof_path) {
-  check_writable(dir + "/result.txt");
-  if (proof_path.empty()) return;
-  std::error_code ec;
-  const fs::path proof = fs::weakly_canonical(proof_path, ec);
-  const auto same = [&](const std::string& path) {
-    std::error_code e2;
-    return !ec && fs::weakly_canonical(path, e2) == proof && !e2;
-  };
-  const auto inside = [&](const std::string& folder) {
-    std::error_code e2;
-    const fs::path f = fs::weakly_canonical(folder, e2);
-    return !ec && !e2 && proof.parent_path() == f;
-  };
-  if (same(manifest_path(dir)) || same(dir + "/root.tanbo") || same(dir + "/result.txt") ||
-      inside(dir + "/units") || inside(dir + "/results")) {
-    throw Error(
-        "--proof " + shown_name(proof_path) +
-        " is one of the split's own files; write the certificate elsewhere (DIR/proof.txt)");
-  }
-}
-
-// The merged certificate checked as `tanbo check-proof` checks it, before it is written: the
-// units' certificates are other files, and a wrong one must not make a wrong proof.
-void check_merged(const std::string& certificate) {
-  std::istringstream in(certificate);
-  proof::CheckResult r;
-  try {
-    r = proof::check(in);
-  } catch (const Error& e) {
-    throw Error(std::string("the merged certificate is not one: ") + e.what() +
-                "; nothing written");
-  }
-  if (!r.valid) {
-    throw Error("the merged certificate does not prove the result (" + r.reason +
-                "): a unit's certificate or result is wrong; nothing written");
-  }
-}
-
-}  // namespace
-
-void merge_solve(const std::string& dir, const std::string& proof_path, std::ostream& out) {
-  Merge merge(dir);
-  check_merge_targets(dir, proof_path);
-  const Position& root = merge.root();
-  const Topology& t = root.topology();
-  const Player me = root.to_move();
-  const auto wins = merge.winning_moves();
-  const Player winner = wins.empty() ? (me == kBlack ? kWhite : kBlack) : me;
-  std::ostringstream text;
-  text << "board: " << t.spec << " (setup " << root.setup().name << "), " << player_title(me)
-       << " to move, " << root.legal_count(me) << " legal moves, merged from " << merge.unit_count()
-       << " units at " << merge.depth() << " plies\n";
-  text << "winner: " << player_name(winner) << "\n";
-  if (winner == me) {
-    text << "winning moves: " << point_names(t, wins) << " (" << wins.size() << " of "
-         << root.legal_count(me) << ")\n";
-  } else {
-    text << "winning moves: none (" << player_title(me) << " loses)\n";
-  }
-  text << "nodes: " << merge.nodes() << " (in the units)\n";
-  text << "time: " << std::fixed << std::setprecision(2) << merge.seconds()
-       << " s (in the units, added up)\n";
-  if (!proof_path.empty()) {
-    const std::string certificate = merge.certificate(winner);
-    check_merged(certificate);
-    write_file_atomic(proof_path, certificate);
-    text << "proof: " << proof_path << "\n";
-  }
-  write_file_atomic(dir + "/result.txt", text.str());
-  out << text.str();
 }
 
 }  // namespace tanbo::cli

@@ -1,0 +1,313 @@
+// The merge of a split solve (solve_split.hpp): the root's value from the units' results, and
+// one certificate of the whole result from the units' certificates.
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <unordered_set>
+
+#include "commands.hpp"
+#include "solve_split.hpp"
+#include "split_files.hpp"
+#include "tanbo/ai/proof_writer.hpp"
+#include "tanbo/core/error.hpp"
+#include "tanbo/core/numbers.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/safe_file.hpp"
+#include "tanbo/platform/input_file.hpp"
+#include "tanbo/proof/proof.hpp"
+
+namespace tanbo::cli {
+
+namespace fs = std::filesystem;
+using namespace split;
+
+namespace {
+
+struct UnitResult {
+  Player winner = kEmpty;
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+UnitResult read_result(const std::string& dir, std::size_t i, const std::string& run) {
+  const std::string path = result_path(dir, i);
+  if (!fs::exists(path)) {
+    throw Error(unit_name(i) + " has no result (" + shown_name(path) +
+                "); solve it with: tanbo solve --out DIR --unit " + std::to_string(i));
+  }
+  const auto lines = key_lines(read_small(path, "unit results"));
+  std::map<std::string, std::string> field(lines.begin(), lines.end());
+  if (lines.empty() || lines[0].first + " " + lines[0].second != kUnitMagic) {
+    throw Error(shown_name(path) + ": not a unit result");
+  }
+  if (field["run"] != run) {
+    throw Error(shown_name(path) + " belongs to another split (run " + quote_input(field["run"]) +
+                ", not " + quote_input(run) + ")");
+  }
+  if (field["unit"] != std::to_string(i))
+    throw Error(shown_name(path) + ": not unit " + std::to_string(i));
+  UnitResult r;
+  const auto w = parse_player(field["winner"], 2);
+  if (!w) throw Error(shown_name(path) + ": no winner");
+  r.winner = *w;
+  const auto nodes = parse_whole(field["nodes"].empty() ? "0" : field["nodes"]);
+  const auto seconds = parse_decimal(field["seconds"].empty() ? "0" : field["seconds"]);
+  if (!nodes || !seconds) throw Error(shown_name(path) + ": a damaged result (nodes or seconds)");
+  r.nodes = *nodes;
+  r.seconds = *seconds;
+  return r;
+}
+
+// The values of the tree above the units, from the units' results, and the certificate of the
+// whole result from the units' certificates.
+class Merge {
+ public:
+  Merge(const std::string& dir)
+      : dir_(dir),
+        root_(root_game(dir)),
+        pos_(root_.position),
+        perms_(symmetries_of(pos_.topology())),
+        manifest_(read_manifest(dir, pos_.topology())) {
+    for (std::size_t i = 0; i < manifest_.units.size(); ++i) {
+      results_.push_back(read_result(dir, i, manifest_.run));
+      const Canonical c = canonical(unit_position(root_.position, manifest_, i), perms_);
+      const auto [it, fresh] = units_.emplace(c.key, Unit{i, c.perm});
+      if (!fresh) {
+        throw Error("the manifest's units " + std::to_string(it->second.index) + " and " +
+                    std::to_string(i) + " are one position (a damaged manifest)");
+      }
+    }
+  }
+
+  const Position& root() const { return root_.position; }
+  std::size_t unit_count() const { return results_.size(); }
+  int depth() const { return manifest_.depth; }
+  std::uint64_t nodes() const {
+    std::uint64_t n = 0;
+    for (const auto& r : results_) n += r.nodes;
+    return n;
+  }
+  double seconds() const {
+    double s = 0;
+    for (const auto& r : results_) s += r.seconds;
+    return s;
+  }
+
+  // The root's moves that win for the side to move, in vertex order.
+  std::vector<Vertex> winning_moves() {
+    std::vector<Vertex> out;
+    const Player me = pos_.to_move();
+    for (Vertex v : pos_.legal_moves(me)) {
+      pos_.play(v);
+      if (value(1) == me) out.push_back(v);
+      pos_.undo();
+    }
+    return out;
+  }
+
+  // The certificate that `winner` wins from the root.
+  std::string certificate(Player winner) {
+    std::string text = proof_header(pos_, winner);
+    std::unordered_set<std::string> listed;
+    prove(0, winner, text, listed);
+    return text;
+  }
+
+ private:
+  struct Unit {
+    std::size_t index;
+    std::size_t perm;  // the symmetry that maps its position onto its key
+  };
+
+  const Unit& unit_here() const {
+    const auto it = units_.find(canonical(pos_, perms_).key);
+    if (it == units_.end()) throw Error("the split's units do not cover its root (damaged?)");
+    return it->second;
+  }
+
+  // Who wins the position `d` plies below the root.
+  Player value(int d) {
+    if (pos_.is_over()) return pos_.winner();
+    if (d == manifest_.depth) return results_[unit_here().index].winner;
+    const Player me = pos_.to_move();
+    for (Vertex v : pos_.legal_moves(me)) {
+      pos_.play(v);
+      const Player w = value(d + 1);
+      pos_.undo();
+      if (w == me) return me;
+    }
+    return me == kBlack ? kWhite : kBlack;
+  }
+
+  void prove(int d, Player winner, std::string& text, std::unordered_set<std::string>& listed) {
+    if (pos_.is_over()) return;
+    if (d == manifest_.depth) {
+      add_unit_lines(winner, text, listed);
+      return;
+    }
+    const Player me = pos_.to_move();
+    const std::string here = proof_position(pos_);
+    for (Vertex v : pos_.legal_moves(me)) {
+      pos_.play(v);
+      const bool follow = me != winner || value(d + 1) == winner;
+      if (follow && me == winner && listed.insert(here).second) {
+        text += here + " " + pos_.topology().name(v) + "\n";
+      }
+      if (follow) prove(d + 1, winner, text, listed);
+      pos_.undo();
+      if (follow && me == winner) return;
+    }
+  }
+
+  // The unit's certificate, its positions and moves carried from the unit's position onto
+  // this one (they may be mirror images). Its header must be the one the unit's position and
+  // the winner give; each line is read as the format says, or refused.
+  void add_unit_lines(Player winner, std::string& text, std::unordered_set<std::string>& listed) {
+    const Unit& unit = unit_here();
+    const std::string path = unit_proof_path(dir_, unit.index);
+    if (!fs::exists(path)) {
+      throw Error(unit_name(unit.index) + " has no certificate (" + shown_name(path) +
+                  "); solve each unit I with --proof DIR/results/unit-I.proof");
+    }
+    const Canonical here = canonical(pos_, perms_);
+    std::vector<Vertex> inverse(pos_.num_vertices());
+    for (Vertex v = 0; v < inverse.size(); ++v) inverse[perms_[here.perm][v]] = v;
+    const auto& to_key = perms_[unit.perm];
+    const Topology& topo = pos_.topology();
+    auto map = [&](Vertex v) { return inverse[to_key[v]]; };
+    std::istringstream in(
+        read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
+    check_unit_header(in, path, unit.index, winner);
+    std::string line;
+    for (std::uint64_t number = 6; std::getline(in, line); ++number) {
+      drop_carriage_returns(line);
+      if (line.empty()) continue;
+      const std::string where = shown_name(path) + ": line " + std::to_string(number);
+      const auto space = line.rfind(' ');
+      if (space == std::string::npos) throw Error(where + ": not \"POSITION MOVE\"");
+      std::vector<Player> stones(pos_.num_vertices(), kEmpty);
+      try {
+        const int players = pos_.num_players();
+        for (const auto& [v, p] : proof::read_position(topo, line.substr(0, space), players)) {
+          stones[map(v)] = p;
+        }
+      } catch (const Error& e) {
+        throw Error(where + ": not a position of " + std::to_string(pos_.num_players()) +
+                    " players (" + e.what() + ")");
+      }
+      const auto move = topo.parse_vertex(line.substr(space + 1));
+      if (!move) throw Error(where + ": " + topo.not_a_point(line.substr(space + 1)));
+      std::string position = proof::position_text(topo, stones, pos_.num_players());
+      if (listed.insert(position).second) text += position + " " + topo.name(map(*move)) + "\n";
+    }
+  }
+
+  // The first five lines of unit `index`'s certificate: those of a certificate of its position
+  // (the root's moves and the unit's) for `winner`.
+  void check_unit_header(std::istream& in, const std::string& path, std::size_t index,
+                         Player winner) {
+    const Position unit = unit_position(root_.position, manifest_, index);
+    std::istringstream want(proof_header(unit, winner));
+    std::string expected;
+    std::string line;
+    for (int i = 1; std::getline(want, expected); ++i) {
+      if (!std::getline(in, line)) line.clear();
+      drop_carriage_returns(line);
+      if (line != expected) {
+        throw Error(shown_name(path) + ": line " + std::to_string(i) + " is " + quote_input(line) +
+                    ", not " + quote_input(expected) +
+                    " (a certificate of another position, winner or split)");
+      }
+    }
+  }
+
+  std::string dir_;
+  Game root_;
+  Position pos_;
+  std::vector<std::vector<Vertex>> perms_;
+  Manifest manifest_;
+  std::vector<UnitResult> results_;
+  std::map<std::string, Unit> units_;
+};
+
+}  // namespace
+
+namespace {
+
+// Refuses a --proof of the merge that would overwrite the split itself: its manifest, root,
+// result, or a file of its units/ or results/ folders.
+void check_merge_targets(const std::string& dir, const std::string& proof_path) {
+  check_writable(dir + "/result.txt");
+  if (proof_path.empty()) return;
+  std::error_code ec;
+  const fs::path proof = fs::weakly_canonical(proof_path, ec);
+  const auto same = [&](const std::string& path) {
+    std::error_code e2;
+    return !ec && fs::weakly_canonical(path, e2) == proof && !e2;
+  };
+  const auto inside = [&](const std::string& folder) {
+    std::error_code e2;
+    const fs::path f = fs::weakly_canonical(folder, e2);
+    return !ec && !e2 && proof.parent_path() == f;
+  };
+  if (same(manifest_path(dir)) || same(dir + "/root.tanbo") || same(dir + "/result.txt") ||
+      inside(dir + "/units") || inside(dir + "/results")) {
+    throw Error(
+        "--proof " + shown_name(proof_path) +
+        " is one of the split's own files; write the certificate elsewhere (DIR/proof.txt)");
+  }
+}
+
+// The merged certificate checked as `tanbo check-proof` checks it, before it is written: the
+// units' certificates are other files, and a wrong one must not make a wrong proof.
+void check_merged(const std::string& certificate) {
+  std::istringstream in(certificate);
+  proof::CheckResult r;
+  try {
+    r = proof::check(in);
+  } catch (const Error& e) {
+    throw Error(std::string("the merged certificate is not one: ") + e.what() +
+                "; nothing written");
+  }
+  if (!r.valid) {
+    throw Error("the merged certificate does not prove the result (" + r.reason +
+                "): a unit's certificate or result is wrong; nothing written");
+  }
+}
+
+}  // namespace
+
+void merge_solve(const std::string& dir, const std::string& proof_path, std::ostream& out) {
+  Merge merge(dir);
+  check_merge_targets(dir, proof_path);
+  const Position& root = merge.root();
+  const Topology& t = root.topology();
+  const Player me = root.to_move();
+  const auto wins = merge.winning_moves();
+  const Player winner = wins.empty() ? (me == kBlack ? kWhite : kBlack) : me;
+  std::ostringstream text;
+  text << "board: " << t.spec << " (setup " << root.setup().name << "), " << player_title(me)
+       << " to move, " << root.legal_count(me) << " legal moves, merged from " << merge.unit_count()
+       << " units at " << merge.depth() << " plies\n";
+  text << "winner: " << player_name(winner) << "\n";
+  if (winner == me) {
+    text << "winning moves: " << point_names(t, wins) << " (" << wins.size() << " of "
+         << root.legal_count(me) << ")\n";
+  } else {
+    text << "winning moves: none (" << player_title(me) << " loses)\n";
+  }
+  text << "nodes: " << merge.nodes() << " (in the units)\n";
+  text << "time: " << std::fixed << std::setprecision(2) << merge.seconds()
+       << " s (in the units, added up)\n";
+  if (!proof_path.empty()) {
+    const std::string certificate = merge.certificate(winner);
+    check_merged(certificate);
+    write_file_atomic(proof_path, certificate);
+    text << "proof: " << proof_path << "\n";
+  }
+  write_file_atomic(dir + "/result.txt", text.str());
+  out << text.str();
+}
+
+}  // namespace tanbo::cli
