@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <type_traits>
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
@@ -193,13 +192,13 @@ std::optional<Vertex> Topology::parse_vertex(std::string_view text) const {
       // a text with blanks inside names no node.)
       const std::string exact = trim(text, " \t\r\n\v\f");
       if (exact.size() != s.size()) return std::nullopt;
-      const auto [first, last] = std::equal_range(
-          node_order.begin(), node_order.end(), s, [this](const auto& a, const auto& b) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::string>) {
-              return compare_without_case(a, node_ids[b]) < 0;
-            } else {
-              return compare_without_case(node_ids[a], b) < 0;
-            }
+      const auto first = std::lower_bound(node_order.begin(), node_order.end(), s,
+                                          [this](Vertex v, const std::string& t) {
+                                            return compare_without_case(node_ids[v], t) < 0;
+                                          });
+      const auto last =
+          std::upper_bound(first, node_order.end(), s, [this](const std::string& t, Vertex v) {
+            return compare_without_case(t, node_ids[v]) < 0;
           });
       for (auto it = first; it != last; ++it) {
         if (node_ids[*it] == exact) return *it;
