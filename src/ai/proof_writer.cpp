@@ -21,9 +21,9 @@ std::string proof_header(const Position& pos, Player winner) {
   for (const MoveRecord& m : pos.history()) {
     if (m.vertex != kNoVertex) moves += " " + pos.topology().name(m.vertex);
   }
-  return std::string(proof::kMagic) + "\ntopology " + pos.topology().spec + "\nsetup " +
-         pos.setup().name + "\nmoves" + moves + "\nwinner " + std::string(player_name(winner)) +
-         "\n";
+  return std::string(proof::kMagic) + "\ntopology " + pos.topology().spec + "\n" +
+         dot_lines(pos.topology()) + "setup " + pos.setup().name + "\nmoves" + moves + "\nwinner " +
+         std::string(player_name(winner)) + "\n";
 }
 
 namespace {

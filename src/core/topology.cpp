@@ -369,6 +369,24 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
   return topo;
 }
 
+std::string dot_lines(const Topology& topo) {
+  if (topo.kind != BoardKind::kFile) return "";
+  std::string out;
+  std::istringstream text(topo.dot_text);
+  for (std::string line; std::getline(text, line);) {
+    drop_carriage_returns(line);
+    out += "dot " + line + "\n";
+  }
+  return out;
+}
+
+bool append_dot_line(std::string_view line, std::string& dot_text) {
+  if (line.substr(0, 3) != "dot" || (line.size() > 3 && line[3] != ' ')) return false;
+  dot_text += line.size() > 4 ? line.substr(4) : std::string_view{};
+  dot_text += '\n';
+  return true;
+}
+
 // ---------------------------------------------------------------- spec parser
 
 namespace {

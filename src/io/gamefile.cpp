@@ -104,14 +104,7 @@ std::string write_game(const Game& game) {
   std::ostringstream os;
   os << "# Tanbo game file (format: docs/game-format.md)\n";
   os << "tanbo-game " << kGameFormatVersion << "\n";
-  os << "topology " << topo.spec << "\n";
-  if (topo.kind == BoardKind::kFile) {
-    std::istringstream dot(topo.dot_text);
-    for (std::string line; std::getline(dot, line);) {
-      drop_carriage_returns(line);
-      os << "dot " << line << "\n";
-    }
-  }
+  os << "topology " << topo.spec << "\n" << dot_lines(topo);
   const Setup& setup = pos.setup();
   const bool named = is_named_setup(topo, setup);
   os << "setup " << (named ? setup.name : std::string("custom")) << "\n";
@@ -185,10 +178,9 @@ class GameFileReader {
     while (!in_moves && std::getline(in_, line)) {
       ++line_no_;
       drop_carriage_returns(line);
-      if (line.rfind("dot", 0) == 0 && (line.size() == 3 || line[3] == ' ')) {
+      if (append_dot_line(line, dot_)) {
         if (topology_.rfind("file", 0) != 0)
           throw fail("a \"dot\" line belongs after \"topology file NAME\"");
-        dot_ += (line.size() > 4 ? line.substr(4) : "") + "\n";
         continue;
       }
       const std::string t = trim(line);

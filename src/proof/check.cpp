@@ -231,6 +231,18 @@ void check_setup(const Topology& t, const State& s) {
   }
 }
 
+// The board: a DOT board from the text the certificate carries ("dot" lines after the
+// topology), any other board (and a DOT board of a certificate that carries no text) from its
+// spec.
+TopologyPtr board(const std::string& spec, const std::string& dot, std::uint64_t number) {
+  if (dot.empty()) return parse_topology(spec);
+  if (to_lower(trim(spec).substr(0, 5)) != "file ") {
+    throw Error("line " + std::to_string(number) +
+                ": \"dot\" lines follow a board that is not a DOT board (\"topology file NAME\")");
+  }
+  return make_from_dot(dot, trim(trim(spec).substr(5)), process_limits());
+}
+
 // The header, then the moves from the setup replayed by the checker's own rules.
 Certificate read_header(std::istream& in, std::uint64_t& number) {
   std::string line;
@@ -238,8 +250,16 @@ Certificate read_header(std::istream& in, std::uint64_t& number) {
     throw Error("not a proof certificate: the first line must be \"" + std::string(kMagic) + "\"");
   }
   Certificate c;
-  c.topo = parse_topology(need_line(in, "topology", number));
-  c.setup = need_line(in, "setup", number);
+  const std::string spec = need_line(in, "topology", number);
+  const std::uint64_t topology_line = number;
+  std::string dot;
+  do {
+    if (!next_line(in, line, number)) {
+      throw Error("the certificate ends before its \"setup\" line");
+    }
+  } while (append_dot_line(line, dot));
+  c.topo = board(spec, dot, topology_line);
+  c.setup = field(line, "setup", number);
   if (trim(c.setup).empty()) throw Error("line " + std::to_string(number) + ": no setup named");
   const Setup setup = make_setup(*c.topo, c.setup);
   c.players = setup.players;

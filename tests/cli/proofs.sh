@@ -52,6 +52,27 @@ status=$?
 grep -q '(white to move) is not listed$' out || fail "huge board: $(head -c 300 out)"
 [ "$(wc -c < out)" -lt 1200 ] || fail "huge board: a message of $(wc -c < out) bytes"
 
+# A DOT board travels inside its certificate ("dot" lines), so the certificate is checked in
+# another folder without the .dot file; a change to the carried board is caught.
+mkdir -p made elsewhere
+printf 'graph p {\n  a -- b -- c -- d -- e -- a\n  a -- f; b -- g; c -- h; d -- i; e -- j\n  f -- h -- j -- g -- i -- f\n  a [stone=1]; c [stone=2]\n}\n' > made/p.dot
+(cd made && "$TANBO" solve --topology "file p.dot" --setup file --table 8 --progress 0 \
+  --proof p.proof > ../out 2> ../err) || fail "solve --proof on a DOT board: $(cat err)"
+mv made/p.proof elsewhere/ && rm made/p.dot
+[ "$(sed -n 3p elsewhere/p.proof)" = "dot graph p {" ] || fail "DOT text: $(head -4 elsewhere/p.proof)"
+(cd elsewhere && "$TANBO" check-proof p.proof > ../out 2> ../err) \
+  || fail "a DOT certificate away from its file: $(cat out err)"
+grep -qx "valid: white wins file p.dot (setup file)" out || fail "DOT check said: $(cat out)"
+sed 's/^dot   a -- f; b -- g; c -- h; d -- i; e -- j$/dot   a -- f; b -- g; c -- h; d -- i/' \
+  elsewhere/p.proof > cut-edge.proof
+cmp -s cut-edge.proof elsewhere/p.proof && fail "the edge line was not found"
+"$TANBO" check-proof cut-edge.proof > out 2> err
+[ $? -eq 1 ] || fail "a certificate whose board lost an edge: $(cat out err)"
+sed '3i dot graph { a -- b }' 4x4.proof > grid-dot.proof
+"$TANBO" check-proof grid-dot.proof > out 2> err
+[ $? -eq 2 ] || fail "dot lines after a grid: status"
+grep -qF 'line 2: "dot" lines follow a board that is not a DOT board' err || fail "grid dot: $(cat err)"
+
 # Every published certificate passes.
 count=0
 for gz in "$SRC"/../docs/proofs/*.proof.gz; do

@@ -151,4 +151,12 @@ TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits = {});
 TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                           const TopologyLimits& limits = {});
 
+// Files that carry a DOT board (game files, proof certificates) hold its text after the
+// "topology file NAME" line, one line of it per "dot TEXT" line, so that they never depend on
+// the original .dot file. dot_lines gives those lines for `topo` ("" for other boards);
+// append_dot_line adds the TEXT of `line` to `dot_text` when it is such a line ("dot" alone
+// stands for an empty line) and says whether it was.
+std::string dot_lines(const Topology& topo);
+bool append_dot_line(std::string_view line, std::string& dot_text);
+
 }  // namespace tanbo

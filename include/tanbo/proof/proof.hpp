@@ -13,6 +13,8 @@
 // winner's move there. A proof is valid when, from the proven position, every line of play in
 // which the winner plays the listed move and the others play any legal move ends with the
 // winner's victory and reaches only positions that are listed wherever the winner is to move.
+// A DOT board is carried after its topology line ("topology file NAME"), one "dot TEXT" line
+// per line of its DOT text, as game files carry it (dot_lines in tanbo/core/topology.hpp).
 //
 // The checker is written straight over the rules, on its own: it uses the library only to
 // build the board and the setup's stones (and to name points), never the rules engine, the
