@@ -24,6 +24,32 @@ void add_board_options(po::options_description& desc, BoardOptions& b, bool with
   }
 }
 
+namespace {
+
+// `--as NAME` (and every other place that takes a player) reads a colour, its letter or a
+// seat number first, then a name: a name that reads as another seat, or two seats of one
+// name, would make a player impossible to name.
+void refuse_ambiguous_names(const std::vector<std::string>& names, const std::string& shown) {
+  const int n = static_cast<int>(names.size());
+  for (int i = 0; i < n; ++i) {
+    const auto seat = parse_player(names[i], n);
+    if (seat && *seat != i + 1) {
+      throw Error(shown + ": name " + std::to_string(i + 1) + " " + quote_input(names[i]) +
+                  " stands for " + player_title(*seat) + ", player " + std::to_string(*seat) +
+                  " (a name cannot be another player's colour, letter or number)");
+    }
+    for (int j = 0; j < i; ++j) {
+      if (to_lower(names[j]) == to_lower(names[i])) {
+        throw Error(shown + ": names " + std::to_string(j + 1) + " and " + std::to_string(i + 1) +
+                    " are the same, " + quote_input(names[i]) +
+                    "; each player needs a name of its own");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 int player_count(const std::string& players) {
   if (players.empty()) return 0;
   const std::string shown = "--players " + quote_input(players);
@@ -43,15 +69,18 @@ int player_count(const std::string& players) {
     throw Error(shown + ": a name cannot hold control characters (tab, line feed, ...)");
   }
   if (!is_utf8(players)) throw Error(shown + ": names must be UTF-8 text (game files are)");
+  std::vector<std::string> names;  // trimmed, as they are kept
   std::size_t start = 0;
   for (int i = 1; i <= n; ++i) {
     const std::size_t comma = std::min(players.find(',', start), players.size());
-    if (trim(players.substr(start, comma - start), " ").empty()) {
+    names.push_back(trim(players.substr(start, comma - start), " "));
+    if (names.back().empty()) {
       throw Error(shown + ": name " + std::to_string(i) +
                   " is empty (give 2 to 8 names separated by commas: alice,bob)");
     }
     start = comma + 1;
   }
+  refuse_ambiguous_names(names, shown);
   return n;
 }
 

@@ -132,11 +132,20 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null &&
   cmp -s shared/ro.tanbo ro.keep || fail "the read-only game changed"
 fi
 
-# Names given to new: none may be empty, all must be UTF-8.
+# Names given to new: none may be empty, all must be UTF-8, and --as must be able to name
+# each player: no name of another seat's colour, letter or number, no name twice.
 refused 2 'name 1 is empty' "$TANBO" new n.tanbo --players ,
 refused 2 'name 2 is empty' "$TANBO" new n.tanbo --players "ann, "
 refused 2 'names must be UTF-8 text' "$TANBO" new n.tanbo --players "$(printf 'ann\377'),bob"
-[ -e n.tanbo ] && fail "new wrote a game with an empty name or a name not UTF-8"
+refused 2 'name 1 "white" stands for White, player 2' "$TANBO" new n.tanbo --players white,black
+refused 2 'name 2 "B" stands for Black, player 1' "$TANBO" new n.tanbo --players ann,B
+refused 2 'name 3 "1" stands for Black, player 1' "$TANBO" new n.tanbo --players ann,bob,1
+refused 2 'names 1 and 3 are the same, "Ann"' "$TANBO" play --players "ann,bob, Ann"
+[ -e n.tanbo ] && fail "new wrote a game with names that --as cannot tell apart"
+"$TANBO" new n.tanbo --topology "grid 5x5" --players black,w,red > out 2> err \
+  || fail "names that stand for their own seat: $(cat err)"
+"$TANBO" move n.tanbo A2 --as black > out 2> err || fail "--as black: $(cat err)"
+rm -f n.tanbo
 # A long file name (331 bytes) is echoed quoted and cut, by new, show, play's load and save.
 deep=$(printf 'folder-with-a-long-name-%02d/' $(seq 12))
 mkdir -p "$deep"
