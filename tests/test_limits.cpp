@@ -155,6 +155,20 @@ TEST(PlayerNames, AreOneLineEach) {
   EXPECT_TRUE(has(message_of([] { app::player_count("99"); }), "2 to 8 players"));
 }
 
+TEST(PlayerNames, ShowAsTheyAreWritten) {
+  EXPECT_EQ(app::player_count("Jos\xc3\xa9,\xd7\xa9\xd7\xa8\xd7\x94"), 2);  // accents, Hebrew
+  // U+202E (right-to-left override) would show "alice,bob\u202Eecila" as ...alice; U+2066,
+  // U+200F and U+061C change the direction too.
+  for (const char* name : {"bob\xe2\x80\xae"
+                           "ecila",
+                           "\xe2\x81\xa6x", "a\xe2\x80\x8f", "\xd8\x9c"}) {
+    EXPECT_TRUE(has(message_of([&] { app::player_count(std::string("ann,") + name); }),
+                    "change the direction of text"))
+        << name;
+  }
+  EXPECT_FALSE(has_direction_controls("\xe2\x80\x94 \xe2\x81\xa5"));  // a dash, U+2065
+}
+
 // ------------------------------------------------------------------ topology specs
 
 TEST(TopologySpec, RepeatedContradictoryAndEmptyOptionsAreRefused) {

@@ -69,6 +69,10 @@ int player_count(const std::string& players) {
     throw Error(shown + ": a name cannot hold control characters (tab, line feed, ...)");
   }
   if (!is_utf8(players)) throw Error(shown + ": names must be UTF-8 text (game files are)");
+  if (has_direction_controls(players)) {
+    throw Error(shown + ": a name cannot hold characters that change the direction of text " +
+                "(U+202E and the like), which would show it other than it is written");
+  }
   std::vector<std::string> names;  // trimmed, as they are kept
   std::size_t start = 0;
   for (int i = 1; i <= n; ++i) {

@@ -57,6 +57,19 @@ std::size_t utf8_sequence(std::string_view s) {
 
 }  // namespace
 
+bool has_direction_controls(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    if (byte(i) == 0xD8 && byte(i + 1) == 0x9C) return true;  // U+061C
+    if (i + 2 >= text.size()) continue;
+    const unsigned char b0 = byte(i), b1 = byte(i + 1), b2 = byte(i + 2);
+    if (b0 == 0xE2 && b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (b2 >= 0xAA && b2 <= 0xAE)))
+      return true;  // U+200E, U+200F, U+202A to U+202E
+    if (b0 == 0xE2 && b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9) return true;  // U+2066 to U+2069
+  }
+  return false;
+}
+
 bool is_utf8(std::string_view text) {
   for (std::size_t at = 0; at < text.size();) {
     if (static_cast<unsigned char>(text[at]) < 0x80) {

@@ -65,6 +65,11 @@ void check_name(const std::string& name) {
     refuse(400, "the name " + quote_input(name) + " must have 1 to 40 characters");
   }
   if (!is_utf8(name)) refuse(400, "the name " + quote_input(name) + " is not UTF-8 text");
+  if (has_direction_controls(name)) {
+    refuse(400, "the name " + quote_input(name) +
+                    " holds a character that changes the direction of text (U+202E and the "
+                    "like), which would show it other than it is written");
+  }
 }
 
 // What an engine seat a client asks for may cost: its search runs on one of the server's

@@ -95,6 +95,8 @@ def test_refusals_400():
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": [""]}, "1 to 40"),
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["a\nb"]}, "control"),
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["   "]}, "1 to 40"),
+        ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["bob\u202eecila"]},
+         "direction of text"),
         # Engine seats think on one of the server's engine threads, for a bounded time.
         ({"topology": "grid 5x5", "players": ["human", "mcts:threads=4"]}, "4 threads"),
         ({"topology": "grid 5x5", "players": ["human", "mcts:time=1000000"]}, "60 s a move"),

@@ -30,6 +30,11 @@ bool read_line(std::istream& in, std::string& line, std::size_t max, std::size_t
 // quote_input reads them; overlong forms and surrogates are not told apart).
 bool is_utf8(std::string_view text);
 
+// Whether UTF-8 `text` holds a character that changes the direction text is shown in (U+061C,
+// U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069): in a name such a character makes what
+// follows it on the line show in another order than it is written.
+bool has_direction_controls(std::string_view text);
+
 // Input quoted for a message: in double quotes, control bytes, quotes, backslashes and bytes
 // above 126 escaped (\n, \t, \0, \", \\, \xNN), and at most `max` characters of it: longer
 // input keeps its first characters and says how long it was ("xxxx..." (10485760 bytes)).
