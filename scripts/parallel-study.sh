@@ -7,7 +7,7 @@
 #                                  -- STUDY_OPTIONS...
 #   --out DIR      the study's folder: DIR/shard.sh and DIR/merge.sh (the scripts of a shard and
 #                  of the merge), DIR/shards/shard-I.csv, DIR/logs/parallel.joblog and the
-#                  results; it must not hold a study already
+#                  results; it must not hold a study already, nor a split solve
 #   --shards N     shard I runs tanbo study STUDY_OPTIONS --csv --shard I/N
 #   --jobs J       shards at a time on each host (parallel's -j; default: one per core)
 #   -S HOSTS       parallel's --sshlogin, e.g. 8/node1,8/node2 (add : for this machine)

@@ -6,7 +6,7 @@
 #                               -- STUDY_OPTIONS...
 #   --out DIR        the study's folder: DIR/shard.sh and DIR/merge.sh (the jobs' scripts),
 #                    DIR/shards/shard-I.csv, DIR/logs/shard-I-JOB.log, DIR/logs/merge-JOB.log
-#                    and the results; it must not hold a study already
+#                    and the results; it must not hold a study already, nor a split solve
 #   --shards N       array tasks 1..N, task I running tanbo study STUDY_OPTIONS --csv --shard I/N
 #   --wait           wait for the merge job; exit with its status
 #   --partition P, --time T   passed to sbatch for every job (#SBATCH lines of the scripts)

@@ -35,7 +35,7 @@ solve_parse() {
   [[ -n $solve_jobs ]] || study_die "--jobs N is needed"
   [[ $solve_jobs =~ ^[1-9][0-9]{0,4}$ ]] || study_die "--jobs $solve_jobs: expected a whole number from 1"
   [[ $solve_depth =~ ^([1-9]|1[0-2])$ ]] || study_die "--depth $solve_depth: expected 1 to 12 plies"
-  [[ ! -e $solve_out/manifest.txt ]] || study_die "$solve_out holds a split already; choose another --out"
+  solve_check_out
   solve_board=() solve_search=()
   while (($#)); do
     case $1 in
@@ -59,10 +59,36 @@ solve_parse() {
   done
 }
 
-# Splits the root into units; sets solve_units (their number) and solve_dir (absolute).
+# Refuses an --out that holds the files of another run: a split (merged or not), a file this
+# run would write (the job scripts, result.txt, ...), or a study (scripts/*-study.sh).
+solve_check_out() {
+  local d=$solve_out q
+  q=$(study_quote_words "$d")
+  if [[ -e $d/manifest.txt ]]; then
+    [[ -e $d/result.txt ]] && study_die "$d holds a split already, merged into $d/result.txt; choose another --out"
+    study_die "$d holds a split already, not merged yet; choose another --out, or finish it: solve each unit I without $d/results/unit-I.txt with bash $q/unit.sh I, then bash $q/merge.sh"
+  fi
+  [[ -e $d/shard.sh ]] && study_die "$d holds a study ($d/shard.sh); choose another --out"
+  local f written=(unit.sh merge.sh result.txt root.tanbo units results)
+  ((solve_proof)) && written+=(proof.txt)
+  for f in "${written[@]}"; do
+    [[ -e $d/$f || -L $d/$f ]] && study_die "$d holds $f, which this run would write; choose another --out"
+  done
+  return 0
+}
+
+# Splits the root into units; sets solve_units (their number) and solve_dir (absolute). The
+# run holds DIR/.run-lock until it exits: two runs started at once into one DIR would mix the
+# units and results of two splits.
 solve_split() {
-  mkdir -p "$solve_out" || study_die "cannot make $solve_out"
+  mkdir -p -- "$solve_out" || study_die "cannot make $solve_out"
   solve_dir=$(study_absolute "$solve_out")
+  if ! mkdir -- "$solve_dir/.run-lock" 2> /dev/null; then
+    study_die "another run uses $solve_dir ($solve_dir/.run-lock; remove it if that run was killed)"
+  fi
+  # shellcheck disable=SC2064 # the folder's name now, as the trap must remove this run's lock
+  trap "rmdir -- $(study_quote_words "$solve_dir/.run-lock") 2> /dev/null || true" EXIT
+  solve_out=$solve_dir solve_check_out
   "$study_tanbo" solve "${solve_board[@]}" --split "$solve_depth" --out "$solve_dir" ||
     study_die "the split failed (above); nothing was solved"
   solve_units=$(sed -n 's/^units //p' "$solve_dir/manifest.txt")

@@ -78,6 +78,10 @@ study_check_out() {
   if [[ -e $study_dir/study.csv ]] || compgen -G "$study_dir/shards/shard-*.csv" > /dev/null; then
     study_die "$study_dir already holds a study (study.csv or shards/shard-*.csv); choose another --out or remove them"
   fi
+  # A split solve's folder (scripts/parallel-solve.sh, slurm-solve.sh) has a merge.sh of its own.
+  if [[ -e $study_dir/manifest.txt || -e $study_dir/unit.sh ]]; then
+    study_die "$study_dir holds a split solve (manifest.txt or unit.sh); choose another --out"
+  fi
 }
 
 # Plays nothing: lets tanbo study check the options and build every board, so that a mistake

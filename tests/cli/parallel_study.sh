@@ -39,6 +39,13 @@ bash "$script" --out x --shards 2 --jobs 0 -- "${study[@]}" 2> err.txt || status
 status=0
 bash "$script" --shards 2 -- "${study[@]}" 2> err.txt || status=$?
 [[ $status -eq 2 ]] && grep -q -- "--out DIR is required" err.txt || fail "no --out"
+# A split solve's folder (scripts/parallel-solve.sh) keeps its merge.sh.
+"$TANBO" solve --topology "grid 4x4" --split 1 --out split > /dev/null
+echo "# the split's merge" > split/merge.sh
+status=0
+bash "$script" --out split --shards 2 -- "${study[@]}" 2> err.txt || status=$?
+[[ $status -eq 2 ]] && grep -q "holds a split solve" err.txt || fail "a split's folder: $(cat err.txt)"
+[[ $(cat split/merge.sh) == "# the split's merge" ]] || fail "the split's merge.sh was replaced"
 
 # On the local cores.
 bash "$script" --out "run 1" --shards 3 --jobs 2 -- "${study[@]}" > run1.out 2> run1.err

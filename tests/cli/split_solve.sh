@@ -126,6 +126,29 @@ grep -qF "were not all found within --time" err || fail "--split past --time: $(
 bash "$tests/../scripts/parallel-solve.sh" --out "split dir" --jobs 2 -- --topology "grid 5x5" \
   > out 2> err && fail "a second split into one folder"
 grep -qF "holds a split already" err || fail "second split: $(cat err)"
+# A folder of another run is refused before anything in it changes: a split not merged yet
+# (the message says how to finish it), a study's folder (whose merge.sh the split's would
+# replace), a result.txt the merge would overwrite, and a run that holds the folder (two runs
+# at once would mix two splits). A folder whose name starts with a dash is made.
+solve_script() { bash "$tests/../scripts/parallel-solve.sh" "$@" > out 2> err; }
+rm "split dir/result.txt"
+solve_script --out "split dir" --jobs 2 -- --topology "grid 4x4" && fail "an unmerged split run again"
+grep -qF "not merged yet" err && grep -qF "unit.sh I, then bash" err || fail "unmerged: $(cat err)"
+mkdir study && echo "# a study's merge" > study/merge.sh && touch study/shard.sh
+solve_script --out study --jobs 2 -- --topology "grid 4x4" && fail "a split into a study's folder"
+grep -qF "study holds a study (study/shard.sh)" err || fail "study folder: $(cat err)"
+[ "$(cat study/merge.sh)" = "# a study's merge" ] || fail "the study's merge.sh changed"
+mkdir taken && echo "an old answer" > taken/result.txt
+solve_script --out taken --jobs 2 -- --topology "grid 4x4" && fail "a split over a result.txt"
+grep -qF "taken holds result.txt, which this run would write" err || fail "result.txt: $(cat err)"
+[ "$(cat taken/result.txt)" = "an old answer" ] || fail "result.txt was overwritten"
+mkdir -p busy/.run-lock
+solve_script --out busy --jobs 2 -- --topology "grid 4x4" && fail "a split into a folder in use"
+grep -qF "another run uses" err || fail "a folder in use: $(cat err)"
+[ -e busy/manifest.txt ] && fail "a split was made into a folder in use"
+solve_script --out -dash --jobs 2 -- --topology "grid 4x4" --table 4 || fail "--out -dash: $(cat err)"
+grep -qx "winner: white" -- -dash/result.txt || fail "--out -dash: $(cat out)"
+[ -e -dash/.run-lock ] && fail "the run left its lock"
 "$TANBO" solve --topology "grid 4x4" --split 2 > out 2> err && fail "--split without --out"
 grep -qF -- "--split DEPTH and --out DIR go together" err || fail "--split alone: $(cat err)"
 
