@@ -13,7 +13,7 @@ solve_parse() {
   while (($#)); do
     case $1 in
       --out | --jobs | --depth | --time | --partition)
-        (($# >= 2)) || study_die "$1 needs a value (see --help)"
+        (($# >= 2)) && [[ -n $2 ]] || study_die "$1 needs a value (see --help)"
         case $1 in
           --out) solve_out=$2 ;;
           --jobs) solve_jobs=$2 ;;
@@ -33,21 +33,29 @@ solve_parse() {
   done
   [[ -n $solve_out ]] || study_die "--out DIR is needed"
   [[ -n $solve_jobs ]] || study_die "--jobs N is needed"
-  [[ $solve_jobs =~ ^[1-9][0-9]{0,4}$ ]] || study_die "--jobs $solve_jobs: expected a whole number from 1"
+  [[ $solve_jobs =~ ^[1-9][0-9]{0,4}$ ]] || study_die "--jobs $solve_jobs: expected a whole number from 1 to 99999"
   [[ $solve_depth =~ ^([1-9]|1[0-2])$ ]] || study_die "--depth $solve_depth: expected 1 to 12 plies"
   solve_check_out
   solve_board=() solve_search=()
   while (($#)); do
     case $1 in
-      --topology | --setup | --players | -t | -s | -p | --max-memory)
+      --topology | --setup | --players | --game | -t | -s | -p | --max-memory)
         (($# >= 2)) || study_die "$1 needs a value"
         solve_board+=("$1" "$2")
         [[ $1 == --max-memory ]] && solve_search+=("$1" "$2")
         shift 2
         ;;
-      --topology=* | --setup=* | --players=*) solve_board+=("$1") && shift ;;
+      --topology=* | --setup=* | --players=* | --game=*) solve_board+=("$1") && shift ;;
       --split* | --out* | --unit* | --merge* | --proof* | --resume | --checkpoint | --checkpoint=*)
         study_die "$1 is the script's to give (see --help)" ;;
+      --progress | --progress=*) study_die "$1: the units run with --progress 0 (their logs stay short)" ;;
+      -h | --help) study_die "$1 among the solve's options: see tanbo solve --help" ;;
+      --checkpoint-every | --checkpoint-every=*)
+        ((solve_resume)) || study_die "$1 goes with the script's --resume (the units' checkpoints)"
+        [[ $1 == *=* ]] && solve_search+=("$1") && shift && continue
+        (($# >= 2)) || study_die "$1 needs a value"
+        solve_search+=("$1" "$2") && shift 2
+        ;;
       --first | --no-symmetry) solve_search+=("$1") && shift ;;
       --*=*) solve_search+=("$1") && shift ;;
       --*)
@@ -77,10 +85,24 @@ solve_check_out() {
   return 0
 }
 
+# Lets tanbo parse the units' options (--help after them: it parses every option, then prints
+# the help and does nothing), so that an unknown or repeated option is reported now and not by
+# every unit after the split.
+solve_check_options() {
+  local words=(solve --out "$solve_out" --unit 0 --progress 0 "${solve_search[@]}") out
+  ((solve_proof)) && words+=(--proof "$solve_out/results/unit-0.proof")
+  ((solve_resume)) && words+=(--checkpoint "$solve_out/checkpoints/unit-0.ckpt" --resume)
+  if ! out=$("$study_tanbo" "${words[@]}" --help 2>&1 > /dev/null); then
+    printf '%s\n' "$out" >&2
+    study_die "the solve's options after -- are refused (above); nothing started"
+  fi
+}
+
 # Splits the root into units; sets solve_units (their number) and solve_dir (absolute). The
 # run holds DIR/.run-lock until it exits: two runs started at once into one DIR would mix the
 # units and results of two splits.
 solve_split() {
+  solve_check_options
   mkdir -p -- "$solve_out" || study_die "cannot make $solve_out"
   solve_dir=$(study_absolute "$solve_out")
   if ! mkdir -- "$solve_dir/.run-lock" 2> /dev/null; then

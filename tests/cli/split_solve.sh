@@ -149,6 +149,35 @@ grep -qF "another run uses" err || fail "a folder in use: $(cat err)"
 solve_script --out -dash --jobs 2 -- --topology "grid 4x4" --table 4 || fail "--out -dash: $(cat err)"
 grep -qx "winner: white" -- -dash/result.txt || fail "--out -dash: $(cat out)"
 [ -e -dash/.run-lock ] && fail "the run left its lock"
+# The solve's options after -- are checked before the split (they were once found wrong by
+# every unit, after the split had claimed the folder), and a game file given as --game FILE is
+# the position split (it was once passed to the units, which refused it, and the default board
+# was split instead).
+options_refused() {  # WANT OPTIONS...: parallel-solve.sh refuses them saying WANT, making nothing
+  local want=$1
+  shift
+  rm -rf opts
+  solve_script --out opts "$@" && fail "$*: accepted"
+  grep -qF -- "$want" err || fail "$*: wanted \"$want\": $(cat err)"
+  [ -e opts/manifest.txt ] && fail "$*: split anyway"
+  return 0
+}
+options_refused "unrecognised option '--tabel'" --jobs 2 -- --topology "grid 4x4" --tabel 4
+options_refused "'--time' cannot be specified more than once" --jobs 2 --time 10 -- \
+  --topology "grid 4x4" --time 5
+options_refused "the units run with --progress 0" --jobs 2 -- --topology "grid 4x4" --progress 1
+options_refused "goes with the script's --resume" --jobs 2 -- --topology "grid 4x4" \
+  --checkpoint-every 5
+options_refused "--time needs a value" --jobs 2 --time "" -- --topology "grid 4x4"
+options_refused "--jobs 100000: expected a whole number from 1 to 99999" --jobs 100000 -- \
+  --topology "grid 4x4"
+"$TANBO" solve --topology "grid 4x4" --setup spaced --split 1 --out g > out 2> err || fail "g: $(cat err)"
+"$TANBO" solve g/units/unit-0.tanbo --table 4 --progress 0 > out 2> err || fail "unit-0: $(cat err)"
+grep -E '^(winner|winning moves):' out > game.lines
+solve_script --out by-game --jobs 2 -- --game g/units/unit-0.tanbo --table 4 ||
+  fail "--game: $(cat err)"
+grep -E '^(winner|winning moves):' by-game/result.txt | cmp -s - game.lines ||
+  fail "--game: $(cat by-game/result.txt) -- $(cat game.lines)"
 "$TANBO" solve --topology "grid 4x4" --split 2 > out 2> err && fail "--split without --out"
 grep -qF -- "--split DEPTH and --out DIR go together" err || fail "--split alone: $(cat err)"
 
