@@ -19,8 +19,8 @@
 #                 (--table, --method, --threads, ...), as tanbo solve takes them
 # The program is $TANBO if set, else tanbo on PATH. When every unit is solved, DIR/result.txt
 # holds the lines tanbo solve prints (winner: ..., winning moves: ...). Exits with the merge's
-# status, or 1 when a unit failed (solve it again with the command in DIR/unit.sh, then
-# bash DIR/merge.sh).
+# status, or 1 when a unit failed, naming the units without a result (solve each again with
+# bash DIR/unit.sh I, then bash DIR/merge.sh).
 set -euo pipefail
 study_me=parallel-solve.sh
 # shellcheck source-path=SCRIPTDIR source=solve-common.sh
@@ -40,10 +40,16 @@ printf '#!/bin/bash\n# Solves unit $1 of this split.\nexec %s\n' "$(solve_unit_c
 printf '#!/bin/bash\n# Merges the units of this split.\nexec %s\n' "$(solve_merge_command)" > "$solve_dir/merge.sh"
 mkdir -p "$solve_dir/logs"
 status=0
-parallel --will-cite -q -j "$solve_jobs" --halt never --joblog "$solve_dir/logs/parallel.joblog" \
-  bash "$solve_dir/unit.sh" {} ::: $(seq 0 $((solve_units - 1))) || status=$?
-if ((status)); then
-  echo "$study_me: $status unit(s) failed (above); solve each again with: bash $(study_quote_words "$solve_dir/unit.sh") I, then: bash $(study_quote_words "$solve_dir/merge.sh")" >&2
+# The unit numbers come on parallel's standard input: a million of them would not fit on its
+# command line.
+seq 0 $((solve_units - 1)) |
+  parallel --will-cite -q -j "$solve_jobs" --halt never --joblog "$solve_dir/logs/parallel.joblog" \
+    bash "$solve_dir/unit.sh" {} || status=$?
+# What is missing is read from the results: parallel's status counts failed jobs only up to
+# 100, and is 255 when it was stopped (Ctrl-C).
+missing=$(solve_missing)
+if [[ -n $missing ]]; then
+  echo "$study_me: units without a result: $missing (parallel: exit $status); solve each again with: bash $(study_quote_words "$solve_dir/unit.sh") I, then: bash $(study_quote_words "$solve_dir/merge.sh")" >&2
   exit 1
 fi
 bash "$solve_dir/merge.sh"

@@ -119,6 +119,16 @@ solve_split() {
   fi
 }
 
+# The units without a result (DIR/results/unit-I.txt), separated by commas.
+solve_missing() {
+  local i absent=()
+  for ((i = 0; i < solve_units; i++)); do
+    [[ -e $solve_dir/results/unit-$i.txt ]] || absent+=("$i")
+  done
+  local IFS=,
+  printf '%s' "${absent[*]}"
+}
+
 # The command that solves unit $1 (a number or a shell expression), quoted for a script.
 solve_unit_command() {
   local words=("$study_tanbo" solve --out "$solve_dir" --unit)

@@ -178,6 +178,14 @@ solve_script --out by-game --jobs 2 -- --game g/units/unit-0.tanbo --table 4 ||
   fail "--game: $(cat err)"
 grep -E '^(winner|winning moves):' by-game/result.txt | cmp -s - game.lines ||
   fail "--game: $(cat by-game/result.txt) -- $(cat game.lines)"
+# Units that fail are named from the results that are missing (parallel's exit status, once
+# printed as the number of failed units, is 255 after Ctrl-C and at most 101).
+solve_script --out limited --jobs 2 -- --topology "grid 4x4" --setup spaced --table 4 \
+  --nodes 1 && fail "units stopped by --nodes were merged"
+missing=$(for i in 0 1 2 3; do [ -e "limited/results/unit-$i.txt" ] || printf '%s,' "$i"; done)
+[ -n "$missing" ] || fail "--nodes 1 stopped no unit"
+grep -qF "units without a result: ${missing%,} (parallel: exit" err || fail "failed units: $(cat err)"
+[ -e limited/result.txt ] && fail "a merge without every unit"
 "$TANBO" solve --topology "grid 4x4" --split 2 > out 2> err && fail "--split without --out"
 grep -qF -- "--split DEPTH and --out DIR go together" err || fail "--split alone: $(cat err)"
 
