@@ -8,18 +8,21 @@
 #   --jobs N        units running at a time (the array's %N)
 #   --depth D       the units are the positions D plies ahead (default 2; mirror images are one)
 #   --wait          return when the merge is done, with its status; DIR/result.txt then holds
-#                   the lines tanbo solve prints (winner: ..., winning moves: ...)
+#                   the lines tanbo solve prints (winner: ..., winning moves: ...); the job ids
+#                   go to stderr, and Ctrl-C stops the waiting, not the jobs
 #   --proof         each unit writes its certificate, the merge one of the whole result:
 #                   DIR/proof.txt (tanbo check-proof DIR/proof.txt)
 #   --resume        each unit keeps its search's table in DIR/checkpoints/unit-I.ckpt (written
 #                   every --checkpoint-every seconds, default 600, and when it stops), and a unit
 #                   run again (sbatch --array=I DIR/unit.sh) carries on from it
 #   --time T, --partition P   passed to sbatch for every job (#SBATCH lines of DIR/unit.sh
-#                   and DIR/merge.sh)
+#                   and DIR/merge.sh); T in sbatch's forms (MINUTES, H:MM:SS, D-H:MM:SS, ...)
 #   SOLVE_OPTIONS   the position (GAME, or --topology/--setup) and the search's options
 #                   (--table, --method, --threads, ...), as tanbo solve takes them
 # The program is $TANBO if set, else tanbo on PATH. A unit that failed: solve it again and merge
 # with sbatch --dependency=afterok:$(sbatch --parsable --array=I DIR/unit.sh) DIR/merge.sh
+# When sbatch refuses the units' array job (Slurm's MaxArraySize, 1001 by default, bounds the
+# units), the split is removed and the same command can be run again.
 set -euo pipefail
 study_me=slurm-solve.sh
 # shellcheck source-path=SCRIPTDIR source=solve-common.sh
@@ -27,6 +30,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/solve-common.sh"
 usage() { sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" | sed '$d'; }
 
 solve_parse "$@"
+# A line feed would end an #SBATCH line of the job scripts and start a line of shell.
+[[ $solve_out != *$'\n'* ]] || study_die "--out: a folder name with a line feed is not supported"
+[[ $solve_partition != *$'\n'* ]] || study_die "--partition: no line feeds"
+# sbatch --time's forms (MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN, D-H:MIN:SEC, UNLIMITED), checked
+# here: sbatch refusing the units' job would come after the split.
+if [[ -n $solve_time ]] && ! [[ $solve_time =~ ^([0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2})$ ||
+  ${solve_time,,} =~ ^(unlimited|infinite)$ ]]; then
+  study_die "--time $solve_time: expected a Slurm time limit (MINUTES, HOURS:MINUTES:SECONDS or DAYS-HOURS:MINUTES:SECONDS)"
+fi
 command -v sbatch > /dev/null ||
   study_die "sbatch not found: this script submits to Slurm (scripts/parallel-solve.sh runs the units with GNU parallel)"
 study_find_tanbo
@@ -51,19 +63,52 @@ common=""
   printf '%s' "$common"
   echo "exec $(solve_merge_command)"
 } > "$solve_dir/merge.sh"
-array=$(sbatch --parsable --array="0-$((solve_units - 1))%$solve_jobs" "$solve_dir/unit.sh") ||
-  study_die "sbatch refused the array job of the units (above); nothing started"
-array=${array%%;*}
+q_dir=$(study_quote_words "$solve_dir")
+# sbatch --parsable prints JOBID or JOBID;CLUSTER.
+job_id() {
+  local id=${1%%;*}
+  [[ $id =~ ^[0-9]+$ ]] || study_die "sbatch printed '$1', not a job id; $2"
+  printf '%s' "$id"
+}
+if ((solve_units == 0)); then
+  # Every line of play ends within --depth plies: no unit, the merge alone gives the answer.
+  dependency=()
+  array_note="no units (the game ends within $solve_depth plies)"
+else
+  if ! array=$(sbatch --parsable --array="0-$((solve_units - 1))%$solve_jobs" "$solve_dir/unit.sh"); then
+    solve_undo_split
+    hint=""
+    ((solve_units > 1000)) && hint=" (Slurm's MaxArraySize, 1001 by default, may be below the $solve_units units: try a smaller --depth)"
+    study_die "sbatch refused the array job of the units (above)$hint; nothing started, and the split is removed"
+  fi
+  array=$(job_id "$array" "check squeue for the units' array job (job name tanbo-solve)") || exit
+  dependency=(--dependency="afterok:$array")
+  array_note="units as job $array ($solve_units tasks)"
+fi
 if ((solve_wait)); then
+  echo "$array_note; waiting for the merge (logs in $solve_dir/logs)" >&2
+  # Ctrl-C or a kill stops the waiting; the jobs are left to Slurm.
+  stopped="$study_me: stopped waiting; the jobs are Slurm's: squeue -n tanbo-solve,tanbo-solve-merge shows them, scancel stops them; the merge writes $solve_dir/result.txt"
+  trap 'echo "$stopped" >&2; exit 130' INT
+  trap 'echo "$stopped" >&2; exit 143' TERM
   status=0
-  sbatch --wait --dependency="afterok:$array" "$solve_dir/merge.sh" > /dev/null || status=$?
+  # sbatch's "Submitted batch job N" (the merge's id) goes to stderr: stdout is the answer's.
+  sbatch --wait "${dependency[@]}" "$solve_dir/merge.sh" >&2 || status=$?
+  trap - INT TERM
   if ((status == 0)) && [[ ! -s $solve_dir/result.txt ]]; then
-    echo "$study_me: the merge did not run: a unit failed (logs in $solve_dir/logs)" >&2
+    # sbatch --wait exits 0 for a job Slurm cancelled because a unit failed.
+    missing=$(solve_missing)
+    echo "$study_me: the merge did not run: units without a result: ${missing:-none} (logs in $solve_dir/logs); solve each again and merge with: sbatch --dependency=afterok:\$(sbatch --parsable --array=${missing:-I} $q_dir/unit.sh) $q_dir/merge.sh" >&2
     exit 1
   fi
-  ((status == 0)) && cat "$solve_dir/result.txt"
-  exit "$status"
+  if ((status != 0)); then
+    echo "$study_me: the merge failed or was not submitted (exit $status); see sbatch's message above and $solve_dir/logs/merge-*.log" >&2
+    exit "$status"
+  fi
+  cat "$solve_dir/result.txt"
+  exit 0
 fi
-merge=$(sbatch --parsable --dependency="afterok:$array" "$solve_dir/merge.sh") ||
-  study_die "sbatch refused the merge job (above); the units run; merge later with: sbatch $solve_dir/merge.sh"
-echo "submitted: units as job ${array} (${solve_units} tasks), the merge as job ${merge%%;*}; result in $solve_dir/result.txt"
+merge=$(sbatch --parsable "${dependency[@]}" "$solve_dir/merge.sh") ||
+  study_die "sbatch refused the merge job (above); the units run; merge later with: sbatch $q_dir/merge.sh"
+merge=$(job_id "$merge" "the merge may have been submitted (squeue -n tanbo-solve-merge)") || exit
+echo "submitted: $array_note, the merge as job $merge; result in $solve_dir/result.txt"

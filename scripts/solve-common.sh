@@ -119,6 +119,14 @@ solve_split() {
   fi
 }
 
+# Removes what solve_split and the script made, when no unit was started (sbatch refused the
+# jobs), so that the same command can be run again into the same DIR.
+solve_undo_split() {
+  rm -f -- "$solve_dir/manifest.txt" "$solve_dir/root.tanbo" "$solve_dir/unit.sh" "$solve_dir/merge.sh"
+  rm -rf -- "$solve_dir/units"
+  rmdir -- "$solve_dir/results" "$solve_dir/checkpoints" "$solve_dir/logs" 2> /dev/null || true
+}
+
 # The units without a result (DIR/results/unit-I.txt), separated by commas.
 solve_missing() {
   local i absent=()

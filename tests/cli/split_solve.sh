@@ -199,4 +199,68 @@ grep -E '^(winner|winning moves):' slurm/result.txt > slurm.lines
 cmp -s whole.lines slurm.lines || fail "the Slurm answer differs: $(cat slurm.lines)"
 grep -qF -- "--array=0-" stub/calls || fail "no array job: $(cat stub/calls)"
 "$TANBO" check-proof slurm/proof.txt > out 2> err || fail "the Slurm certificate: $(cat out err)"
+# With --wait, standard output is the split's line and the answer; the job ids go to stderr.
+PATH="$work/bin:$PATH" SBATCH_STUB_DIR="$work/stub" bash "$tests/../scripts/slurm-solve.sh" \
+  --out slurm2 --jobs 2 --wait -- --topology "grid 4x4" --setup spaced --table 4 > out 2> err ||
+  fail "slurm-solve 4x4: $(cat out err)"
+tail -n +2 out | cmp -s - slurm2/result.txt || fail "--wait printed more than the answer: $(cat out)"
+grep -q "^units as job [0-9]* (4 tasks)" err && grep -q "Submitted batch job" err ||
+  fail "--wait named no jobs: $(cat err)"
+
+slurm_script() {
+  PATH="$work/bin:$PATH" SBATCH_STUB_DIR="$work/stub" bash "$tests/../scripts/slurm-solve.sh" \
+    "$@" > out 2> err
+}
+# What would break the #SBATCH lines of the job scripts (a line feed ends one and starts a line
+# of shell) or make sbatch refuse them is refused before the split.
+slurm_refused() {  # WANT OPTIONS...: slurm-solve.sh refuses them saying WANT, making nothing
+  local want=$1
+  shift
+  rm -rf opts stub/calls
+  slurm_script "$@" && fail "$*: accepted"
+  grep -qF -- "$want" err || fail "$*: wanted \"$want\": $(cat err)"
+  [ -e opts/manifest.txt ] && fail "$*: split anyway"
+  [ -e stub/calls ] && fail "$*: submitted anyway"
+  return 0
+}
+slurm_refused "--partition: no line feeds" --out opts --jobs 2 --partition $'a\nb' -- --topology "grid 4x4"
+slurm_refused "a folder name with a line feed" --out $'opts\nx' --jobs 2 -- --topology "grid 4x4"
+slurm_refused "--time 1h: expected a Slurm time limit" --out opts --jobs 2 --time 1h -- \
+  --topology "grid 4x4"
+# sbatch refusing the units' job: the split is removed, and the same command runs again.
+SBATCH_STUB_FAIL=yes slurm_script --out refused --jobs 2 --wait -- --topology "grid 4x4" \
+  --setup spaced --table 4 && fail "a refused submission succeeded"
+grep -qF "nothing started, and the split is removed" err || fail "refused: $(cat err)"
+[ -e refused/manifest.txt ] && fail "a refused submission kept its split"
+slurm_script --out refused --jobs 2 --wait -- --topology "grid 4x4" --setup spaced --table 4 ||
+  fail "after a refused submission: $(cat err)"
+grep -qx "winner: white" out || fail "after a refused submission: $(cat out)"
+# An sbatch that prints no job id is not taken for one.
+mkdir bad-bin
+printf '#!/bin/bash\necho "sbatch: warning: no id today"\n' > bad-bin/sbatch
+chmod +x bad-bin/sbatch
+PATH="$work/bad-bin:$PATH" bash "$tests/../scripts/slurm-solve.sh" --out bad-id --jobs 2 -- \
+  --topology "grid 4x4" > out 2> err && fail "no job id taken"
+grep -qF "sbatch printed 'sbatch: warning: no id today', not a job id" err || fail "id: $(cat err)"
+grep -q submitted out && fail "no job id, yet submitted: $(cat out)"
+# A split with no units (line 4 ends within 3 plies) is the merge alone (an array 0--1 is no
+# array sbatch takes).
+slurm_script --out none --jobs 2 --depth 3 --wait --proof -- --topology "line 4" ||
+  fail "no units: $(cat err)"
+grep -qx "winner: black" out || fail "no units: $(cat out)"
+grep -q -- "--array" stub/calls && grep -q "none/unit.sh" stub/calls && fail "an array of no units"
+# A unit that fails: --wait names it and the command that runs it again and the merge.
+rm -rf stub
+slurm_script --out failing --jobs 2 --wait -- --topology "grid 4x4" --setup spaced --table 4 \
+  --nodes 1 && fail "units stopped by --nodes were merged"
+grep -qF "the merge did not run: units without a result:" err || fail "failed unit: $(cat err)"
+grep -qF -- "--array=" err && grep -qF "failing/merge.sh" err || fail "no one-liner: $(cat err)"
+# A merge that fails (a program whose merge exits 3) is said to have failed, with its status.
+printf '#!/bin/bash\n[[ " $* " == *" --merge "* ]] && exit 3\nexec %q "$@"\n' "$TANBO" > bin/failing-merge
+chmod +x bin/failing-merge
+TANBO=$work/bin/failing-merge slurm_script --out merge-fails --jobs 2 --wait -- \
+  --topology "grid 4x4" --setup spaced --table 4
+status=$?
+[ $status -eq 3 ] || fail "a failed merge: status $status: $(cat err)"
+grep -qF "the merge failed or was not submitted (exit 3)" err || fail "a failed merge: $(cat err)"
 echo ok
