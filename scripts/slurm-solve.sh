@@ -64,12 +64,6 @@ common=""
   echo "exec $(solve_merge_command)"
 } > "$solve_dir/merge.sh"
 q_dir=$(study_quote_words "$solve_dir")
-# sbatch --parsable prints JOBID or JOBID;CLUSTER.
-job_id() {
-  local id=${1%%;*}
-  [[ $id =~ ^[0-9]+$ ]] || study_die "sbatch printed '$1', not a job id; $2"
-  printf '%s' "$id"
-}
 if ((solve_units == 0)); then
   # Every line of play ends within --depth plies: no unit, the merge alone gives the answer.
   dependency=()
@@ -81,7 +75,7 @@ else
     ((solve_units > 1000)) && hint=" (Slurm's MaxArraySize, 1001 by default, may be below the $solve_units units: try a smaller --depth)"
     study_die "sbatch refused the array job of the units (above)$hint; nothing started, and the split is removed"
   fi
-  array=$(job_id "$array" "check squeue for the units' array job (job name tanbo-solve)") || exit
+  array=$(study_job_id "$array" "check squeue for the units' array job (job name tanbo-solve)") || exit
   dependency=(--dependency="afterok:$array")
   array_note="units as job $array ($solve_units tasks)"
 fi
@@ -110,5 +104,5 @@ if ((solve_wait)); then
 fi
 merge=$(sbatch --parsable "${dependency[@]}" "$solve_dir/merge.sh") ||
   study_die "sbatch refused the merge job (above); the units run; merge later with: sbatch $q_dir/merge.sh"
-merge=$(job_id "$merge" "the merge may have been submitted (squeue -n tanbo-solve-merge)") || exit
+merge=$(study_job_id "$merge" "the merge may have been submitted (squeue -n tanbo-solve-merge)") || exit
 echo "submitted: $array_note, the merge as job $merge; result in $solve_dir/result.txt"

@@ -75,7 +75,7 @@ q_merge=$(printf '%q' "$study_dir/merge.sh")
 if ! array=$(sbatch --parsable --array="1-$study_count" "$study_dir/shard.sh"); then
   study_die "sbatch refused the array job of the shards (above); nothing started"
 fi
-array=${array%%;*}
+array=$(study_job_id "$array" "check squeue for the shards' array job (job name tanbo-study)") || exit
 echo "shards: job $array, array 1-$study_count ($study_dir/shards, logs in $study_dir/logs)"
 
 # After the merge: what is there, or what failed and how to run it again.
@@ -110,6 +110,7 @@ else
   if ! merge=$(sbatch --parsable "${dependency[@]}" "$study_dir/merge.sh"); then
     study_die "sbatch refused the merge job (above); the shards run; merge them later with: sbatch $q_merge"
   fi
-  echo "merge: job ${merge%%;*}, after the shards: $study_dir/study.csv, study.txt, study.png"
+  merge=$(study_job_id "$merge" "the merge may have been submitted (squeue -n tanbo-study-merge)") || exit
+  echo "merge: job $merge, after the shards: $study_dir/study.csv, study.txt, study.png"
   echo "a failed shard I: sbatch --dependency=afterok:\$(sbatch --parsable --array=I $q_shard) $q_merge"
 fi

@@ -95,6 +95,14 @@ study_check_options() {
   fi
 }
 
+# Prints the job id of what sbatch --parsable printed ($1: JOBID or JOBID;CLUSTER); stops the
+# script, saying $2, when that is no job id (a wrapper's or site script's words on stdout).
+study_job_id() {
+  local id=${1%%;*}
+  [[ $id =~ ^[0-9]+$ ]] || study_die "sbatch printed '$1', not a job id; $2"
+  printf '%s' "$id"
+}
+
 # Prints "#SBATCH --NAME=VALUE" with VALUE quoted as sbatch reads its directives.
 study_sbatch_line() {
   local value=${2//\\/\\\\}

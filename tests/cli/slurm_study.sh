@@ -100,6 +100,17 @@ grep -q "^merge: job 101, after the shards" run2.out || fail "no merge job line"
 grep -qF "a failed shard I: sbatch --dependency=afterok:\$(sbatch --parsable --array=I" run2.out ||
   fail "no re-run line"
 cmp run2/study.csv whole.csv
+# An sbatch that prints no job id on --parsable (a site's wrapper) is not taken for one.
+mkdir bad-bin
+printf '#!/bin/bash\necho "sbatch: warning: no id today"\n' > bad-bin/sbatch
+chmod +x bad-bin/sbatch
+status=0
+PATH="$work/bad-bin:$PATH" bash "$script" --out bad-id --shards 2 -- "${study[@]}" \
+  > bad.out 2> bad.err || status=$?
+[[ $status -eq 2 ]] || fail "no job id: exit $status, not 2"
+grep -qF "sbatch printed 'sbatch: warning: no id today', not a job id" bad.err ||
+  fail "no job id: $(cat bad.err)"
+grep -q "^shards: job" bad.out && fail "no job id, yet reported: $(cat bad.out)"
 
 # ---- a failed shard: no file, no merge, exit 1, the one-liner that mends it
 cat > flaky << EOF
