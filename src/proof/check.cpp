@@ -472,6 +472,7 @@ CheckResult check(std::istream& in) {
   CheckResult r;
   r.winner = c.winner;
   r.topology = c.topo->spec;
+  r.board = c.topo;
   r.setup = c.setup;
   r.listed = c.lines.size();
   if (c.start.to_move == kEmpty) {

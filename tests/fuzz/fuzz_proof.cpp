@@ -44,7 +44,7 @@ std::string header(std::string_view text, std::string_view key) {
 // the checker read; kEmpty when the board is too large to solve here or has more than two
 // players.
 tanbo::Player solved_winner(std::string_view text, const tanbo::proof::CheckResult& checked) {
-  auto topo = tanbo::parse_topology(checked.topology);
+  const tanbo::TopologyPtr& topo = checked.board;  // (a DOT board: built from the text)
   if (topo->num_vertices() > 16) return tanbo::kEmpty;
   tanbo::Position pos(topo, tanbo::make_setup(*topo, checked.setup));
   if (pos.num_players() != 2) return tanbo::kEmpty;

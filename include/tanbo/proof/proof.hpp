@@ -56,6 +56,7 @@ struct CheckResult {
   std::string reason;              // why not, naming the position that breaks the proof
   Player winner = kEmpty;          // the winner the proof claims
   std::string topology;            // the board's spec
+  TopologyPtr board;               // the board checked (a DOT board from the certificate's text)
   std::string setup;               // the setup's name
   std::uint64_t listed = 0;        // positions listed in the file
   std::uint64_t checked = 0;       // positions visited by the check (each once)
