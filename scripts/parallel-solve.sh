@@ -3,9 +3,11 @@
 # see the same folder), then merges them: the answer of one tanbo solve of the whole position.
 #
 # usage: scripts/parallel-solve.sh --out DIR --jobs N [--depth D] [--wait] [--proof] [--resume]
-#                                  [--time T] -- SOLVE_OPTIONS...
+#                                  [--time T] [-S HOSTS] -- SOLVE_OPTIONS...
 #   --out DIR     the split's folder (see docs/solved.md): units, results, DIR/result.txt
-#   --jobs N      units solved at a time (parallel's -j)
+#   --jobs N      units solved at a time (parallel's -j; on each host with -S)
+#   -S HOSTS      parallel's --sshlogin, e.g. 8/node1,8/node2 (add : for this machine): the
+#                 units run there, by ssh, in DIR at the same path, with tanbo at the same path
 #   --depth D     the units are the positions D plies ahead (default 2; mirror images are one)
 #   --wait        accepted for the Slurm script's sake: this script always waits for the merge
 #   --proof       each unit writes its certificate, the merge one of the whole result:
@@ -42,14 +44,17 @@ mkdir -p "$solve_dir/logs"
 status=0
 # The unit numbers come on parallel's standard input: a million of them would not fit on its
 # command line.
-seq 0 $((solve_units - 1)) |
-  parallel --will-cite -q -j "$solve_jobs" --halt never --joblog "$solve_dir/logs/parallel.joblog" \
-    bash "$solve_dir/unit.sh" {} || status=$?
+run=(parallel --will-cite -q -j "$solve_jobs" --halt never --joblog "$solve_dir/logs/parallel.joblog")
+[[ -n $solve_hosts ]] && run+=(-S "$solve_hosts")
+seq 0 $((solve_units - 1)) | "${run[@]}" bash "$solve_dir/unit.sh" {} || status=$?
 # What is missing is read from the results: parallel's status counts failed jobs only up to
 # 100, and is 255 when it was stopped (Ctrl-C).
 missing=$(solve_missing)
 if [[ -n $missing ]]; then
-  echo "$study_me: units without a result: $missing (parallel: exit $status); solve each again with: bash $(study_quote_words "$solve_dir/unit.sh") I, then: bash $(study_quote_words "$solve_dir/merge.sh")" >&2
+  hint=""
+  # A host whose login gives no $SHELL: parallel skips its jobs and exits 0.
+  [[ -n $solve_hosts && $status -eq 0 ]] && hint="; check that \$SHELL is set on the hosts (parallel runs nothing without it)"
+  echo "$study_me: units without a result: $missing (parallel: exit $status)$hint; solve each again with: bash $(study_quote_words "$solve_dir/unit.sh") I, then: bash $(study_quote_words "$solve_dir/merge.sh")" >&2
   exit 1
 fi
 bash "$solve_dir/merge.sh"

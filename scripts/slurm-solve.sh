@@ -30,6 +30,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/solve-common.sh"
 usage() { sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" | sed '$d'; }
 
 solve_parse "$@"
+[[ -z $solve_hosts ]] || study_die "-S is parallel-solve.sh's: here Slurm places the jobs (--partition)"
 # A line feed would end an #SBATCH line of the job scripts and start a line of shell.
 [[ $solve_out != *$'\n'* ]] || study_die "--out: a folder name with a line feed is not supported"
 [[ $solve_partition != *$'\n'* ]] || study_die "--partition: no line feeds"

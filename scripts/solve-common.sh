@@ -5,14 +5,14 @@
 source "$(dirname "${BASH_SOURCE[0]}")/study-common.sh"
 
 # Reads the script's options into solve_out, solve_jobs, solve_depth, solve_wait, solve_proof,
-# solve_resume, solve_time, solve_partition, and the options after -- into solve_board and
-# solve_search.
+# solve_resume, solve_time, solve_partition, solve_hosts (-S), and the options after -- into
+# solve_board and solve_search.
 solve_parse() {
   solve_out="" solve_jobs="" solve_depth=2 solve_wait=0 solve_proof=0 solve_resume=0 solve_time=""
-  solve_partition=""
+  solve_partition="" solve_hosts=""
   while (($#)); do
     case $1 in
-      --out | --jobs | --depth | --time | --partition)
+      --out | --jobs | --depth | --time | --partition | -S | --sshlogin)
         (($# >= 2)) && [[ -n $2 ]] || study_die "$1 needs a value (see --help)"
         case $1 in
           --out) solve_out=$2 ;;
@@ -20,6 +20,7 @@ solve_parse() {
           --depth) solve_depth=$2 ;;
           --time) solve_time=$2 ;;
           --partition) solve_partition=$2 ;;
+          -S | --sshlogin) solve_hosts=$2 ;;
         esac
         shift 2
         ;;

@@ -149,6 +149,33 @@ grep -qF "another run uses" err || fail "a folder in use: $(cat err)"
 solve_script --out -dash --jobs 2 -- --topology "grid 4x4" --table 4 || fail "--out -dash: $(cat err)"
 grep -qx "winner: white" -- -dash/result.txt || fail "--out -dash: $(cat out)"
 [ -e -dash/.run-lock ] && fail "the run left its lock"
+# Through -S: the units go to the hosts by ssh (a stand-in "ssh" found on PATH runs them here)
+# and the answer is the same; a host whose login gives no $SHELL runs nothing, which is named.
+mkdir -p ssh-bin
+cat > ssh-bin/tanbo-test-ssh << 'EOF'
+#!/bin/bash
+while [[ $1 == -* ]]; do shift; done
+shift                            # the host
+[[ ${1-} == -- ]] && shift
+echo "ssh" >> "$FAKESSH_LOG"
+export SHELL=${FAKESSH_SHELL-/bin/bash}
+exec bash -c "$*"
+EOF
+chmod +x ssh-bin/tanbo-test-ssh
+export FAKESSH_LOG=$work/ssh.log
+PATH=$work/ssh-bin:$PATH PARALLEL_SSH=tanbo-test-ssh solve_script --out "by ssh" --jobs 1 -S 2/nodeA \
+  -- --topology "grid 5x5" --setup spaced --table 16 || fail "-S: $(cat out err)"
+grep -E '^(winner|winning moves):' "by ssh/result.txt" > ssh.lines
+cmp -s whole.lines ssh.lines || fail "-S: another answer: $(cat ssh.lines)"
+[[ $(grep -c ssh ssh.log) -ge 2 ]] || fail "-S: the units did not go through ssh"
+PATH=$work/ssh-bin:$PATH PARALLEL_SSH=tanbo-test-ssh FAKESSH_SHELL="" solve_script --out "no shell" \
+  --jobs 1 -S 1/nodeA -- --topology "grid 4x4" --table 4 && fail "-S without \$SHELL: exit 0"
+grep -qF "units without a result: 0" err && grep -qF 'check that $SHELL is set' err ||
+  fail "-S without \$SHELL: $(cat err)"
+bash "$tests/../scripts/slurm-solve.sh" --out s -S 1/nodeA --jobs 1 -- --topology "grid 4x4" \
+  > out 2> err && fail "slurm-solve took -S"
+grep -qF -- "-S is parallel-solve.sh's" err || fail "slurm-solve -S: $(cat err)"
+
 # The solve's options after -- are checked before the split (they were once found wrong by
 # every unit, after the split had claimed the folder), and a game file given as --game FILE is
 # the position split (it was once passed to the units, which refused it, and the default board
