@@ -24,6 +24,11 @@ solve_parse() {
         esac
         shift 2
         ;;
+      --out=* | --jobs=* | --depth=* | --time=* | --partition=* | --sshlogin=*)
+        # The same options written NAME=VALUE, as the study scripts take them.
+        set -- "${1%%=*}" "${1#*=}" "${@:2}"
+        continue
+        ;;
       --wait) solve_wait=1 && shift ;;
       --proof) solve_proof=1 && shift ;;
       --resume) solve_resume=1 && shift ;;

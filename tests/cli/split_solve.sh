@@ -146,6 +146,8 @@ mkdir -p busy/.run-lock
 solve_script --out busy --jobs 2 -- --topology "grid 4x4" && fail "a split into a folder in use"
 grep -qF "another run uses" err || fail "a folder in use: $(cat err)"
 [ -e busy/manifest.txt ] && fail "a split was made into a folder in use"
+solve_script --out=eq --jobs=2 -- --topology "grid 4x4" --table 4 || fail "--out=eq: $(cat err)"
+grep -qx "winner: white" eq/result.txt || fail "--out=eq: $(cat out)"
 solve_script --out -dash --jobs 2 -- --topology "grid 4x4" --table 4 || fail "--out -dash: $(cat err)"
 grep -qx "winner: white" -- -dash/result.txt || fail "--out -dash: $(cat out)"
 [ -e -dash/.run-lock ] && fail "the run left its lock"
