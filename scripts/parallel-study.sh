@@ -62,9 +62,10 @@ run=(parallel --will-cite --line-buffer --joblog "$study_dir/logs/parallel.joblo
 [[ -n $jobs ]] && run+=(-j "$jobs")
 [[ -n $hosts ]] && run+=(-S "$hosts")
 echo "shards: $study_count, by GNU parallel (logs: $study_dir/logs/parallel.joblog)" >&2
-# parallel quotes what replaces {1} and {2} for the shell, here and on other hosts.
+# parallel quotes what replaces {1} and {2} for the shell, here and on other hosts. The shard
+# numbers come on its standard input (:::: -): 999,999 of them would not fit on its command line.
 status=0
-"${run[@]}" bash '{1}' '{2}' ::: "$study_dir/shard.sh" ::: $(seq 1 "$study_count") || status=$?
+seq 1 "$study_count" | "${run[@]}" bash '{1}' '{2}' ::: "$study_dir/shard.sh" :::: - || status=$?
 missing=$(study_missing)
 if [[ -n $missing ]]; then
   rerun=""
