@@ -111,11 +111,7 @@ solve_split() {
   solve_check_options
   mkdir -p -- "$solve_out" || study_die "cannot make $solve_out"
   solve_dir=$(study_absolute "$solve_out")
-  if ! mkdir -- "$solve_dir/.run-lock" 2> /dev/null; then
-    study_die "another run uses $solve_dir ($solve_dir/.run-lock; remove it if that run was killed)"
-  fi
-  # shellcheck disable=SC2064 # the folder's name now, as the trap must remove this run's lock
-  trap "rmdir -- $(study_quote_words "$solve_dir/.run-lock") 2> /dev/null || true" EXIT
+  study_take_lock "$solve_dir"
   solve_out=$solve_dir solve_check_out
   "$study_tanbo" solve "${solve_board[@]}" --split "$solve_depth" --out "$solve_dir" ||
     study_die "the split failed (above); nothing was solved"

@@ -82,6 +82,20 @@ study_check_out() {
   if [[ -e $study_dir/manifest.txt || -e $study_dir/unit.sh ]]; then
     study_die "$study_dir holds a split solve (manifest.txt or unit.sh); choose another --out"
   fi
+  # Another study's scripts, whose shards may still run (a Slurm run returns at once).
+  if [[ -e $study_dir/shard.sh ]]; then
+    study_die "$study_dir holds a study's scripts (shard.sh) already; choose another --out, or remove $study_dir/shard.sh if no shard of that study runs"
+  fi
+}
+
+# Holds DIR/.run-lock until the script exits, so that a second run started into DIR at the
+# same time stops at once instead of mixing the two runs' files.
+study_take_lock() {
+  local dir=$1
+  mkdir -- "$dir/.run-lock" 2> /dev/null ||
+    study_die "another run uses $dir ($dir/.run-lock; remove it if that run was killed)"
+  # shellcheck disable=SC2064 # the folder's name now, as the trap must remove this run's lock
+  trap "rmdir -- $(study_quote_words "$dir/.run-lock") 2> /dev/null || true" EXIT
 }
 
 # Plays nothing: lets tanbo study check the options and build every board, so that a mistake
@@ -123,6 +137,8 @@ study_quote_words() {
 study_write_scripts() {
   local shard_top=$1 merge_top=$2
   mkdir -p "$study_dir/logs" "$study_dir/shards" || study_die "cannot create $study_dir/logs and $study_dir/shards"
+  study_take_lock "$study_dir"
+  study_check_out "$study_dir" "$study_count" # (again: a run may have begun since)
   local common
   common=$(
     printf 'set -euo pipefail\n'

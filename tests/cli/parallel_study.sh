@@ -46,6 +46,17 @@ status=0
 bash "$script" --out split --shards 2 -- "${study[@]}" 2> err.txt || status=$?
 [[ $status -eq 2 ]] && grep -q "holds a split solve" err.txt || fail "a split's folder: $(cat err.txt)"
 [[ $(cat split/merge.sh) == "# the split's merge" ]] || fail "the split's merge.sh was replaced"
+# Another study's scripts (its shards may still run), and a run that holds the folder now.
+mkdir other && echo "# another study's shard" > other/shard.sh
+status=0
+bash "$script" --out other --shards 2 -- "${study[@]}" 2> err.txt || status=$?
+[[ $status -eq 2 ]] && grep -q "holds a study's scripts (shard.sh)" err.txt || fail "shard.sh: $(cat err.txt)"
+[[ $(cat other/shard.sh) == "# another study's shard" ]] || fail "another study's shard.sh was replaced"
+mkdir -p busy/.run-lock
+status=0
+bash "$script" --out busy --shards 2 -- "${study[@]}" 2> err.txt || status=$?
+[[ $status -eq 2 ]] && grep -q "another run uses" err.txt || fail "a folder in use: $(cat err.txt)"
+[[ -e busy/shard.sh ]] && fail "scripts were written into a folder in use"
 
 # On the local cores.
 bash "$script" --out "run 1" --shards 3 --jobs 2 -- "${study[@]}" > run1.out 2> run1.err
@@ -54,6 +65,7 @@ cmp "run 1/study.txt" whole.txt
 cmp run1.out whole.txt # the table on stdout
 grep -q "^tanbo study shard 2/3: " run1.err || fail "no progress lines"
 [[ $(grep -c . "run 1/logs/parallel.joblog") -eq 4 ]] || fail "joblog"
+[[ -e "run 1/.run-lock" ]] && fail "the run left its lock"
 
 # Through -S: parallel quotes the script's path for the remote shell; the "ssh" runs it here.
 # The "ssh" is found on PATH by name: parallel splits $PARALLEL_SSH into words, and $TMPDIR may
