@@ -22,6 +22,13 @@ namespace {
 py::array_t<float> observation_tensors(const std::vector<const PyGame*>& games,
                                        std::optional<int> player) {
   if (games.empty()) throw Error("observation_tensors needs at least one game");
+  // pybind11 passes None in the list as a null pointer.
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    if (!games[i]) {
+      throw py::type_error("observation_tensors: game " + std::to_string(i) +
+                           " is None, not a tanbo.Game");
+    }
+  }
   const PyGame& first = *games.front();
   std::vector<py::ssize_t> shape = first.planes_shape(first.num_players() + 2);
   shape.insert(shape.begin(), static_cast<py::ssize_t>(games.size()));
@@ -29,12 +36,17 @@ py::array_t<float> observation_tensors(const std::vector<const PyGame*>& games,
   const std::size_t size =
       static_cast<std::size_t>(first.num_players() + 2) * first.pos().num_vertices();
   for (std::size_t i = 0; i < games.size(); ++i) {
-    if (games[i]->spec() != first.spec() || games[i]->num_players() != first.num_players()) {
-      throw Error("game " + std::to_string(i) + " (" + games[i]->spec() + ", " +
-                  std::to_string(games[i]->num_players()) +
-                  " players) is not on the board of "
-                  "game 0 (" +
-                  first.spec() + ", " + std::to_string(first.num_players()) + " players)");
+    if (!games[i]->same_board(first) || games[i]->num_players() != first.num_players()) {
+      // Two DOT boards of one file name have the same spec: their point counts are shown.
+      const bool namesake = games[i]->spec() == first.spec() && !games[i]->same_board(first);
+      const auto board = [namesake](const PyGame& g) {
+        return g.spec() + ", " +
+               (namesake ? std::to_string(g.pos().num_vertices()) + " points, " : "") +
+               std::to_string(g.num_players()) + " players";
+      };
+      throw Error("game " + std::to_string(i) + " (" + board(*games[i]) +
+                  ") is not on the board of game 0 (" + board(first) + ")" +
+                  (namesake ? ": another board of the same name" : ""));
     }
     games[i]->write_observation(player, out.mutable_data() + i * size);
   }

