@@ -102,6 +102,12 @@ void add_openspiel(py::class_<PyGame>& game) {
 }  // namespace
 
 PYBIND11_MODULE(_tanbo, m) {
+  // pybind11 looks NumPy's C API up the first time an array is made, in a function-local
+  // static whose initialisation imports NumPy; an import lets other Python threads run, and a
+  // second thread reaching the same static blocks on it while holding the GIL, so that two
+  // threads making their first arrays at once (random_playouts, mcts, observation_tensor)
+  // hung for ever. Making one array here does the lookup while the module is imported.
+  py::array_t<float>(0);
   m.doc() =
       "Tanbo on any board that is a graph: the rules engine, game files, random playouts and "
       "the Monte Carlo search of the tanbo program (docs/python.md).";

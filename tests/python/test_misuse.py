@@ -67,3 +67,22 @@ def test_two_dot_boards_of_one_name_are_two_boards():
     assert out[1] == ("game 1 (file board.dot, 200000 points, 2 players) is not on the board "
                       "of game 0 (file board.dot, 8 points, 2 players): another board of the "
                       "same name")
+
+
+def test_first_arrays_made_by_several_threads_at_once_do_not_hang():
+    # pybind11 looked NumPy up in a function-local static the first time an array was made;
+    # the import inside let another thread run, which blocked on the static holding the GIL:
+    # every run of this hung for ever.
+    out = run_child("""
+import sys, threading, tanbo
+game = tanbo.Game("grid 5x5")
+calls = [lambda: tanbo.random_playouts(game, 2), lambda: game.observation_tensor(),
+         lambda: tanbo.mcts(game, playouts=20), lambda: game.legal_actions_mask()]
+threads = [threading.Thread(target=calls[i % 4]) for i in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("ok")
+""", timeout=30)
+    assert out == "ok\n"
