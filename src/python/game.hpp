@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,8 +43,22 @@ class PyGame {
   PyGame(const PyGame& other) : PyGame(other.game()) {}
   PyGame(PyGame&&) noexcept = default;
 
-  const Game& game() const { return session_->game(); }
-  const Position& pos() const { return session_->position(); }
+  // Python can make a Game without running __init__ (tanbo.Game.__new__(tanbo.Game)); pybind11
+  // then allocates the object's storage with this operator new and constructs nothing in it.
+  // The storage is zeroed so that such a game has no session (session_ is null) and every
+  // method refuses it through session() instead of reading uninitialised memory.
+  static void* operator new(std::size_t size) {
+    void* p = ::operator new(size);
+    std::memset(p, 0, size);
+    return p;
+  }
+  static void operator delete(void* p) noexcept { ::operator delete(p); }
+
+  // Whether __init__ made this game (false only for Game.__new__ without __init__).
+  bool initialised() const { return session_ != nullptr; }
+
+  const Game& game() const { return session().game(); }
+  const Position& pos() const { return session().position(); }
   const Topology& topo() const { return pos().topology(); }
 
   // ---- the board
@@ -81,8 +97,8 @@ class PyGame {
     check_action(id);
     const auto v = static_cast<Vertex>(id);
     const Player p = pos().to_move();
-    if (session_->play_quietly(v) == TurnStatus::kDone) return;  // the inner loop: no message
-    const TurnResult r = session_->check(0, v);
+    if (session().play_quietly(v) == TurnStatus::kDone) return;  // the inner loop: no message
+    const TurnResult r = session().check(0, v);
     if (r.status == TurnStatus::kIllegal) {
       throw Error("illegal move " + topo().name(v) + " for " + player_title(p) + ": " + r.reason);
     }
@@ -96,16 +112,16 @@ class PyGame {
       throw Error("player " + std::to_string(p) + " is not a player of this game");
     }
     if (p == pos().to_move()) {
-      session_->resign(static_cast<Player>(p));
+      session().resign(static_cast<Player>(p));
       return;
     }
     Game resigned = game();
     resigned.position.resign(static_cast<Player>(p));  // the rules' refusal, if any
-    session_->replace_game(std::move(resigned));
+    session().replace_game(std::move(resigned));
   }
   void undo() {
     if (pos().ply() == 0) throw Error("no move to take back: the game is at its start");
-    session_->take_back(1);
+    session().take_back(1);
   }
   std::vector<std::string> moves() const {
     std::vector<std::string> out;
@@ -159,11 +175,12 @@ class PyGame {
   }
 
   // ---- files
-  void save(const std::string& path) const { session_->save_as(path); }
+  void save(const std::string& path) const { session().save_as(path); }
   std::string to_sgf() const { return write_sgf(game()); }
   std::string to_text() const { return write_game(game()); }
 
   std::string repr() const {
+    if (!initialised()) return "<tanbo.Game, not initialised>";
     return "<tanbo.Game " + spec() + ", move " + std::to_string(pos().ply()) + ", " +
            (pos().is_over() ? player_title(pos().winner()) + " won"
                             : player_title(pos().to_move()) + " to play") +
@@ -327,7 +344,16 @@ class PyGame {
     return players.value_or(0);
   }
 
-  std::unique_ptr<Session> session_;  // never null
+  Session& session() const {
+    if (!session_) {
+      throw Error(
+          "this tanbo.Game was never initialised (Game.__new__ without __init__): make games "
+          "with tanbo.Game(...), tanbo.load or tanbo.loads");
+    }
+    return *session_;
+  }
+
+  std::unique_ptr<Session> session_;  // null only in a game __init__ never made (operator new)
 };
 
 }  // namespace tanbo::python

@@ -12,7 +12,9 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -243,22 +245,46 @@ class PySearch {
  public:
   PySearch(std::uint64_t playouts, double seconds, int threads, std::uint64_t seed,
            const py::kwargs& kw)
-      : search_(mcts_config(playouts, seconds, threads, kw), seed) {}
+      : engine_(std::make_unique<Engine>(mcts_config(playouts, seconds, threads, kw), seed)) {}
+  // As for PyGame: a Search made by Search.__new__ without __init__ has zeroed storage, so no
+  // engine, and every method refuses it.
+  static void* operator new(std::size_t size) {
+    void* p = ::operator new(size);
+    std::memset(p, 0, size);
+    return p;
+  }
+  static void operator delete(void* p) noexcept { ::operator delete(p); }
+
   py::dict search(const PyGame& g) {
-    std::unique_lock lock(mutex_, std::try_to_lock);
+    Engine& e = engine();
+    std::unique_lock lock(e.mutex, std::try_to_lock);
     if (!lock) throw Error("this Search is searching on another thread");
-    return run_search(search_, g);
+    return run_search(e.mcts, g);
   }
   void forget() {
-    std::unique_lock lock(mutex_, std::try_to_lock);
+    Engine& e = engine();
+    std::unique_lock lock(e.mutex, std::try_to_lock);
     if (!lock) throw Error("this Search is searching on another thread");
-    search_.forget();
+    e.mcts.forget();
   }
-  std::string spec() const { return mcts_spec(search_.config()); }
+  std::string spec() const { return mcts_spec(engine().mcts.config()); }
 
  private:
-  Mcts search_;
-  std::mutex mutex_;
+  struct Engine {
+    Engine(const MctsConfig& config, std::uint64_t seed) : mcts(config, seed) {}
+    Mcts mcts;
+    std::mutex mutex;  // held by the thread searching
+  };
+  Engine& engine() const {
+    if (!engine_) {
+      throw Error(
+          "this tanbo.Search was never initialised (Search.__new__ without __init__): make it "
+          "with tanbo.Search(...)");
+    }
+    return *engine_;
+  }
+
+  std::unique_ptr<Engine> engine_;  // null only in a Search __init__ never made
 };
 
 SolveMethod solve_method(const std::string& method) {

@@ -86,3 +86,43 @@ for t in threads:
 print("ok")
 """, timeout=30)
     assert out == "ok\n"
+
+
+def test_a_game_or_search_made_without_init_is_refused_not_run():
+    # Game.__new__(Game) gave an object whose methods read an unconstructed game: a
+    # segmentation fault on the first call; Search.__new__ the same on search().
+    out = run_child("""
+import pickle, tanbo
+game = tanbo.Game("grid 5x5")
+blank = tanbo.Game.__new__(tanbo.Game)
+calls = [lambda: blank.is_terminal(), lambda: blank.legal_actions(), lambda: blank.ply,
+         lambda: blank.apply_action(0), lambda: blank == game, lambda: game == blank,
+         lambda: hash(blank), lambda: pickle.dumps(blank), lambda: blank.clone(),
+         lambda: blank.save("never.tanbo"), lambda: tanbo.observation_tensors([blank]),
+         lambda: tanbo.random_playouts(blank, 1), lambda: tanbo.mcts(blank, playouts=10),
+         lambda: tanbo.solve(blank)]
+for call in calls:
+    try:
+        call()
+        print("ran")
+    except ValueError as e:
+        print(e)
+print(repr(blank))
+search = tanbo.Search.__new__(tanbo.Search)
+for call in (lambda: search.search(game), lambda: search.forget(), lambda: search.spec):
+    try:
+        call()
+        print("ran")
+    except ValueError as e:
+        print(e)
+blank.__setstate__(game.serialize())  # what pickle does: the game is then whole
+print(blank == game)
+""").splitlines()
+    never = ("this tanbo.Game was never initialised (Game.__new__ without __init__): make "
+             "games with tanbo.Game(...), tanbo.load or tanbo.loads")
+    assert out[:14] == [never] * 14
+    assert out[14] == "<tanbo.Game, not initialised>"
+    assert out[15:18] == ["this tanbo.Search was never initialised (Search.__new__ without "
+                          "__init__): make it with tanbo.Search(...)"] * 3
+    assert out[18] == "True"
+    assert not os.path.exists("never.tanbo")
