@@ -4,9 +4,9 @@
 // They behave as the pybind11 bindings did: the same arguments, results and errors.
 #include "fast.hpp"
 
-#include <climits>
 #include <new>
 #include <optional>
+#include <string>
 
 namespace tanbo::python {
 
@@ -26,12 +26,29 @@ PyObject* guarded(F&& f) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (py::error_already_set& e) {
     e.restore();
+  } catch (py::builtin_exception& e) {
+    e.set_error();
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }
   return nullptr;
+}
+
+// Refuses an integer too big for a long long, which is no player and no point, with the
+// ValueError `refusal` words for its decimal text (the number as it was given, not a clamped
+// one). Takes over the reference to `index`; returns nullptr.
+template <class Refusal>
+PyObject* refuse_huge(PyObject* index, Refusal&& refusal) {
+  PyObject* text = PyObject_Str(index);
+  Py_DECREF(index);
+  if (!text) return nullptr;
+  const char* utf8 = PyUnicode_AsUTF8(text);
+  PyObject* out =
+      utf8 ? guarded([&]() -> PyObject* { throw Error(refusal(std::string(utf8))); }) : nullptr;
+  Py_DECREF(text);
+  return out;
 }
 
 PyObject* is_terminal(PyObject* self, PyObject*) {
@@ -47,11 +64,28 @@ PyObject* legal_actions(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
     PyErr_SetString(PyExc_TypeError, "legal_actions() takes one argument: player=None");
     return nullptr;
   }
-  return guarded([&] {
-    std::optional<int> player;
-    if (nargs + nkw == 1 && args[0] != Py_None) player = py::cast<int>(py::handle(args[0]));
-    return game_of(self).legal_actions(player).release().ptr();
-  });
+  std::optional<std::int64_t> player;
+  if (nargs + nkw == 1 && args[0] != Py_None) {
+    PyObject* index = PyNumber_Index(args[0]);
+    if (!index) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return nullptr;
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError,
+                   "legal_actions(): player must be a 0-based player number or None, not %.100s",
+                   Py_TYPE(args[0])->tp_name);
+      return nullptr;
+    }
+    int overflow = 0;
+    const long long p = PyLong_AsLongLongAndOverflow(index, &overflow);
+    if (overflow) {
+      return refuse_huge(
+          index, [&](const std::string& text) { return game_of(self).not_a_player_index(text); });
+    }
+    Py_DECREF(index);
+    if (p == -1 && PyErr_Occurred()) return nullptr;
+    player = p;
+  }
+  return guarded([&] { return game_of(self).legal_actions(player).release().ptr(); });
 }
 
 // apply_action(action): any integer, NumPy's too.
@@ -60,10 +94,14 @@ PyObject* apply_action(PyObject* self, PyObject* action) {
   if (!index) return nullptr;
   int overflow = 0;
   const long long id = PyLong_AsLongLongAndOverflow(index, &overflow);
+  if (overflow) {
+    return refuse_huge(index,
+                       [&](const std::string& text) { return game_of(self).not_a_point_id(text); });
+  }
   Py_DECREF(index);
   if (id == -1 && PyErr_Occurred()) return nullptr;
   return guarded([&] {
-    game_of(self).play_id(overflow > 0 ? LLONG_MAX : overflow < 0 ? LLONG_MIN : id);
+    game_of(self).play_id(id);
     Py_RETURN_NONE;
   });
 }

@@ -107,6 +107,7 @@ class PyGame {
   // Any player still in may resign, on any turn (the session's resign() is for the side to
   // move: another's resignation goes through a copy of the game).
   void resign(std::optional<int> player) {
+    if (pos().is_over()) throw Error("the game is over: " + result_text(game()));
     const int p = player.value_or(pos().to_move());
     if (p < 1 || p > pos().num_players()) {
       throw Error("player " + std::to_string(p) + " is not a player of this game");
@@ -196,7 +197,7 @@ class PyGame {
     return out;
   }
   // A list built in place: this is the inner loop of Python's random games.
-  py::list legal_actions(std::optional<int> player) const {
+  py::list legal_actions(std::optional<std::int64_t> player) const {
     if (player && *player != current_player()) {
       check_player_index(*player);
       return py::list();
@@ -302,20 +303,26 @@ class PyGame {
     return out;
   }
 
+  // The refusals of a 0-based player number and of a vertex id out of range, given as text
+  // (so that a Python integer too big for C++ is shown as it was given).
+  std::string not_a_player_index(const std::string& player) const {
+    return "player " + player + " is not a player of this " + std::to_string(pos().num_players()) +
+           "-player game (0 to " + std::to_string(pos().num_players() - 1) + ")";
+  }
+  std::string not_a_point_id(const std::string& id) const {
+    return "move id " + id + " is not a point of this board (0 to " +
+           std::to_string(topo().num_vertices() - 1) + ")";
+  }
+
  private:
   // A 0-based player number, as OpenSpiel's methods take it.
-  void check_player_index(int player) const {
-    if (player < 0 || player >= pos().num_players()) {
-      throw Error("player " + std::to_string(player) + " is not a player of this " +
-                  std::to_string(pos().num_players()) + "-player game (0 to " +
-                  std::to_string(pos().num_players() - 1) + ")");
-    }
+  void check_player_index(std::int64_t player) const {
+    if (player < 0 || player >= pos().num_players())
+      throw Error(not_a_player_index(std::to_string(player)));
   }
   void check_action(std::int64_t id) const {
-    if (id < 0 || id >= static_cast<std::int64_t>(topo().num_vertices())) {
-      throw Error("move id " + std::to_string(id) + " is not a point of this board (0 to " +
-                  std::to_string(topo().num_vertices() - 1) + ")");
-    }
+    if (id < 0 || id >= static_cast<std::int64_t>(topo().num_vertices()))
+      throw Error(not_a_point_id(std::to_string(id)));
   }
   std::vector<std::string> names_of(const std::vector<Vertex>& vs) const {
     std::vector<std::string> out;

@@ -144,6 +144,13 @@ void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed
 // Plays n uniformly random games from the game's position: the wins by player (a list, index 0
 // for player 1), or with per_game {"winners", "lengths"}, NumPy arrays of n entries.
 py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed, bool per_game) {
+  constexpr auto kMaxEntries = static_cast<std::uint64_t>(PY_SSIZE_T_MAX);
+  if (per_game && n > kMaxEntries) {
+    throw Error("n=" + std::to_string(n) +
+                " is more games than per_game=True can hold (arrays "
+                "of at most " +
+                std::to_string(kMaxEntries) + " entries)");
+  }
   Position base = searched_copy(g);
   PlayoutTally tally;
   tally.wins.assign(static_cast<std::size_t>(base.num_players()), 0);

@@ -126,3 +126,44 @@ print(blank == game)
                           "__init__): make it with tanbo.Search(...)"] * 3
     assert out[18] == "True"
     assert not os.path.exists("never.tanbo")
+
+
+def test_player_numbers_and_ids_out_of_range_are_named_as_given():
+    game = tanbo.Game("grid 5x5")
+    # legal_actions raised RuntimeError "Unable to cast Python instance of type <class 'int'>
+    # to C++ type 'int'" for these, and apply_action named 2**70 as 9223372036854775807.
+    for player in (2**31, 2**40, 2**70, -2**70):
+        with pytest.raises(ValueError) as e:
+            game.legal_actions(player)
+        assert str(e.value) == f"player {player} is not a player of this 2-player game (0 to 1)"
+    for bad in ("0", 1.0, [0]):
+        with pytest.raises(TypeError) as e:
+            game.legal_actions(bad)
+        assert str(e.value) == ("legal_actions(): player must be a 0-based player number or "
+                                f"None, not {type(bad).__name__}")
+    for action in (2**63, 2**70, 10**20, -2**64):
+        with pytest.raises(ValueError) as e:
+            game.apply_action(action)
+        assert str(e.value) == f"move id {action} is not a point of this board (0 to 24)"
+    assert game.ply == 0 and game.legal_actions(0) != []
+
+
+def test_resigning_a_finished_game_says_it_is_over():
+    # It said "player 0 is not a player of this game": the side to move of a finished game.
+    game = tanbo.Game("grid 5x5")
+    game.resign()
+    for player in (None, 1, 2):
+        with pytest.raises(ValueError) as e:
+            game.resign(player)
+        assert str(e.value) == "the game is over: White wins (Black resigned)"
+    assert game.moves() == ["resign black"]
+
+
+def test_per_game_playouts_beyond_an_array_are_refused_by_name():
+    # NumPy was asked for an array of -1 entries: "negative dimensions are not allowed".
+    game = tanbo.Game("grid 5x5")
+    for n in (2**63, 2**64 - 1):
+        with pytest.raises(ValueError) as e:
+            tanbo.random_playouts(game, n, per_game=True)
+        assert str(e.value) == (f"n={n} is more games than per_game=True can hold (arrays of "
+                                "at most 9223372036854775807 entries)")
