@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "tanbo/ai/mcts.hpp"
@@ -179,20 +180,50 @@ py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed,
 
 // The configuration of the keyword arguments of mcts() and Search: the options of an mcts:
 // player spec (docs/strength.md), read by the spec's own parser, then the named arguments.
+// `time=` is `seconds` under the spec's name, read as seconds is (0 or inf: no time limit); a
+// number, or text that is one.
+double time_option(const py::handle& value) {
+  const std::string text = py::str(value);
+  PyObject* number = PyNumber_Float(value.ptr());
+  if (!number) {
+    PyErr_Clear();
+    throw Error("mcts option time=" + quote_input(text) +
+                ": expected a number of seconds, 0 or more (0 or inf: no time limit)");
+  }
+  const double seconds = PyFloat_AS_DOUBLE(number);
+  Py_DECREF(number);
+  return time_limit(seconds, "time");
+}
+
 MctsConfig mcts_config(std::uint64_t playouts, double seconds, int threads, const py::kwargs& kw) {
   check_threads(threads);
   std::string options;
+  std::optional<double> time;
   for (const auto& [key, value] : kw) {
+    const std::string name = py::str(key);
+    if (name == "time") {
+      time = time_option(value);
+      continue;
+    }
+    // A name such as "rave=0,explore" (**{...}) would pass options of its own to the parser.
+    if (name.find_first_of(",=") != std::string::npos)
+      throw Error("unknown mcts option " + quote_input(name) +
+                  ": an option's name holds no ',' or '='");
     std::string text = py::isinstance<py::bool_>(value) ? (value.cast<bool>() ? "1" : "0")
                                                         : std::string(py::str(value));
     if (text.find_first_of(",=") != std::string::npos)
-      throw Error("mcts option " + std::string(py::str(key)) + ": " + quote_input(text) +
-                  " is not a value");
-    options += (options.empty() ? "" : ",") + std::string(py::str(key)) + "=" + text;
+      throw Error("mcts option " + name + ": " + quote_input(text) + " is not a value");
+    options += (options.empty() ? "" : ",") + name + "=" + text;
   }
   MctsConfig config = parse_mcts_options(options);
   config.playouts = playouts;
-  if (seconds != 0 || !kw.contains("time")) config.move_seconds = time_limit(seconds, "seconds");
+  const double limit = time_limit(seconds, "seconds");
+  if (time && limit != 0) {
+    throw Error(
+        "the time limit is given twice, as seconds= and as time= (the same option): "
+        "give one of them");
+  }
+  config.move_seconds = time ? *time : limit;
   config.threads = threads;
   return config;
 }

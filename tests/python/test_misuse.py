@@ -167,3 +167,31 @@ def test_per_game_playouts_beyond_an_array_are_refused_by_name():
             tanbo.random_playouts(game, n, per_game=True)
         assert str(e.value) == (f"n={n} is more games than per_game=True can hold (arrays of "
                                 "at most 9223372036854775807 entries)")
+
+
+def test_time_is_seconds_under_the_spec_s_name():
+    game = tanbo.Game("grid 5x5")
+    # time=0 and time=inf were refused ("expected a number from 0.001 to 1e+06") although
+    # seconds= takes them as no time limit, and seconds= silently won over time=.
+    for time in (0, math.inf, 1e10):
+        assert tanbo.mcts(game, playouts=30, time=time)["playouts"] == 30
+    assert tanbo.Search(time=0.5).spec == tanbo.Search(seconds=0.5).spec
+    for time, message in ((-1, "time must be 0 or more (0 or inf: no time limit), not -1"),
+                          (math.nan, "time is NaN: give a number of seconds, 0 or more (0 or "
+                                     "inf: no time limit)"),
+                          ("soon", 'mcts option time="soon": expected a number of seconds, 0 '
+                                   "or more (0 or inf: no time limit)")):
+        with pytest.raises(ValueError) as e:
+            tanbo.mcts(game, playouts=10, time=time)
+        assert str(e.value) == message
+    with pytest.raises(ValueError, match="the time limit is given twice"):
+        tanbo.mcts(game, playouts=10, seconds=1, time=2)
+
+
+def test_an_option_name_cannot_carry_other_options():
+    # **{"rave=0,explore": 1} was read as two options, rave=0 and explore=1.
+    game = tanbo.Game("grid 5x5")
+    with pytest.raises(ValueError) as e:
+        tanbo.mcts(game, playouts=10, **{"rave=0,explore": 1})
+    assert str(e.value) == ('unknown mcts option "rave=0,explore": an option\'s name holds no '
+                            "',' or '='")
