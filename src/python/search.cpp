@@ -43,6 +43,24 @@ Position searched_copy(const PyGame& g) {
   return g.pos();
 }
 
+// Whether the interpreter is shutting down; asked without the GIL. A call running on a daemon
+// thread when the program ends must not take the GIL again: Python ends a thread that asks for
+// it then (pthread_exit), and that unwinding through the C++ frames of the call aborted the
+// process ("terminate called without an active exception").
+bool exiting() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing() != 0;
+#else
+  return _Py_IsFinalizing() != 0;
+#endif
+}
+
+// What a call does instead of taking the GIL back once the interpreter is shutting down (its
+// work stopped and joined): it waits, without the GIL, for the process to end.
+[[noreturn]] void wait_for_exit() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
 // Whether a signal handler raised (KeyboardInterrupt for Ctrl-C); takes the GIL to ask. The
 // exception is left set for py::error_already_set.
 bool interrupted() {
@@ -53,7 +71,8 @@ bool interrupted() {
 // Runs work() on a thread of its own while the calling thread, without the GIL, waits for it
 // and asks for signals every kSignalPoll. On an interrupt it calls stop() until work() returns
 // (a search that had not started yet ignores the first call), then raises the interrupt;
-// otherwise work()'s exception, if any, goes on. Call with the GIL held.
+// otherwise work()'s exception, if any, goes on. When the interpreter shuts down meanwhile, it
+// stops work() too and never returns (wait_for_exit). Call with the GIL held.
 void run_interruptible(const std::function<void()>& work, const std::function<void()>& stop) {
   std::mutex mutex;
   std::condition_variable cv;
@@ -75,7 +94,7 @@ void run_interruptible(const std::function<void()>& work, const std::function<vo
     std::unique_lock lock(mutex);
     while (!cv.wait_for(lock, stopped ? 5ms : kSignalPoll, [&] { return done; })) {
       lock.unlock();
-      if (stopped || interrupted()) {
+      if (stopped || exiting() || interrupted()) {
         stopped = true;
         stop();
       }
@@ -83,6 +102,7 @@ void run_interruptible(const std::function<void()>& work, const std::function<vo
     }
     lock.unlock();
     worker.join();
+    if (exiting()) wait_for_exit();
   }
   if (stopped) throw py::error_already_set();
   if (error) std::rethrow_exception(error);
@@ -117,8 +137,8 @@ struct PlayoutTally {
   std::uint32_t* lengths = nullptr;
 };
 
-// n uniformly random games from the position `base` (not over). Without the GIL; Ctrl-C is
-// looked for between games every kSignalPoll.
+// n uniformly random games from the position `base` (not over). Without the GIL; Ctrl-C and
+// the interpreter's shutdown are looked for between games every kSignalPoll.
 void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed,
                        PlayoutTally& tally) {
   bool stopped = false;
@@ -129,7 +149,7 @@ void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed
     auto next_poll = std::chrono::steady_clock::now() + kSignalPoll;
     for (std::uint64_t i = 0; i < n; ++i) {
       if ((i & 63) == 0 && std::chrono::steady_clock::now() >= next_poll) {
-        if ((stopped = interrupted())) break;
+        if (exiting() || (stopped = interrupted())) break;
         next_poll = std::chrono::steady_clock::now() + kSignalPoll;
       }
       pos = base;
@@ -138,6 +158,7 @@ void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed
       if (tally.winners) tally.winners[i] = static_cast<std::int8_t>(pos.winner() - 1);
       if (tally.lengths) tally.lengths[i] = pos.ply() - base.ply();
     }
+    if (exiting()) wait_for_exit();
   }
   if (stopped) throw py::error_already_set();
 }

@@ -195,3 +195,26 @@ def test_an_option_name_cannot_carry_other_options():
         tanbo.mcts(game, playouts=10, **{"rave=0,explore": 1})
     assert str(e.value) == ('unknown mcts option "rave=0,explore": an option\'s name holds no '
                             "',' or '='")
+
+
+# A long call on a daemon thread when the program ends.
+AT_EXIT = """
+import sys, threading, time, tanbo
+game = tanbo.Game("grid 9x9")
+calls = {"mcts": lambda: tanbo.mcts(game, playouts=10**9), "solve": lambda: tanbo.solve(game),
+         "search": lambda: tanbo.Search(playouts=10**9).search(game),
+         "random_playouts": lambda: tanbo.random_playouts(game, 10**9)}
+threading.Thread(target=calls[sys.argv[1]], daemon=True).start()
+time.sleep(0.5)
+# Objects that take the shutdown a few tenths of a second to free, longer than the call's 50 ms
+# between two looks for Ctrl-C, so that the call looks while the interpreter shuts down.
+junk = [str(i) for i in range(3 * 10**6)]
+print("exit")
+"""
+
+
+@pytest.mark.parametrize("kind", ["mcts", "solve", "search", "random_playouts"])
+def test_a_call_on_a_daemon_thread_lets_the_program_end(kind):
+    # The call took the GIL back while the interpreter shut down; Python ended its thread and
+    # the process aborted (SIGABRT, "terminate called without an active exception") every time.
+    assert run_child(AT_EXIT, kind, timeout=30) == "exit\n"
