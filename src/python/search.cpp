@@ -245,7 +245,10 @@ MctsConfig mcts_config(std::uint64_t playouts, double seconds, int threads, cons
         "give one of them");
   }
   config.move_seconds = time ? *time : limit;
-  config.threads = threads;
+  // Capped to the cores, as solve's (docs/python.md, "Threads"): with parallel=root each thread
+  // grows a tree of its own (up to about 150 MB), so threads=256 on a small machine could ask
+  // for tens of GB over a long search.
+  config.threads = solver_threads(threads);
   return config;
 }
 

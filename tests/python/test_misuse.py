@@ -1,8 +1,9 @@
 """The module misused: None in a batch of games, two DOT boards of one file name, first arrays
 made by several threads at once, games and searches made without __init__, numbers no player
 or point has, a finished game resigned, more playouts than an array holds, time= against
-seconds=. Calls that crashed or hung before run in a child process, so that a crash or a hang
-fails the test with a message. Run by CTest (python.module) with the module built."""
+seconds=, a search on a daemon thread when the program ends, more search threads than cores.
+Calls that crashed or hung before run in a child process, so that a crash or a hang fails the
+test with a message. Run by CTest (python.module) with the module built."""
 import math
 import os
 import subprocess
@@ -218,3 +219,14 @@ def test_a_call_on_a_daemon_thread_lets_the_program_end(kind):
     # The call took the GIL back while the interpreter shut down; Python ended its thread and
     # the process aborted (SIGABRT, "terminate called without an active exception") every time.
     assert run_child(AT_EXIT, kind, timeout=30) == "exit\n"
+
+
+def test_search_threads_are_capped_to_the_cores_as_documented():
+    # threads=64 ran 64 search threads on a 2-core machine, each growing a tree of its own with
+    # parallel="root" (up to about 150 MB each), against docs/python.md's "capped to the
+    # machine's cores".
+    cores = os.cpu_count() or 1
+    for threads in (cores, cores + 1, 256):
+        search = tanbo.Search(threads=threads, parallel="root")
+        assert search.spec == ("mcts:playouts=1000" + (f",threads={cores}" if cores > 1 else "")
+                               + ",parallel=root")
