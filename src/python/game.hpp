@@ -176,7 +176,7 @@ class PyGame {
   }
 
   // ---- files
-  void save(const std::string& path) const { session().save_as(path); }
+  void save(const std::string& path) const { session().save_as(named_file(path, "save")); }
   std::string to_sgf() const { return write_sgf(game()); }
   std::string to_text() const { return write_game(game()); }
 
@@ -301,6 +301,13 @@ class PyGame {
     py::array_t<float> out(planes_shape(num_players() + 2));
     write_observation(player, out.mutable_data());
     return out;
+  }
+
+  // `path` when it is not empty: the library shows an empty name as nothing at all (": cannot
+  // open"), so `call` refuses it here by name.
+  static const std::string& named_file(const std::string& path, const char* call) {
+    if (path.empty()) throw Error(std::string(call) + "(): the path is empty: give a file name");
+    return path;
   }
 
   // The refusals of a 0-based player number and of a vertex id out of range, given as text

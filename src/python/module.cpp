@@ -172,8 +172,9 @@ PYBIND11_MODULE(_tanbo, m) {
   add_openspiel(game);
 
   m.def(
-      "load", [](const std::string& path) { return PyGame(load_game(path)); }, py::arg("path"),
-      "reads a game file or SGF record (replayed through the rules)");
+      "load",
+      [](const std::string& path) { return PyGame(load_game(PyGame::named_file(path, "load"))); },
+      py::arg("path"), "reads a game file or SGF record (replayed through the rules)");
   bind_search(m);
   m.def("loads", &deserialize, py::arg("text"),
         "a game from game-file text (Game.serialize(), to_text()), replayed through the rules");

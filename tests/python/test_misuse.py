@@ -1,9 +1,9 @@
 """The module misused: None in a batch of games, two DOT boards of one file name, first arrays
 made by several threads at once, games and searches made without __init__, numbers no player
 or point has, a finished game resigned, more playouts than an array holds, time= against
-seconds=, a search on a daemon thread when the program ends, more search threads than cores.
-Calls that crashed or hung before run in a child process, so that a crash or a hang fails the
-test with a message. Run by CTest (python.module) with the module built."""
+seconds=, a search on a daemon thread when the program ends, more search threads than cores,
+an empty path. Calls that crashed or hung before run in a child process, so that a crash or a
+hang fails the test with a message. Run by CTest (python.module) with the module built."""
 import math
 import os
 import subprocess
@@ -230,3 +230,14 @@ def test_search_threads_are_capped_to_the_cores_as_documented():
         search = tanbo.Search(threads=threads, parallel="root")
         assert search.spec == ("mcts:playouts=1000" + (f",threads={cores}" if cores > 1 else "")
                                + ",parallel=root")
+
+
+def test_an_empty_path_is_refused_by_name(tmp_path):
+    # load("") said ": cannot open (No such file or directory)" and save("") ": not a file
+    # name": the empty name shown as nothing.
+    with pytest.raises(ValueError) as e:
+        tanbo.load("")
+    assert str(e.value) == "load(): the path is empty: give a file name"
+    with pytest.raises(ValueError) as e:
+        tanbo.Game("grid 5x5").save("")
+    assert str(e.value) == "save(): the path is empty: give a file name"
