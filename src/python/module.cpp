@@ -106,8 +106,12 @@ PYBIND11_MODULE(_tanbo, m) {
   // static whose initialisation imports NumPy; an import lets other Python threads run, and a
   // second thread reaching the same static blocks on it while holding the GIL, so that two
   // threads making their first arrays at once (random_playouts, mcts, observation_tensor)
-  // hung for ever. Making one array here does the lookup while the module is imported.
-  py::array_t<float>(0);
+  // hung for ever. Making one array here does the lookup while the module is imported. Without
+  // NumPy the module still imports, and the calls that make arrays raise its ImportError.
+  try {
+    py::array_t<float>(0);
+  } catch (py::error_already_set&) {
+  }
   m.doc() =
       "Tanbo on any board that is a graph: the rules engine, game files, random playouts and "
       "the Monte Carlo search of the tanbo program (docs/python.md).";
