@@ -168,10 +168,8 @@ void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed
 py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed, bool per_game) {
   constexpr auto kMaxEntries = static_cast<std::uint64_t>(PY_SSIZE_T_MAX);
   if (per_game && n > kMaxEntries) {
-    throw Error("n=" + std::to_string(n) +
-                " is more games than per_game=True can hold (arrays "
-                "of at most " +
-                std::to_string(kMaxEntries) + " entries)");
+    throw Error("n=" + std::to_string(n) + " is more games than per_game=True can hold " +
+                "(arrays of at most " + std::to_string(kMaxEntries) + " entries)");
   }
   Position base = searched_copy(g);
   PlayoutTally tally;
@@ -199,8 +197,6 @@ py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed,
   return out;
 }
 
-// The configuration of the keyword arguments of mcts() and Search: the options of an mcts:
-// player spec (docs/strength.md), read by the spec's own parser, then the named arguments.
 // `time=` is `seconds` under the spec's name, read as seconds is (0 or inf: no time limit); a
 // number, or text that is one.
 double time_option(const py::handle& value) {
@@ -216,6 +212,8 @@ double time_option(const py::handle& value) {
   return time_limit(seconds, "time");
 }
 
+// The configuration of the keyword arguments of mcts() and Search: the options of an mcts:
+// player spec (docs/strength.md), read by the spec's own parser, then the named arguments.
 MctsConfig mcts_config(std::uint64_t playouts, double seconds, int threads, const py::kwargs& kw) {
   check_threads(threads);
   std::string options;
