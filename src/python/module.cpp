@@ -17,6 +17,12 @@ namespace tanbo::python {
 
 namespace {
 
+// A file's path as Python gives it: str, bytes or os.PathLike (pathlib.Path), as the bytes the
+// file system sees (os.fsencode); anything else raises TypeError saying so.
+std::string file_path(const py::object& path) {
+  return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+}
+
 // Observations of many games at once, in one array: [game, plane, ...] (observation_tensor).
 // The games must share the board and the number of players.
 py::array_t<float> observation_tensors(const std::vector<const PyGame*>& games,
@@ -168,8 +174,10 @@ PYBIND11_MODULE(_tanbo, m) {
           "copy", [](const PyGame& g) { return PyGame(g.game()); }, "an independent copy")
       .def("__copy__", [](const PyGame& g) { return PyGame(g.game()); })
       .def("__deepcopy__", [](const PyGame& g, py::dict) { return PyGame(g.game()); })
-      .def("save", &PyGame::save, py::arg("path"),
-           "writes the game file (SGF when the name ends in .sgf), atomically and locked")
+      .def(
+          "save", [](const PyGame& g, const py::object& path) { g.save(file_path(path)); },
+          py::arg("path"),
+          "writes the game file (SGF when the name ends in .sgf), atomically and locked")
       .def("to_sgf", &PyGame::to_sgf, "the game as SGF (2D boards, two players)")
       .def("to_text", &PyGame::to_text, "the game in the game-file format")
       .def("__repr__", &PyGame::repr);
@@ -177,7 +185,9 @@ PYBIND11_MODULE(_tanbo, m) {
 
   m.def(
       "load",
-      [](const std::string& path) { return PyGame(load_game(PyGame::named_file(path, "load"))); },
+      [](const py::object& path) {
+        return PyGame(load_game(PyGame::named_file(file_path(path), "load")));
+      },
       py::arg("path"), "reads a game file or SGF record (replayed through the rules)");
   bind_search(m);
   m.def("loads", &deserialize, py::arg("text"),

@@ -2,7 +2,7 @@
 made by several threads at once, games and searches made without __init__, numbers no player
 or point has, a finished game resigned, more playouts than an array holds, time= against
 seconds=, a search on a daemon thread when the program ends, more search threads than cores,
-an empty path. Calls that crashed or hung before run in a child process, so that a crash or a
+an empty path, paths that are not str. Calls that crashed or hung before run in a child process, so that a crash or a
 hang fails the test with a message. Run by CTest (python.module) with the module built."""
 import math
 import os
@@ -241,3 +241,18 @@ def test_an_empty_path_is_refused_by_name(tmp_path):
     with pytest.raises(ValueError) as e:
         tanbo.Game("grid 5x5").save("")
     assert str(e.value) == "save(): the path is empty: give a file name"
+
+
+def test_paths_may_be_str_bytes_or_pathlib(tmp_path):
+    # save and load took str (and bytes) only: a pathlib.Path gave pybind11's "incompatible
+    # function arguments".
+    g = tanbo.Game("grid 5x5")
+    g.apply_action(g.legal_actions()[0])
+    g.save(tmp_path / "a.tanbo")
+    assert tanbo.load(tmp_path / "a.tanbo").moves() == g.moves()
+    g.save(os.fsencode(tmp_path / "b.sgf"))
+    assert tanbo.load(str(tmp_path / "b.sgf")).moves() == g.moves()
+    with pytest.raises(TypeError):
+        g.save(7)
+    with pytest.raises(TypeError):
+        tanbo.load(None)
