@@ -68,17 +68,29 @@ bool interrupted() {
   return PyErr_CheckSignals() != 0;
 }
 
+// Whether the calling thread is Python's main thread, the only one that handles signals
+// (PyErr_CheckSignals does nothing on others). Call with the GIL held.
+bool on_main_thread() {
+  const py::module_ threading = py::module_::import("threading");
+  return threading.attr("main_thread")().attr("ident").cast<unsigned long>() ==
+         PyThread_get_thread_ident();
+}
+
 // Runs work() on a thread of its own while the calling thread, without the GIL, waits for it
-// and asks for signals every kSignalPoll. On an interrupt it calls stop() until work() returns
-// (a search that had not started yet ignores the first call), then raises the interrupt;
-// otherwise work()'s exception, if any, goes on. When the interpreter shuts down meanwhile, it
-// stops work() too and never returns (wait_for_exit). Call with the GIL held.
+// and, on the main thread, asks for signals every kSignalPoll. Another thread never asks: it
+// would wait for the GIL, and if the interpreter began to shut down during that wait, Python
+// would end the thread inside it (through the C++ frames, which aborts the process). On an
+// interrupt it calls stop() until work() returns (a search that had not started yet ignores the
+// first call), then raises the interrupt; otherwise work()'s exception, if any, goes on. When the
+// interpreter shuts down meanwhile, it stops work() too and never returns (wait_for_exit). Call
+// with the GIL held.
 void run_interruptible(const std::function<void()>& work, const std::function<void()>& stop) {
   std::mutex mutex;
   std::condition_variable cv;
   bool done = false;
   std::exception_ptr error;
   bool stopped = false;
+  const bool signals = on_main_thread();
   {
     py::gil_scoped_release release;
     std::thread worker([&] {
@@ -94,7 +106,7 @@ void run_interruptible(const std::function<void()>& work, const std::function<vo
     std::unique_lock lock(mutex);
     while (!cv.wait_for(lock, stopped ? 5ms : kSignalPoll, [&] { return done; })) {
       lock.unlock();
-      if (stopped || exiting() || interrupted()) {
+      if (stopped || exiting() || (signals && interrupted())) {
         stopped = true;
         stop();
       }
@@ -137,11 +149,12 @@ struct PlayoutTally {
   std::uint32_t* lengths = nullptr;
 };
 
-// n uniformly random games from the position `base` (not over). Without the GIL; Ctrl-C and
-// the interpreter's shutdown are looked for between games every kSignalPoll.
+// n uniformly random games from the position `base` (not over). Without the GIL; Ctrl-C (on the
+// main thread) and the interpreter's shutdown are looked for between games every kSignalPoll.
 void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed,
                        PlayoutTally& tally) {
   bool stopped = false;
+  const bool signals = on_main_thread();  // (run_interruptible says why)
   {
     py::gil_scoped_release release;
     Rng rng(seed);
@@ -149,7 +162,7 @@ void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed
     auto next_poll = std::chrono::steady_clock::now() + kSignalPoll;
     for (std::uint64_t i = 0; i < n; ++i) {
       if ((i & 63) == 0 && std::chrono::steady_clock::now() >= next_poll) {
-        if (exiting() || (stopped = interrupted())) break;
+        if (exiting() || (signals && (stopped = interrupted()))) break;
         next_poll = std::chrono::steady_clock::now() + kSignalPoll;
       }
       pos = base;
