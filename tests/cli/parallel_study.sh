@@ -67,22 +67,10 @@ grep -q "^tanbo study shard 2/3: " run1.err || fail "no progress lines"
 [[ $(grep -c . "run 1/logs/parallel.joblog") -eq 4 ]] || fail "joblog"
 [[ -e "run 1/.run-lock" ]] && fail "the run left its lock"
 
-# Through -S: parallel quotes the script's path for the remote shell; the "ssh" runs it here.
-# The "ssh" is found on PATH by name: parallel splits $PARALLEL_SSH into words, and $TMPDIR may
-# hold a space.
+# Through -S: parallel quotes the script's path for the remote shell; the "ssh"
+# (tests/support/tanbo-test-ssh) runs it here.
 mkdir bin
-cat > bin/tanbo-test-ssh << 'EOF'
-#!/bin/bash
-while [[ $1 == -* ]]; do shift; done
-shift                            # the host
-[[ ${1-} == -- ]] && shift
-echo "ssh" >> "$FAKESSH_LOG"
-# sshd gives the remote command the login shell in $SHELL, and parallel's remote wrapper runs
-# the job with it (without it, the job is silently skipped); CI may run with no $SHELL at all.
-export SHELL=${FAKESSH_SHELL-/bin/bash}
-exec bash -c "$*"
-EOF
-chmod +x bin/tanbo-test-ssh
+cp "$tests/support/tanbo-test-ssh" bin/
 export FAKESSH_LOG=$work/ssh.log
 PATH=$work/bin:$PATH PARALLEL_SSH=tanbo-test-ssh bash "$script" --out "run 2" --shards 2 \
   -S 1/nodeA -- "${study[@]}" > run2.out 2> run2.err

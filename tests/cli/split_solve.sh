@@ -151,19 +151,10 @@ grep -qx "winner: white" eq/result.txt || fail "--out=eq: $(cat out)"
 solve_script --out -dash --jobs 2 -- --topology "grid 4x4" --table 4 || fail "--out -dash: $(cat err)"
 grep -qx "winner: white" -- -dash/result.txt || fail "--out -dash: $(cat out)"
 [ -e -dash/.run-lock ] && fail "the run left its lock"
-# Through -S: the units go to the hosts by ssh (a stand-in "ssh" found on PATH runs them here)
+# Through -S: the units go to the hosts by ssh (tests/support/tanbo-test-ssh runs them here)
 # and the answer is the same; a host whose login gives no $SHELL runs nothing, which is named.
 mkdir -p ssh-bin
-cat > ssh-bin/tanbo-test-ssh << 'EOF'
-#!/bin/bash
-while [[ $1 == -* ]]; do shift; done
-shift                            # the host
-[[ ${1-} == -- ]] && shift
-echo "ssh" >> "$FAKESSH_LOG"
-export SHELL=${FAKESSH_SHELL-/bin/bash}
-exec bash -c "$*"
-EOF
-chmod +x ssh-bin/tanbo-test-ssh
+cp "$tests/support/tanbo-test-ssh" ssh-bin/
 export FAKESSH_LOG=$work/ssh.log
 PATH=$work/ssh-bin:$PATH PARALLEL_SSH=tanbo-test-ssh solve_script --out "by ssh" --jobs 1 -S 2/nodeA \
   -- --topology "grid 5x5" --setup spaced --table 16 || fail "-S: $(cat out err)"
