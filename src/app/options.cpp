@@ -26,18 +26,11 @@ void add_board_options(po::options_description& desc, BoardOptions& b, bool with
 
 namespace {
 
-// `--as NAME` (and every other place that takes a player) reads a colour, its letter or a
-// seat number first, then a name: a name that reads as another seat, or two seats of one
-// name, would make a player impossible to name.
-void refuse_ambiguous_names(const std::vector<std::string>& names, const std::string& shown) {
+// `--as NAME` (and every other place that takes a player) reads a name first (game_player):
+// two players of one name would make the second impossible to name.
+void refuse_duplicate_names(const std::vector<std::string>& names, const std::string& shown) {
   const int n = static_cast<int>(names.size());
   for (int i = 0; i < n; ++i) {
-    const auto seat = parse_player(names[i], n);
-    if (seat && *seat != i + 1) {
-      throw Error(shown + ": name " + std::to_string(i + 1) + " " + quote_input(names[i]) +
-                  " stands for " + player_title(*seat) + ", player " + std::to_string(*seat) +
-                  " (a name cannot be another player's colour, letter or number)");
-    }
     for (int j = 0; j < i; ++j) {
       if (to_lower(names[j]) == to_lower(names[i])) {
         throw Error(shown + ": names " + std::to_string(j + 1) + " and " + std::to_string(i + 1) +
@@ -84,7 +77,7 @@ int player_count(const std::string& players) {
     }
     start = comma + 1;
   }
-  refuse_ambiguous_names(names, shown);
+  refuse_duplicate_names(names, shown);
   return n;
 }
 

@@ -65,14 +65,13 @@ Game new_game(TopologyPtr topo, std::string_view setup, int players,
 
 std::optional<Player> game_player(const Game& game, std::string_view text) {
   const int players = game.position.num_players();
-  if (const auto p = parse_player(text, players)) return p;
   const std::string wanted = to_lower(std::string(text));
   for (std::size_t i = 0; i < game.names.size() && i < static_cast<std::size_t>(players); ++i) {
     if (!game.names[i].empty() && to_lower(game.names[i]) == wanted) {
       return static_cast<Player>(i + 1);
     }
   }
-  return std::nullopt;
+  return parse_player(text, players);
 }
 
 std::string players_of(const Game& game) {

@@ -133,18 +133,20 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null &&
 fi
 
 # Names given to new: none may be empty, all must be UTF-8, and --as must be able to name
-# each player: no name of another seat's colour, letter or number, no name twice.
+# each player: no name twice. A name is read before a colour, its letter or a number, so the
+# players of "a,b" are a and b (b is not Black there).
 refused 2 'name 1 is empty' "$TANBO" new n.tanbo --players ,
 refused 2 'name 2 is empty' "$TANBO" new n.tanbo --players "ann, "
 refused 2 'names must be UTF-8 text' "$TANBO" new n.tanbo --players "$(printf 'ann\377'),bob"
-refused 2 'name 1 "white" stands for White, player 2' "$TANBO" new n.tanbo --players white,black
-refused 2 'name 2 "B" stands for Black, player 1' "$TANBO" new n.tanbo --players ann,B
-refused 2 'name 3 "1" stands for Black, player 1' "$TANBO" new n.tanbo --players ann,bob,1
 refused 2 'names 1 and 3 are the same, "Ann"' "$TANBO" play --players "ann,bob, Ann"
-[ -e n.tanbo ] && fail "new wrote a game with names that --as cannot tell apart"
-"$TANBO" new n.tanbo --topology "grid 5x5" --players black,w,red > out 2> err \
-  || fail "names that stand for their own seat: $(cat err)"
-"$TANBO" move n.tanbo A2 --as black > out 2> err || fail "--as black: $(cat err)"
+[ -e n.tanbo ] && fail "new wrote a game with two players of one name"
+"$TANBO" new n.tanbo --topology "grid 5x5" --players a,b > out 2> err || fail "a,b: $(cat err)"
+refused 1 "it is Black (a)'s turn, not White's" "$TANBO" move n.tanbo A2 --as b
+"$TANBO" move n.tanbo A2 --as a > out 2> err || fail "--as a: $(cat err)"
+"$TANBO" move n.tanbo B1 --as b > out 2> err || fail "--as b: $(cat err)"
+"$TANBO" new n.tanbo --force --topology "grid 5x5" --players white,black > out 2> err ||
+  fail "white,black: $(cat err)"
+"$TANBO" move n.tanbo A2 --as white > out 2> err || fail "--as white, the name of Black: $(cat err)"
 rm -f n.tanbo
 # A long file name (331 bytes) is echoed quoted and cut, by new, show, play's load and save.
 deep=$(printf 'folder-with-a-long-name-%02d/' $(seq 12))

@@ -79,8 +79,9 @@ void create_game_file(const Game& game, const std::string& path, bool overwrite)
 std::string save_game_if_unchanged(const Game& game, const std::string& path,
                                    const std::string& expected);
 
-// Reads a player of this game: a colour name, letter or number (parse_player), or a name the
-// header stored (case-insensitive). Returns nullopt when the text names nobody in this game.
+// Reads a player of this game: a name the header stored (case-insensitive) first, so that the
+// players of "--players a,b" are "a" and "b" (not b for Black), then a colour name, letter or
+// number (parse_player). Returns nullopt when the text names nobody in this game.
 std::optional<Player> game_player(const Game& game, std::string_view text);
 
 // The players of the game for messages: "black (alice), white (bob)".
