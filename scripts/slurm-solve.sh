@@ -34,12 +34,7 @@ solve_parse "$@"
 # A line feed would end an #SBATCH line of the job scripts and start a line of shell.
 [[ $solve_out != *$'\n'* ]] || study_die "--out: a folder name with a line feed is not supported"
 [[ $solve_partition != *$'\n'* ]] || study_die "--partition: no line feeds"
-# sbatch --time's forms (MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN, D-H:MIN:SEC, UNLIMITED), checked
-# here: sbatch refusing the units' job would come after the split.
-if [[ -n $solve_time ]] && ! [[ $solve_time =~ ^([0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2})$ ||
-  ${solve_time,,} =~ ^(unlimited|infinite)$ ]]; then
-  study_die "--time $solve_time: expected a Slurm time limit (MINUTES, HOURS:MINUTES:SECONDS or DAYS-HOURS:MINUTES:SECONDS)"
-fi
+study_check_sbatch_time "$solve_time" # (sbatch refusing the units' job would come after the split)
 command -v sbatch > /dev/null ||
   study_die "sbatch not found: this script submits to Slurm (scripts/parallel-solve.sh runs the units with GNU parallel)"
 study_find_tanbo

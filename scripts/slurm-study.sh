@@ -9,7 +9,8 @@
 #                    and the results; it must not hold a study already, nor a split solve
 #   --shards N       array tasks 1..N, task I running tanbo study STUDY_OPTIONS --csv --shard I/N
 #   --wait           wait for the merge job; exit with its status
-#   --partition P, --time T   passed to sbatch for every job (#SBATCH lines of the scripts)
+#   --partition P, --time T   passed to sbatch for every job (#SBATCH lines of the scripts);
+#                    T in sbatch's forms (MINUTES, H:MM:SS, D-H:MM:SS, ...)
 # The program is $TANBO if set, else tanbo on PATH. A shard that failed leaves no file; run it
 # again, then the merge, with (DIR/shard.sh knows N):
 #   sbatch --dependency=afterok:$(sbatch --parsable --array=5 DIR/shard.sh) DIR/merge.sh
@@ -50,7 +51,7 @@ while (($#)); do
   esac
 done
 [[ $partition != *$'\n'* ]] || study_die "--partition: no line feeds"
-[[ $time != *$'\n'* ]] || study_die "--time: no line feeds"
+study_check_sbatch_time "$time"
 
 study_check_out "$out" "$shards"
 study_split_options "$@"

@@ -109,6 +109,16 @@ study_check_options() {
   fi
 }
 
+# Stops the script unless $1 (--time) is empty or in one of sbatch --time's forms (MIN,
+# MIN:SEC, H:MIN:SEC, D-H, D-H:MIN, D-H:MIN:SEC, UNLIMITED): checked before anything is made,
+# since sbatch would refuse it only when the jobs are submitted.
+study_check_sbatch_time() {
+  local t=$1
+  [[ -z $t || $t =~ ^([0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2})$ ||
+    ${t,,} =~ ^(unlimited|infinite)$ ]] ||
+    study_die "--time $t: expected a Slurm time limit (MINUTES, HOURS:MINUTES:SECONDS or DAYS-HOURS:MINUTES:SECONDS)"
+}
+
 # Prints the job id of what sbatch --parsable printed ($1: JOBID or JOBID;CLUSTER); stops the
 # script, saying $2, when that is no job id (a wrapper's or site script's words on stdout).
 study_job_id() {

@@ -40,6 +40,10 @@ refused "--shards 0: expected a whole number" -- bash "$script" --out s --shards
 refused "--shards x: expected a whole number" -- bash "$script" --out s --shards x -- "${study[@]}"
 refused "unknown option '--games'" -- bash "$script" --out s --shards 2 --games 5
 refused "--time needs a value" -- bash "$script" --out s --shards 2 --time
+refused "--time 1h: expected a Slurm time limit" -- bash "$script" --out s --shards 2 --time 1h \
+  -- "${study[@]}"
+refused "--time 2:00" -- bash "$script" --out s --shards 2 --time $'2:00\n#SBATCH --x' -- "${study[@]}"
+[[ -e s ]] && fail "a refused --time made the study's folder"
 refused "no study options after --" -- bash "$script" --out s --shards 2 --
 refused "--shard: the shards are set by --shards N" -- \
   bash "$script" --out s --shards 2 -- "${study[@]}" --shard 1/2
