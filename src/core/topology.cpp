@@ -387,6 +387,14 @@ bool append_dot_line(std::string_view line, std::string& dot_text) {
   return true;
 }
 
+TopologyPtr carried_board(std::string_view spec, const std::string& dot_text,
+                          TopologyLimits limits) {
+  if (!dot_text.empty()) {
+    limits.read_dot_file = [&dot_text](const std::string&, const MemoryLimit*) { return dot_text; };
+  }
+  return parse_topology(spec, limits);
+}
+
 // ---------------------------------------------------------------- spec parser
 
 namespace {

@@ -255,11 +255,11 @@ class GameFileReader {
   // The board: a spec, or the DOT text the file carries (a game file never reads another file).
   TopologyPtr board() {
     return at_line(topology_line_, [&] {
-      if (to_lower(topology_.substr(0, 4)) != "file") return parse_topology(topology_);
-      if (dot_.empty()) {
-        throw fail("a DOT board must be carried in the file (\"dot\" lines after the topology)");
-      }
-      return make_from_dot(dot_, trim(topology_.substr(4)), process_limits());
+      TopologyLimits limits = process_limits();
+      limits.read_dot_file = [](const std::string&, const MemoryLimit*) -> std::string {
+        throw Error("a DOT board must be carried in the file (\"dot\" lines after the topology)");
+      };
+      return carried_board(topology_, dot_, std::move(limits));
     });
   }
 

@@ -235,12 +235,12 @@ void check_setup(const Topology& t, const State& s) {
 // topology), any other board (and a DOT board of a certificate that carries no text) from its
 // spec.
 TopologyPtr board(const std::string& spec, const std::string& dot, std::uint64_t number) {
-  if (dot.empty()) return parse_topology(spec);
-  if (to_lower(trim(spec).substr(0, 5)) != "file ") {
+  TopologyPtr topo = carried_board(spec, dot, process_limits());
+  if (!dot.empty() && topo->kind != BoardKind::kFile) {
     throw Error("line " + std::to_string(number) +
                 ": \"dot\" lines follow a board that is not a DOT board (\"topology file NAME\")");
   }
-  return make_from_dot(dot, trim(trim(spec).substr(5)), process_limits());
+  return topo;
 }
 
 // The header, then the moves from the setup replayed by the checker's own rules.

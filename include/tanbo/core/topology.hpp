@@ -158,5 +158,9 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
 // stands for an empty line) and says whether it was.
 std::string dot_lines(const Topology& topo);
 bool append_dot_line(std::string_view line, std::string& dot_text);
+// The board such a file describes: `spec` built with `limits`, a "file NAME" spec from
+// `dot_text` instead of the file NAME when dot_text is not empty (any other spec ignores it).
+TopologyPtr carried_board(std::string_view spec, const std::string& dot_text,
+                          TopologyLimits limits);
 
 }  // namespace tanbo
