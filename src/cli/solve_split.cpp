@@ -168,8 +168,8 @@ std::string new_run_id() {
 
 // Whether two positions have the same board, stones and side to move.
 bool same_position(const Position& a, const Position& b) {
-  if (a.topology().spec != b.topology().spec || a.num_vertices() != b.num_vertices() ||
-      a.num_players() != b.num_players() || a.to_move() != b.to_move()) {
+  if (!same_board(a.topology(), b.topology()) || a.num_players() != b.num_players() ||
+      a.to_move() != b.to_move()) {
     return false;
   }
   for (Vertex v = 0; v < a.num_vertices(); ++v) {

@@ -369,6 +369,14 @@ TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
   return topo;
 }
 
+bool same_board(const Topology& a, const Topology& b) {
+  if (&a == &b) return true;  // (copies of a position share their board)
+  if (a.spec != b.spec || a.kind != b.kind) return false;
+  if (a.kind != BoardKind::kFile) return true;
+  return a.node_ids == b.node_ids && a.graph.offsets() == b.graph.offsets() &&
+         a.graph.targets() == b.graph.targets();
+}
+
 std::string dot_lines(const Topology& topo) {
   if (topo.kind != BoardKind::kFile) return "";
   std::string out;

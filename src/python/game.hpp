@@ -239,18 +239,8 @@ class PyGame {
     }
     return out;
   }
-  // Whether `other` is on the same board. The canonical spec makes a lattice or hex board, but
-  // a DOT board's spec is "file NAME": two files of one name (or one file rewritten between
-  // two games) are different graphs, so DOT boards must have the same points and edges too.
-  bool same_board(const PyGame& other) const {
-    const Topology& a = topo();
-    const Topology& b = other.topo();
-    if (&a == &b) return true;  // copies share their board
-    if (a.spec != b.spec || a.kind != b.kind) return false;
-    if (a.kind != BoardKind::kFile) return true;
-    return a.node_ids == b.node_ids && a.graph.offsets() == b.graph.offsets() &&
-           a.graph.targets() == b.graph.targets();
-  }
+  // Whether `other` is on the same board (tanbo::same_board: DOT boards by their graphs).
+  bool same_board(const PyGame& other) const { return tanbo::same_board(topo(), other.topo()); }
   // Value equality of positions: the same board, players, stones, side to move and players out.
   bool same_position(const PyGame& other) const {
     if (!same_board(other) || num_players() != other.num_players() ||

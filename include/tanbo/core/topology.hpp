@@ -151,6 +151,11 @@ TopologyPtr make_hex(std::uint32_t side, const TopologyLimits& limits = {});
 TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                           const TopologyLimits& limits = {});
 
+// Whether two boards are one: a spec makes one lattice or hex board, but a DOT board's spec
+// ("file NAME") only names it, and two files of one name (or one file rewritten between two
+// reads) are different graphs, so DOT boards must have the same points and edges too.
+bool same_board(const Topology& a, const Topology& b);
+
 // Files that carry a DOT board (game files, proof certificates) hold its text after the
 // "topology file NAME" line, one line of it per "dot TEXT" line, so that they never depend on
 // the original .dot file. dot_lines gives those lines for `topo` ("" for other boards);
