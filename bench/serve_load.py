@@ -20,7 +20,8 @@ import time
 
 
 def start(tanbo, folder, max_streams, sync):
-    proc = subprocess.Popen([tanbo, "serve", "--port", "0", "--rate", "0", "--db",
+    proc = subprocess.Popen([tanbo, "serve", "--port", "0", "--rate", "0",
+                             "--max-connections", "0", "--db",
                              os.path.join(folder, "bench.sqlite"), "--max-streams",
                              str(max_streams), "--sync", sync, "--web-root", folder],
                             stdout=subprocess.PIPE, text=True)

@@ -29,6 +29,12 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "API requests a second each client address may make (bursts of 4 times as many); 0: "
       "no limit")("max-streams", po::value(&o.max_streams)->default_value(o.max_streams),
                   "event streams open at once (each holds a connection thread)")(
+      "max-connections", po::value(&o.max_connections)->default_value(o.max_connections),
+      "connections each client address may hold open at once (0 to 100000; 0: no limit)")(
+      "request-timeout", po::value(&o.request_timeout)->default_value(o.request_timeout),
+      "seconds a connection has to send a whole request and read its answer, from its start "
+      "or the end of the previous answer; event streams have no limit (0 to 3600; 0: no "
+      "limit)")(
       "games-in-memory", po::value(&o.games_in_memory)->default_value(o.games_in_memory),
       "games kept in memory while unused, the ones used last (1 to 10000000); the others are "
       "read from the database when asked for")(
@@ -61,6 +67,12 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
     throw Error("--sync " + quote_input(o.sync) + ": full or normal");
   }
   if (o.max_streams < 1 || o.max_streams > 4096) throw Error("--max-streams must be 1 to 4096");
+  if (o.max_connections < 0 || o.max_connections > 100000) {
+    throw Error("--max-connections must be 0 to 100000");
+  }
+  if (!(o.request_timeout >= 0) || o.request_timeout > 3600) {
+    throw Error("--request-timeout must be 0 to 3600 seconds");
+  }
   if (o.games_in_memory < 1 || o.games_in_memory > 10000000) {
     throw Error("--games-in-memory must be 1 to 10000000");
   }

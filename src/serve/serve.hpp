@@ -16,6 +16,8 @@ struct ServeOptions {
   std::string web_root;              // "" = next to the program (web/ or ../share/tanbo/web)
   double rate = 50;                  // API requests a second per client (bursts of 4x); 0 = off
   int max_streams = 250;             // event streams open at once
+  int max_connections = 64;          // connections open at once from one address; 0 = off
+  double request_timeout = 20;       // seconds to read and answer a request; 0 = off
   long long games_in_memory = 1000;  // idle games kept in memory (others read when asked for)
   std::string sync = "normal";       // SQLite's synchronous setting: "normal" or "full"
 };

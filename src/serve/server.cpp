@@ -5,8 +5,10 @@
 #include <httplib.h>
 #include <atomic>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
+#include "connections.hpp"
 #include "files.hpp"
 #include "games.hpp"
 #include "serve.hpp"
@@ -98,13 +100,6 @@ struct StreamCount {
   int max = 250;
 };
 
-// httplib's server, with the listening socket's backlog raised from the library's 5 (a burst of
-// connections would otherwise be reset or delayed by a second).
-class Listener : public httplib::Server {
- public:
-  void raise_backlog() { ::listen(svr_sock_, SOMAXCONN); }
-};
-
 class Server {
  public:
   Server(Games& games, const ServeOptions& o, std::string web_root)
@@ -186,6 +181,7 @@ void Server::get_events(const httplib::Request& req, httplib::Response& res) {
     throw ApiError{503, "too many event streams are open (" + std::to_string(streams_.max) +
                             "); try again later"};
   }
+  Listener::unlimited();  // a stream lasts; the connection's time starts at its end
   // Releases the stream's place when the connection ends, however it ends.
   auto place = std::shared_ptr<void>(nullptr, [this](void*) { streams_.open.fetch_sub(1); });
   res.set_header("Cache-Control", "no-cache");
@@ -275,12 +271,19 @@ void Server::routes(httplib::Server& svr) {
   svr.Get(std::string("/games/") + kId,
           [this](const auto&, auto& res) { send_page("/game.html", res); });
   svr.Get("/.*", [this](const auto& req, auto& res) { send_page(req.path, res); });
-  svr.set_error_handler(
-      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
-        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-        send_error(res, res.status, reason_of(res.status));
-        return httplib::Server::HandlerResponse::Handled;
-      }));
+  svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&,
+                                                                httplib::Response& res) {
+    if (const double limit = Listener::timed_out()) {
+      std::ostringstream seconds;
+      seconds << limit;
+      send_error(res, 408,
+                 "the request did not arrive within " + seconds.str() + " s (--request-timeout)");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    send_error(res, res.status, reason_of(res.status));
+    return httplib::Server::HandlerResponse::Handled;
+  }));
 }
 
 }  // namespace
@@ -303,12 +306,13 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   Store store(o.db, o.sync != "normal");
   Games games(store, {o.max_points, o.engine_threads, static_cast<std::size_t>(o.games_in_memory)});
   Server server(games, o, web_root);
-  Listener svr;
+  Listener svr({o.max_connections, o.request_timeout});
   const std::size_t threads = static_cast<std::size_t>(o.max_streams) + 16;
   svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   svr.set_payload_max_length(kMaxBody);
   svr.set_keep_alive_max_count(1000);
   svr.set_tcp_nodelay(true);
+  svr.set_logger([](const auto&, const auto&) { Listener::answered(); });
   server.routes(svr);
 
   const int port = o.port == 0 ? svr.bind_to_any_port(o.host) : o.port;

@@ -322,6 +322,106 @@ def test_stream_limit_503():
         server.stop()
 
 
+def slow_client(server, stop, gap=0.5):
+    """A connection that sends a request's head one line at a time, each `gap` seconds after the
+    last, until `stop` is set: the socket and a list set to [True] once the server closes it."""
+    host = urllib.parse.urlparse(server.base)
+    sock = socket.create_connection((host.hostname, host.port), timeout=30)
+    closed = []
+
+    def trickle():
+        try:
+            sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+            n = 0
+            while not stop.is_set():
+                time.sleep(gap)
+                sock.sendall(b"X-Slow-%d: y\r\n" % n)
+                n += 1
+        except OSError:
+            closed.append(True)
+
+    threading.Thread(target=trickle, daemon=True).start()
+    return sock, closed
+
+
+def test_slow_requests_are_cut():
+    # 17 connection threads (--max-streams + 16), no limit by address: 30 clients that never
+    # finish their requests hold every thread until the request timeout cuts them.
+    server = Server(TANBO, TMP, "--max-streams", "1", "--max-connections", "0",
+                    "--request-timeout", "2", db="slow.sqlite")
+    stop = threading.Event()
+    slow = []
+    try:
+        g = server.new_game()
+        stream, events = open_stream(server, g)
+        assert events.status == 200 and read_event(events)["id"] == "0"
+        slow = [slow_client(server, stop) for _ in range(30)]
+        time.sleep(0.5)
+        start = time.time()
+        status, games = server.get("/api/games")
+        waited = time.time() - start
+        assert status == 200 and games, (status, games)
+        assert waited < 8, waited
+        # The slow ones were answered 408 and closed.
+        for sock, _ in slow:
+            sock.settimeout(10)
+            answer = b""
+            while True:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 408 "), answer
+            assert b"did not arrive within 2 s (--request-timeout)" in answer, answer
+        # The event stream has no time limit: it still follows the game after the timeout.
+        legal = server.get("/api/games/" + g["id"])[1]["legal"]
+        assert play(server, g, 0, legal[0])[0] == 200
+        assert read_event(events)["id"] == "1"
+        stream.close()
+        # A client that sends its requests in time is served on one connection for longer.
+        host = urllib.parse.urlparse(server.base)
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+        for _ in range(4):
+            conn.request("GET", "/api/games")
+            resp = conn.getresponse()
+            assert resp.status == 200 and json.loads(resp.read())
+            time.sleep(0.8)
+        conn.close()
+    finally:
+        stop.set()
+        for sock, _ in slow:
+            sock.close()
+        code, out = server.stop()
+    assert code == 0, (code, out)
+
+
+def test_connections_per_address():
+    server = Server(TANBO, TMP, "--max-connections", "4", db="per-address.sqlite")
+    stop = threading.Event()
+    slow = []
+    try:
+        slow = [slow_client(server, stop) for _ in range(4)]
+        time.sleep(0.5)
+        status, body = server.get("/api/games")
+        assert "too many connections from 127.0.0.1 (at most 4" in error_of(status, body, 503)
+        stop.set()
+        for sock, _ in slow:
+            sock.close()
+        # The places come back as the connections close.
+        for _ in range(100):
+            status, body = server.get("/api/games")
+            if status == 200:
+                break
+            time.sleep(0.05)
+        assert status == 200, (status, body)
+    finally:
+        stop.set()
+        for sock, _ in slow:
+            sock.close()
+        code, out = server.stop()
+    assert code == 0, (code, out)
+
+
 def test_refused_start():
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -333,7 +433,10 @@ def test_refused_start():
                         (["--sync", "maybe"], "--sync"),
                         (["--db", "", "--port", "0"], "is no file"),
                         (["--db", ":memory:", "--port", "0"], "is no file"),
-                        (["--max-points", "-1"], "must be a whole number of 0 or more")]:
+                        (["--max-points", "-1"], "must be a whole number of 0 or more"),
+                        (["--max-connections", "-1"], "--max-connections must be 0 to 100000"),
+                        (["--request-timeout", "5000"], "--request-timeout must be 0 to 3600"),
+                        (["--request-timeout", "nan"], "--request-timeout must be 0 to 3600")]:
         r = subprocess.run([TANBO, "serve", "--host", "127.0.0.1", *args], capture_output=True,
                            text=True, timeout=20, cwd=TMP)
         assert r.returncode == 2 and words in r.stderr and r.stdout == "", (args, r)
