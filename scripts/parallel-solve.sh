@@ -41,12 +41,14 @@ solve_split
 printf '#!/bin/bash\n# Solves unit $1 of this split.\nexec %s\n' "$(solve_unit_command '"$1"')" > "$solve_dir/unit.sh"
 printf '#!/bin/bash\n# Merges the units of this split.\nexec %s\n' "$(solve_merge_command)" > "$solve_dir/merge.sh"
 mkdir -p "$solve_dir/logs"
-status=0
 # The unit numbers come on parallel's standard input: a million of them would not fit on its
 # command line.
-run=(parallel --will-cite -q -j "$solve_jobs" --halt never --joblog "$solve_dir/logs/parallel.joblog")
+run=(parallel --will-cite -q -j "$solve_jobs" --halt never --joblog "$solve_dir/logs/parallel.joblog"
+  "${study_parallel_stop[@]}")
 [[ -n $solve_hosts ]] && run+=(-S "$solve_hosts")
-seq 0 $((solve_units - 1)) | "${run[@]}" bash "$solve_dir/unit.sh" {} || status=$?
+study_run_parallel 0 $((solve_units - 1)) "${run[@]}" bash "$solve_dir/unit.sh" {}
+status=$study_parallel_status
+[[ -z $study_stopped ]] || echo "$study_me: stopped by $study_stopped" >&2
 # What is missing is read from the results: parallel's status counts failed jobs only up to
 # 100, and is 255 when it was stopped (Ctrl-C).
 missing=$(solve_missing)

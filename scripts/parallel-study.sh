@@ -58,14 +58,15 @@ study_find_tanbo
 study_check_options
 study_write_scripts "" ""
 
-run=(parallel --will-cite --line-buffer --joblog "$study_dir/logs/parallel.joblog")
+run=(parallel --will-cite --line-buffer --joblog "$study_dir/logs/parallel.joblog" "${study_parallel_stop[@]}")
 [[ -n $jobs ]] && run+=(-j "$jobs")
 [[ -n $hosts ]] && run+=(-S "$hosts")
 echo "shards: $study_count, by GNU parallel (logs: $study_dir/logs/parallel.joblog)" >&2
 # parallel quotes what replaces {1} and {2} for the shell, here and on other hosts. The shard
 # numbers come on its standard input (:::: -): 999,999 of them would not fit on its command line.
-status=0
-seq 1 "$study_count" | "${run[@]}" bash '{1}' '{2}' ::: "$study_dir/shard.sh" :::: - || status=$?
+study_run_parallel 1 "$study_count" "${run[@]}" bash '{1}' '{2}' ::: "$study_dir/shard.sh" :::: -
+status=$study_parallel_status
+[[ -z $study_stopped ]] || echo "$study_me: stopped by $study_stopped" >&2
 missing=$(study_missing)
 if [[ -n $missing ]]; then
   rerun=""

@@ -122,6 +122,27 @@ grep -qF -- "--out DIR is empty" err || fail "--out '': $(cat err)"
 grep -qF "were not all found within --time" err || fail "--split past --time: $(cat err)"
 [ -e big ] && fail "a split stopped by --time made its folder"
 
+# TERM sent to the script alone (not to its process group, as a scheduler or `kill PID` does)
+# stops the units it started: each writes its checkpoint and ends, and the script says so and
+# fails. Before, the script ended and its units went on solving.
+bash "$tests/../scripts/parallel-solve.sh" --out "stopped dir" --jobs 2 --depth 2 --resume -- \
+  --topology "grid 6x6" --setup spaced --table 64 > out 2> err &
+script=$!
+units_running() { pgrep -c -f -- "stopped dir --unit" || true; }
+for _ in $(seq 300); do
+  [ "$(units_running)" -ge 2 ] && break
+  sleep 0.1
+done
+[ "$(units_running)" -ge 2 ] || fail "the 6x6 units did not start: $(cat out err)"
+kill -TERM "$script"
+wait "$script" && fail "a stopped parallel-solve.sh succeeded"
+[ "$(units_running)" -eq 0 ] || fail "units still run after TERM: $(pgrep -a -f -- "stopped dir --unit")"
+grep -qF "parallel-solve.sh: stopped by SIGTERM" err || fail "TERM: $(cat err)"
+grep -qF "units without a result: 0,1" err || fail "TERM, the units named: $(cat err)"
+for i in 0 1; do
+  [ -s "stopped dir/checkpoints/unit-$i.ckpt" ] || fail "unit $i wrote no checkpoint on TERM"
+done
+
 # The same folder cannot be split twice; bad options are refused.
 bash "$tests/../scripts/parallel-solve.sh" --out "split dir" --jobs 2 -- --topology "grid 5x5" \
   > out 2> err && fail "a second split into one folder"
