@@ -102,6 +102,27 @@ TEST(GameFile, CarriageReturnsAtLineEndsAreDropped) {
   }
 }
 
+// The "file" keyword is read in any case, by the board's parser and by the check that DOT lines
+// follow a DOT board; a DOT line after another board is refused with its line number.
+TEST(GameFile, DotLinesFollowTheFileKeywordInAnyCase) {
+  Game g = new_game("file " + std::string(TANBO_TEST_DATA) + "/render/wheel.dot", "default", 0, {});
+  const std::string text = write_game(g);
+  const std::size_t at = text.find("topology file ");
+  ASSERT_NE(at, std::string::npos) << text;
+  std::string upper = text;
+  upper.replace(at, 14, "topology FILE ");
+  EXPECT_EQ(read_game(upper, "upper.game").position.hash(), g.position.hash());
+  std::string grid = text;
+  grid.replace(at, text.find('\n', at) - at, "topology grid 5x5");
+  try {
+    read_game(grid, "grid.game");
+    ADD_FAILURE() << "a dot line after a grid was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("belongs after \"topology file NAME\""), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(GameFile, ResignationsWithFourPlayers) {
   Game g = random_game("grid 19x19", 8, 12, "four", 4);
   g.position.resign(3);  // Red leaves: its roots go, play goes on

@@ -490,6 +490,11 @@ bool read_wrap(const std::vector<std::string>& words, std::size_t from) {
 
 }  // namespace
 
+bool is_file_spec(std::string_view spec) {
+  const auto words = split_ws(spec);
+  return !words.empty() && to_lower(words[0]) == "file";
+}
+
 TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& limits) {
   const auto words = split_ws(spec_text);
   if (words.empty()) {

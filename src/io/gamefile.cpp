@@ -178,7 +178,7 @@ class GameFileReader {
       ++line_no_;
       drop_carriage_returns(line);
       if (append_dot_line(line, dot_)) {
-        if (topology_.rfind("file", 0) != 0)
+        if (!is_file_spec(topology_))
           throw fail("a \"dot\" line belongs after \"topology file NAME\"");
         continue;
       }

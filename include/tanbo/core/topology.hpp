@@ -34,6 +34,8 @@ struct MemoryLimit {
   // --max-memory, TANBO_MAX_MEMORY).
   std::uint64_t used = 0;
   std::string source;  // "ulimit -v (RLIMIT_AS)", "the cgroup's memory.max", "--max-memory", ...
+  // How the user of this program changes the limit, for refusals (set_memory_advice).
+  std::string advice = "--max-memory SIZE or TANBO_MAX_MEMORY";
   // What a new board may take: 80% of what is not in use yet (the rest is left to what the
   // estimate does not count: a search's tree, output, the allocator).
   std::uint64_t board_room() const;
@@ -162,6 +164,8 @@ bool same_board(const Topology& a, const Topology& b);
 // append_dot_line adds the TEXT of `line` to `dot_text` when it is such a line ("dot" alone
 // stands for an empty line) and says whether it was.
 std::string dot_lines(const Topology& topo);
+// Whether a spec names a DOT board: its first word is "file", in any case.
+bool is_file_spec(std::string_view spec);
 bool append_dot_line(std::string_view line, std::string& dot_text);
 // The board such a file describes: `spec` built with `limits`, a "file NAME" spec from
 // `dot_text` instead of the file NAME when dot_text is not empty (any other spec ignores it).
