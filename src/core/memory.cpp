@@ -101,8 +101,8 @@ std::string memory_refusal(std::uint64_t need, const MemoryLimit& limit) {
   return "would need about " + human_bytes(need) + " of memory; a board may use " +
          human_bytes(limit.board_room()) + ", " + share +
          (limit.used ? " of what is not in use yet under" : " of") + " the limit of " +
-         human_bytes(limit.bytes) + " (" + limit.source +
-         "); raise or lower the limit with --max-memory SIZE or TANBO_MAX_MEMORY";
+         human_bytes(limit.bytes) + " (" + limit.source + "); raise or lower the limit with " +
+         limit.advice;
 }
 
 void check_game_memory(const Topology& topo, int players) {

@@ -23,6 +23,7 @@ namespace tanbo {
 namespace {
 
 std::uint64_t g_max_memory = 0;  // set_max_memory (--max-memory); 0 = not set
+std::string g_advice;            // set_memory_advice; "" = MemoryLimit's default
 
 // ---------------------------------------------------------------- files of /proc and /sys
 
@@ -143,7 +144,8 @@ std::optional<MemoryLimit> cgroup_memory_limit(const std::string& root) {
   return best;
 }
 
-MemoryLimit memory_limit() {
+// The limit memory_limit() gives, with the default advice.
+static MemoryLimit limit_and_source() {
   if (g_max_memory) return {g_max_memory, 0, "--max-memory"};
   if (const char* env = std::getenv("TANBO_MAX_MEMORY"); env && *env) {
     return {parse_memory_size(env, "TANBO_MAX_MEMORY"), 0, "TANBO_MAX_MEMORY"};
@@ -161,6 +163,16 @@ MemoryLimit memory_limit() {
     const std::uint64_t used = read_keyed("/proc/self/status", "VmSize", 1024, true).value_or(0);
     take({as.rlim_cur, std::min<std::uint64_t>(used, as.rlim_cur), "ulimit -v (RLIMIT_AS)"});
   }
+  return limit;
+}
+
+void set_memory_advice(std::string advice) {
+  g_advice = std::move(advice);
+}
+
+MemoryLimit memory_limit() {
+  MemoryLimit limit = limit_and_source();
+  if (!g_advice.empty()) limit.advice = g_advice;
   return limit;
 }
 

@@ -18,6 +18,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/players.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/safe_file.hpp"
 #include "tanbo/io/sgf.hpp"
 #include "tanbo/session/session.hpp"
 
@@ -176,7 +177,15 @@ class PyGame {
   }
 
   // ---- files
-  void save(const std::string& path) const { session().save_as(named_file(path, "save")); }
+  // The text is made while the GIL is held (the game may change once it is released); the
+  // write, which waits up to 10 s for another process's lock on the file, lets other Python
+  // threads run.
+  void save(const std::string& path) const {
+    const std::string file = named_file(path, "save");
+    const std::string text = write_game_as(game(), file, true);
+    py::gil_scoped_release others_run;
+    write_file_atomic(file, text);
+  }
   std::string to_sgf() const { return write_sgf(game()); }
   std::string to_text() const { return write_game(game()); }
 

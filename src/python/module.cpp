@@ -12,6 +12,7 @@
 #include "fast.hpp"
 #include "game.hpp"
 #include "search.hpp"
+#include "tanbo/platform/memory.hpp"
 
 namespace tanbo::python {
 
@@ -118,6 +119,8 @@ PYBIND11_MODULE(_tanbo, m) {
     py::array_t<float>(0);
   } catch (py::error_already_set&) {
   }
+  // Python has no --max-memory: a refusal names the variable, which is read at each build.
+  set_memory_advice("os.environ['TANBO_MAX_MEMORY'] = SIZE (e.g. '8G')");
   m.doc() =
       "Tanbo on any board that is a graph: the rules engine, game files, random playouts and "
       "the Monte Carlo search of the tanbo program (docs/python.md).";

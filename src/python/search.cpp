@@ -187,11 +187,14 @@ py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed,
   Position base = searched_copy(g);
   PlayoutTally tally;
   tally.wins.assign(static_cast<std::size_t>(base.num_players()), 0);
-  py::array_t<std::int8_t> winners(static_cast<py::ssize_t>(per_game ? n : 0));
-  py::array_t<std::uint32_t> lengths(static_cast<py::ssize_t>(per_game ? n : 0));
+  // The arrays only for per_game: the tally of wins needs no NumPy.
+  std::optional<py::array_t<std::int8_t>> winners;
+  std::optional<py::array_t<std::uint32_t>> lengths;
   if (per_game) {
-    tally.winners = winners.mutable_data();
-    tally.lengths = lengths.mutable_data();
+    winners.emplace(static_cast<py::ssize_t>(n));
+    lengths.emplace(static_cast<py::ssize_t>(n));
+    tally.winners = winners->mutable_data();
+    tally.lengths = lengths->mutable_data();
   }
   if (base.is_over()) {
     tally.wins[base.winner() - 1] = n;
@@ -205,8 +208,8 @@ py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed,
   }
   if (!per_game) return py::cast(tally.wins);
   py::dict out;
-  out["winners"] = winners;
-  out["lengths"] = lengths;
+  out["winners"] = *winners;
+  out["lengths"] = *lengths;
   return out;
 }
 

@@ -2,12 +2,15 @@
 made by several threads at once, games and searches made without __init__, numbers no player
 or point has, a finished game resigned, more playouts than an array holds, time= against
 seconds=, a search on a daemon thread when the program ends, more search threads than cores,
-an empty path, paths that are not str. Calls that crashed or hung before run in a child process, so that a crash or a
+an empty path, paths that are not str, a save waiting for another process's lock, a board
+too big for the memory limit, playouts without NumPy. Calls that crashed or hung before run in a child process, so that a crash or a
 hang fails the test with a message. Run by CTest (python.module) with the module built."""
 import math
 import os
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -256,3 +259,70 @@ def test_paths_may_be_str_bytes_or_pathlib(tmp_path):
         g.save(7)
     with pytest.raises(TypeError):
         tanbo.load(None)
+
+
+def test_other_threads_run_while_save_waits_for_a_lock(tmp_path):
+    # save() held the GIL while it waited, up to 10 s, for another process's lock on the file:
+    # every other Python thread stood still meanwhile.
+    path = tmp_path / "locked.tanbo"
+    g = tanbo.Game("grid 5x5")
+    g.save(path)
+    g.apply_action(g.legal_actions()[0])
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, sys, time\n"
+         "f = open(sys.argv[1])\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\n"
+         "time.sleep(1.5)\n", str(path)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline() == "locked\n"
+    ticks = []
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.005)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    start = time.monotonic()
+    g.save(path)
+    end = time.monotonic()
+    done.set()
+    counter.join()
+    holder.wait(timeout=30)
+    during = [t for t in ticks if start < t < end]
+    assert end - start > 0.5, "save did not wait for the lock"
+    assert len(during) > 20, f"{len(during)} ticks in the {end - start:.1f} s save waited"
+    assert tanbo.load(path).moves() == g.moves()
+
+
+def test_a_memory_refusal_names_what_python_can_change():
+    # The refusal named --max-memory, an option of the command line that Python does not have.
+    out = run_child("""
+import os, tanbo
+os.environ["TANBO_MAX_MEMORY"] = "64M"
+try:
+    tanbo.Game("grid 3000x3000")
+except ValueError as e:
+    print(e)
+""")
+    assert "TANBO_MAX_MEMORY" in out and "os.environ['TANBO_MAX_MEMORY'] = SIZE" in out, out
+    assert "--max-memory" not in out, out
+
+
+def test_playouts_without_numpy_count_wins():
+    # random_playouts made its per-game arrays, empty, even when per_game was False: without
+    # NumPy the plain count of wins raised ImportError.
+    out = run_child("""
+import sys
+import threading
+import time
+sys.modules["numpy"] = None  # as if NumPy were not installed
+import tanbo
+g = tanbo.Game("grid 5x5")
+print(sum(tanbo.random_playouts(g, 50, seed=3)))
+try:
+    tanbo.random_playouts(g, 5, per_game=True)
+except ImportError:
+    print("per_game needs NumPy")
+""")
+    assert out == "50\nper_game needs NumPy\n", out

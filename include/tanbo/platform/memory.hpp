@@ -19,6 +19,9 @@ namespace tanbo {
 MemoryLimit memory_limit();
 // Sets the limit for this process (the option --max-memory); 0 goes back to the automatic one.
 void set_max_memory(std::uint64_t bytes);
+// How refusals tell the user to change the limit, for front ends without --max-memory (the
+// Python module); the default names --max-memory and TANBO_MAX_MEMORY.
+void set_memory_advice(std::string advice);
 // The memory cgroup's limit on this process, nullopt when it has none: cgroup v2 memory.max
 // or v1 memory.limit_in_bytes of its cgroup and of every parent (the one with the least room),
 // found through /proc/self/cgroup and /proc/self/mountinfo. `root` is prefixed to every path
