@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Solves a position on a Slurm cluster: splits it into work units here, runs the units as one
-# array job and the merge as a job that waits for them (afterok).
+# Solves a position on a Slurm cluster: splits it into work units here, runs the units as array
+# jobs and the merge as a job that waits for them (afterok). Slurm refuses array task ids from
+# its MaxArraySize up (1001 by default; scontrol show config tells): more units than that go in
+# several arrays, each of at most MaxArraySize tasks, run one after another (so that --jobs
+# bounds them all); task a of such an array solves unit TANBO_UNIT_BASE + a.
 #
 # usage: scripts/slurm-solve.sh --out DIR --jobs N [--depth D] [--wait] [--proof] [--resume]
 #                               [--time T] [--partition P] -- SOLVE_OPTIONS...
@@ -21,13 +24,59 @@
 #                   (--table, --method, --threads, ...), as tanbo solve takes them
 # The program is $TANBO if set, else tanbo on PATH. A unit that failed: solve it again and merge
 # with sbatch --dependency=afterok:$(sbatch --parsable --array=I DIR/unit.sh) DIR/merge.sh
-# When sbatch refuses the units' array job (Slurm's MaxArraySize, 1001 by default, bounds the
-# units), the split is removed and the same command can be run again.
+# (a unit I from MaxArraySize up: --array=I%M --export=ALL,TANBO_UNIT_BASE=I-I%M, M being
+# MaxArraySize). When sbatch refuses the units' array jobs, the split is removed (and the arrays
+# already submitted are cancelled) so that the same command can be run again.
 set -euo pipefail
 study_me=slurm-solve.sh
 # shellcheck source-path=SCRIPTDIR source=solve-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/solve-common.sh"
 usage() { sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" | sed '$d'; }
+
+# Slurm's MaxArraySize (scontrol show config), 1001 when it cannot be read.
+max_array_size() {
+  local config size
+  config=$(scontrol show config 2> /dev/null) || config=""
+  size=$(awk '$1 == "MaxArraySize" { print $3 }' <<< "$config")
+  [[ $size =~ ^[1-9][0-9]{0,8}$ ]] || size=1001
+  echo "$size"
+}
+
+# Submits the units as arrays of at most solve_max_array tasks, each after the one before
+# (afterany), so that --jobs bounds them all. Sets solve_arrays (the job ids, space-separated).
+# When sbatch refuses one, cancels those submitted, removes the split and stops.
+solve_submit_units() {
+  solve_max_array=$(max_array_size)
+  solve_arrays=""
+  local base n id after=()
+  for ((base = 0; base < solve_units; base += solve_max_array)); do
+    n=$((solve_units - base < solve_max_array ? solve_units - base : solve_max_array))
+    if ! id=$(sbatch --parsable --array="0-$((n - 1))%$solve_jobs" \
+      --export="ALL,TANBO_UNIT_BASE=$base" "${after[@]}" "$solve_dir/unit.sh"); then
+      # shellcheck disable=SC2086 # the ids, one word each
+      [[ -z $solve_arrays ]] || scancel $solve_arrays 2> /dev/null || true
+      solve_undo_split
+      study_die "sbatch refused the array job of units $base to $((base + n - 1)) (above); nothing started${solve_arrays:+ (jobs $solve_arrays cancelled)}, and the split is removed"
+    fi
+    id=$(study_job_id "$id" "check squeue for the units' array jobs (job name tanbo-solve)") || exit
+    solve_arrays+=${solve_arrays:+ }$id
+    after=(--dependency="afterany:$id")
+  done
+}
+
+# How to solve the units $1 (comma-separated) again and merge: units from MaxArraySize up need
+# the base of their array.
+solve_rerun_hint() {
+  local q_unit q_merge i big=0
+  q_unit=$(study_quote_words "$solve_dir/unit.sh")
+  q_merge=$(study_quote_words "$solve_dir/merge.sh")
+  for i in ${1//,/ }; do ((i < solve_max_array)) || big=1; done
+  if ((big)); then
+    echo "solve each unit I again with: sbatch --array=\$((I % $solve_max_array)) --export=ALL,TANBO_UNIT_BASE=\$((I - I % $solve_max_array)) $q_unit, then merge with: sbatch $q_merge"
+  else
+    echo "solve each again and merge with: sbatch --dependency=afterok:\$(sbatch --parsable --array=${1:-I} $q_unit) $q_merge"
+  fi
+}
 
 solve_parse "$@"
 [[ -z $solve_hosts ]] || study_die "-S is parallel-solve.sh's: here Slurm places the jobs (--partition)"
@@ -48,8 +97,11 @@ common=""
   study_sbatch_line job-name tanbo-solve
   study_sbatch_line output "${solve_dir//%/%%}/logs/unit-%a-%A.log"
   printf '%s' "$common"
-  echo '# Solves unit $SLURM_ARRAY_TASK_ID of this split (or unit $1).'
-  echo "exec $(solve_unit_command '"${SLURM_ARRAY_TASK_ID:-$1}"')"
+  echo '# Solves unit TANBO_UNIT_BASE + $SLURM_ARRAY_TASK_ID of this split (or unit $1).'
+  echo 'unit=${1-}'
+  echo '[[ -n ${SLURM_ARRAY_TASK_ID-} ]] && unit=$((${TANBO_UNIT_BASE:-0} + SLURM_ARRAY_TASK_ID))'
+  echo 'echo "unit $unit"'
+  echo "exec $(solve_unit_command '"$unit"')"
 } > "$solve_dir/unit.sh"
 {
   echo '#!/bin/bash'
@@ -65,15 +117,13 @@ if ((solve_units == 0)); then
   dependency=()
   array_note="no units (the game ends within $solve_depth plies)"
 else
-  if ! array=$(sbatch --parsable --array="0-$((solve_units - 1))%$solve_jobs" "$solve_dir/unit.sh"); then
-    solve_undo_split
-    hint=""
-    ((solve_units > 1000)) && hint=" (Slurm's MaxArraySize, 1001 by default, may be below the $solve_units units: try a smaller --depth)"
-    study_die "sbatch refused the array job of the units (above)$hint; nothing started, and the split is removed"
+  solve_submit_units
+  dependency=(--dependency="afterok:${solve_arrays// /:}")
+  if [[ $solve_arrays == *" "* ]]; then
+    array_note="units as jobs $solve_arrays ($solve_units tasks in arrays of at most $solve_max_array)"
+  else
+    array_note="units as job $solve_arrays ($solve_units tasks)"
   fi
-  array=$(study_job_id "$array" "check squeue for the units' array job (job name tanbo-solve)") || exit
-  dependency=(--dependency="afterok:$array")
-  array_note="units as job $array ($solve_units tasks)"
 fi
 if ((solve_wait)); then
   echo "$array_note; waiting for the merge (logs in $solve_dir/logs)" >&2
@@ -88,7 +138,7 @@ if ((solve_wait)); then
   if ((status == 0)) && [[ ! -s $solve_dir/result.txt ]]; then
     # sbatch --wait exits 0 for a job Slurm cancelled because a unit failed.
     missing=$(solve_missing)
-    echo "$study_me: the merge did not run: units without a result: ${missing:-none} (logs in $solve_dir/logs); solve each again and merge with: sbatch --dependency=afterok:\$(sbatch --parsable --array=${missing:-I} $q_dir/unit.sh) $q_dir/merge.sh" >&2
+    echo "$study_me: the merge did not run: units without a result: ${missing:-none} (logs in $solve_dir/logs); $(solve_rerun_hint "$missing")" >&2
     exit 1
   fi
   if ((status != 0)); then

@@ -252,6 +252,28 @@ slurm_script() {
   PATH="$work/bin:$PATH" SBATCH_STUB_DIR="$work/stub" bash "$tests/../scripts/slurm-solve.sh" \
     "$@" > out 2> err
 }
+# More units than Slurm's MaxArraySize (3 here, from a stub scontrol): arrays of 3 tasks and
+# fewer, one after another, task a of the second solving unit 3 + a; the same answer. Before,
+# sbatch refused the single array of 4 tasks (ids to 3) and nothing ran.
+mkdir small-bin
+printf '#!/bin/bash\n[[ "$*" == "show config" ]] && echo "MaxArraySize            = 3"\n' > small-bin/scontrol
+chmod +x small-bin/scontrol
+rm -rf stub
+PATH="$work/small-bin:$PATH" slurm_script --out chunked --jobs 2 --wait --proof -- \
+  --topology "grid 5x5" --setup spaced --table 16 || fail "slurm-solve in arrays: $(cat out err)"
+grep -E '^(winner|winning moves):' chunked/result.txt | cmp -s whole.lines - ||
+  fail "the answer of arrays differs: $(cat chunked/result.txt)"
+"$TANBO" check-proof chunked/proof.txt > /dev/null 2>&1 || fail "the certificate of arrays"
+grep -q "^units as jobs [0-9]* [0-9]* (4 tasks in arrays of at most 3)" err || fail "arrays: $(cat err)"
+grep -qF -- "--array=0-2%2 --export=ALL\,TANBO_UNIT_BASE=0 " stub/calls &&
+  grep -qF -- "--array=0-0%2 --export=ALL\,TANBO_UNIT_BASE=3 --dependency=afterany:" stub/calls ||
+  fail "the arrays submitted: $(cat stub/calls)"
+grep -qx "unit 3" chunked/logs/unit-*.log || fail "no log names unit 3: $(ls chunked/logs)"
+# A unit from MaxArraySize up that failed is named with its array's base.
+PATH="$work/small-bin:$PATH" slurm_script --out chunked-failing --jobs 2 --wait -- \
+  --topology "grid 5x5" --setup spaced --table 16 --nodes 1 && fail "arrays of failing units merged"
+grep -qF "units without a result: 0,1,2,3" err &&
+  grep -qF -- "--export=ALL,TANBO_UNIT_BASE=\$((I - I % 3))" err || fail "failed units in arrays: $(cat err)"
 # What would break the #SBATCH lines of the job scripts (a line feed ends one and starts a line
 # of shell) or make sbatch refuse them is refused before the split.
 slurm_refused() {  # WANT OPTIONS...: slurm-solve.sh refuses them saying WANT, making nothing
