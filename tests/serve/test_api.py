@@ -322,26 +322,46 @@ def test_stream_limit_503():
         server.stop()
 
 
-def slow_client(server, stop, gap=0.5):
-    """A connection that sends a request's head one line at a time, each `gap` seconds after the
-    last, until `stop` is set: the socket and a list set to [True] once the server closes it."""
-    host = urllib.parse.urlparse(server.base)
-    sock = socket.create_connection((host.hostname, host.port), timeout=30)
-    closed = []
+class SlowClients:
+    """Connections that send a request's head one line at a time, half a second apart, until
+    the with block ends; the block's end closes them and stops the server (status 0)."""
 
-    def trickle():
+    def __init__(self, server):
+        self.server = server
+        self.stop = threading.Event()
+        self.socks = []
+
+    def open(self, count):
+        host = urllib.parse.urlparse(self.server.base)
+        for _ in range(count):
+            sock = socket.create_connection((host.hostname, host.port), timeout=30)
+            threading.Thread(target=self.trickle, args=(sock,), daemon=True).start()
+            self.socks.append(sock)
+        return self.socks
+
+    def trickle(self, sock):
         try:
             sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
             n = 0
-            while not stop.is_set():
-                time.sleep(gap)
+            while not self.stop.is_set():
+                time.sleep(0.5)
                 sock.sendall(b"X-Slow-%d: y\r\n" % n)
                 n += 1
         except OSError:
-            closed.append(True)
+            pass  # closed by the server
 
-    threading.Thread(target=trickle, daemon=True).start()
-    return sock, closed
+    def close(self):
+        self.stop.set()
+        for sock in self.socks:
+            sock.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *failure):
+        self.close()
+        code, out = self.server.stop()
+        assert code == 0, (code, out)
 
 
 def test_slow_requests_are_cut():
@@ -349,13 +369,11 @@ def test_slow_requests_are_cut():
     # finish their requests hold every thread until the request timeout cuts them.
     server = Server(TANBO, TMP, "--max-streams", "1", "--max-connections", "0",
                     "--request-timeout", "2", db="slow.sqlite")
-    stop = threading.Event()
-    slow = []
-    try:
+    with SlowClients(server) as slow:
         g = server.new_game()
         stream, events = open_stream(server, g)
         assert events.status == 200 and read_event(events)["id"] == "0"
-        slow = [slow_client(server, stop) for _ in range(30)]
+        socks = slow.open(30)
         time.sleep(0.5)
         start = time.time()
         status, games = server.get("/api/games")
@@ -363,7 +381,7 @@ def test_slow_requests_are_cut():
         assert status == 200 and games, (status, games)
         assert waited < 8, waited
         # The slow ones were answered 408 and closed.
-        for sock, _ in slow:
+        for sock in socks:
             sock.settimeout(10)
             answer = b""
             while True:
@@ -387,26 +405,16 @@ def test_slow_requests_are_cut():
             assert resp.status == 200 and json.loads(resp.read())
             time.sleep(0.8)
         conn.close()
-    finally:
-        stop.set()
-        for sock, _ in slow:
-            sock.close()
-        code, out = server.stop()
-    assert code == 0, (code, out)
 
 
 def test_connections_per_address():
     server = Server(TANBO, TMP, "--max-connections", "4", db="per-address.sqlite")
-    stop = threading.Event()
-    slow = []
-    try:
-        slow = [slow_client(server, stop) for _ in range(4)]
+    with SlowClients(server) as slow:
+        slow.open(4)
         time.sleep(0.5)
         status, body = server.get("/api/games")
         assert "too many connections from 127.0.0.1 (at most 4" in error_of(status, body, 503)
-        stop.set()
-        for sock, _ in slow:
-            sock.close()
+        slow.close()
         # The places come back as the connections close.
         for _ in range(100):
             status, body = server.get("/api/games")
@@ -414,12 +422,6 @@ def test_connections_per_address():
                 break
             time.sleep(0.05)
         assert status == 200, (status, body)
-    finally:
-        stop.set()
-        for sock, _ in slow:
-            sock.close()
-        code, out = server.stop()
-    assert code == 0, (code, out)
 
 
 def test_refused_start():
