@@ -183,7 +183,9 @@ PYBIND11_MODULE(_tanbo, m) {
           "writes the game file (SGF when the name ends in .sgf), atomically and locked")
       .def("to_sgf", &PyGame::to_sgf, "the game as SGF (2D boards, two players)")
       .def("to_text", &PyGame::to_text, "the game in the game-file format")
-      .def("__repr__", &PyGame::repr);
+      .def("__repr__", &PyGame::repr)
+      .def_property_readonly("_initialised", &PyGame::initialised,
+                             "whether __init__ or unpickling made this game (tanbo/__init__.py)");
   add_openspiel(game);
 
   m.def(

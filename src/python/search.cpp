@@ -331,6 +331,9 @@ class PySearch {
   }
   static void operator delete(void* p) noexcept { ::operator delete(p); }
 
+  // Whether __init__ made this search (false only for Search.__new__ without __init__).
+  bool initialised() const { return engine_ != nullptr; }
+
   py::dict search(const PyGame& g) {
     Engine& e = engine();
     std::unique_lock lock(e.mutex, std::try_to_lock);
@@ -431,7 +434,9 @@ void bind_search(py::module_& m) {
            "searches the game's position, starting from the tree of the last search when the "
            "game continues it; the dict of tanbo.mcts (reused_visits: the visits kept)")
       .def("forget", &PySearch::forget, "drops the tree (a new game starts)")
-      .def_property_readonly("spec", &PySearch::spec, "the mcts: player spec of this search");
+      .def_property_readonly("spec", &PySearch::spec, "the mcts: player spec of this search")
+      .def_property_readonly("_initialised", &PySearch::initialised,
+                             "whether __init__ made this search (tanbo/__init__.py)");
   m.def("solve", &solve, py::arg("game"), py::arg("seconds") = 0.0, py::arg("threads") = 1,
         py::arg("nodes") = 0, py::arg("method") = "pn", py::arg("table_mb") = 64,
         py::arg("first") = false,

@@ -3,10 +3,12 @@ made by several threads at once, games and searches made without __init__, numbe
 or point has, a finished game resigned, more playouts than an array holds, time= against
 seconds=, a search on a daemon thread when the program ends, more search threads than cores,
 an empty path, paths that are not str, a save waiting for another process's lock, a board
-too big for the memory limit, playouts without NumPy. Calls that crashed or hung before run in a child process, so that a crash or a
+too big for the memory limit, playouts without NumPy, __init__ or __setstate__ called again
+on a live game. Calls that crashed or hung before run in a child process, so that a crash or a
 hang fails the test with a message. Run by CTest (python.module) with the module built."""
 import math
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -326,3 +328,28 @@ except ImportError:
     print("per_game needs NumPy")
 """)
     assert out == "50\nper_game needs NumPy\n", out
+
+
+def test_init_or_setstate_on_a_made_game_is_refused():
+    # pybind11 ignored them: g.__init__("grid 9x9") returned None and g stayed a 5x5 game.
+    g = tanbo.Game("grid 5x5")
+    g.apply_action(g.legal_actions()[0])
+    before = g.serialize()
+    with pytest.raises(TypeError, match=r"Game.__init__\(\) on a Game that is made already"):
+        g.__init__("grid 9x9")
+    with pytest.raises(TypeError, match=r"Game.__setstate__\(\) on a Game that is made already"):
+        g.__setstate__(tanbo.Game("grid 7x7").__getstate__())
+    assert g.serialize() == before
+    s = tanbo.Search(playouts=10)
+    with pytest.raises(TypeError, match=r"Search.__init__\(\) on a Search that is made already"):
+        s.__init__(playouts=20)
+    # Made the usual ways, they work as before: a new game, pickle, copy, a subclass.
+    copy = pickle.loads(pickle.dumps(g))
+    assert copy.serialize() == before and copy == g
+    assert tanbo.Game("grid 3x3").vertices[0] == "A1"
+
+    class Named(tanbo.Game):
+        pass
+
+    assert Named("grid 4x4", "spaced").topology == "grid 4x4"
+    assert tanbo.Game.__init__.__doc__ and "topology" in tanbo.Game.__init__.__doc__
