@@ -72,20 +72,29 @@ void check_name(const std::string& name) {
   }
 }
 
+// The longest an engine seat thinks about a move: a spec asking for more is refused, and the
+// engine watch (watch_engines) stops a search that goes on longer, as one of playouts alone,
+// which has no time limit of its own, can on a big board.
+constexpr int kMoveSeconds = 60;
+
 // What an engine seat a client asks for may cost: its search runs on one of the server's
 // engine threads (--engine-threads) and holds it while it thinks, so a spec may not add
-// threads, nor think for longer than a minute a move (an hour a game), nor run more than ten
-// million playouts or solver nodes a move. "mcts" specs are the ones with such options.
+// threads, nor think for longer than kMoveSeconds a move (an hour a game), nor run more than
+// ten million playouts or solver nodes a move. "mcts" specs are the ones with such options.
+
 void check_engine_spec(const std::string& spec) {
   if (to_lower(spec).rfind("mcts:", 0) != 0) return;
   const MctsConfig c = parse_mcts_options(std::string_view(spec).substr(5));
   const auto over = [&](const std::string& what) {
     refuse(400, "the engine " + quote_input(spec) + " asks for " + what +
-                    "; an engine seat of this server thinks on one thread, for at most 60 s a "
-                    "move, 3600 s a game and 10,000,000 playouts or solver nodes a move");
+                    "; an engine seat of this server thinks on one thread, for at most " +
+                    std::to_string(kMoveSeconds) +
+                    " s a move, 3600 s a game and 10,000,000 playouts or solver nodes a move");
   };
   if (c.threads != 1) over(std::to_string(c.threads) + " threads");
-  if (c.move_seconds > 60) over("more than 60 s a move");
+  if (c.move_seconds > kMoveSeconds) {
+    over("more than " + std::to_string(kMoveSeconds) + " s a move");
+  }
   if (c.game_seconds > 3600) over("more than 3600 s a game");
   if (c.playouts > 10'000'000) over("more than 10,000,000 playouts");
   if (c.solver_nodes > 10'000'000) over("more than 10,000,000 solver nodes");
@@ -145,17 +154,20 @@ Games::Games(Store& store, GamesOptions options) : store_(store), options_(optio
   // destructor, and would leave the threads unjoined).
   const int threads = std::max(1, options_.engine_threads);
   for (int i = 0; i < threads; ++i) pool_.emplace_back([this] { engine_worker(); });
+  watch_ = std::thread([this] { watch_engines(); });
 }
 
 Games::~Games() {
   {
     std::lock_guard lock(pool_mutex_);
     stopping_ = true;
-    for (Agent* a : thinking_) a->stop();
+    for (const auto& thinking : thinking_) thinking.first->stop();
   }
   pool_wake_.notify_all();
+  watch_wake_.notify_all();
   wake_all();
   for (std::thread& t : pool_) t.join();
+  watch_.join();
 }
 
 std::shared_ptr<LiveGame> Games::restore(StoredGame&& s) const {
@@ -422,6 +434,19 @@ void Games::after_change(const std::shared_ptr<LiveGame>& g) {
   pool_wake_.notify_one();
 }
 
+// Asks engines that have thought for kMoveSeconds to move (they play the best move found so
+// far), looking four times a second.
+void Games::watch_engines() {
+  std::unique_lock lock(pool_mutex_);
+  while (
+      !watch_wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stopping_; })) {
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto& [agent, began] : thinking_) {
+      if (now - began >= std::chrono::seconds(kMoveSeconds)) agent->stop();
+    }
+  }
+}
+
 void Games::engine_worker() {
   for (;;) {
     std::shared_ptr<LiveGame> g;
@@ -451,7 +476,7 @@ void Games::engine_turn(const std::shared_ptr<LiveGame>& g) {
   {
     std::lock_guard lock(pool_mutex_);
     if (stopping_) return;
-    thinking_.push_back(turn->agent);
+    thinking_.emplace_back(turn->agent, std::chrono::steady_clock::now());
   }
   Vertex v = kNoVertex;
   std::string failure;
@@ -462,7 +487,7 @@ void Games::engine_turn(const std::shared_ptr<LiveGame>& g) {
   }
   {
     std::lock_guard lock(pool_mutex_);
-    std::erase(thinking_, turn->agent);
+    std::erase_if(thinking_, [&](const auto& t) { return t.first == turn->agent; });
     if (stopping_) return;
   }
   std::lock_guard lock(g->mutex);

@@ -93,6 +93,7 @@ class Games {
   void refuse_while_engines_busy(const std::vector<std::string>& players);
   void engine_worker();
   void engine_turn(const std::shared_ptr<LiveGame>& g);
+  void watch_engines();
 
   Store& store_;
   GamesOptions options_;
@@ -111,9 +112,13 @@ class Games {
   std::mutex pool_mutex_;
   std::condition_variable pool_wake_;
   std::deque<std::shared_ptr<LiveGame>> pool_queue_;
-  std::vector<Agent*> thinking_;  // agents choosing now (stopped at shutdown)
+  // Agents choosing now, with when they began: stopped at shutdown, and by the watch after
+  // kMoveSeconds (a spec of playouts alone has no time limit of its own).
+  std::vector<std::pair<Agent*, std::chrono::steady_clock::time_point>> thinking_;
   bool stopping_ = false;
   std::vector<std::thread> pool_;
+  std::condition_variable watch_wake_;
+  std::thread watch_;
 };
 
 // The state of a game after `ply` turns (the latest when nullopt), as GET /api/games/ID
