@@ -30,11 +30,11 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "no limit")("max-streams", po::value(&o.max_streams)->default_value(o.max_streams),
                   "event streams open at once (each holds a connection thread)")(
       "max-connections", po::value(&o.max_connections)->default_value(o.max_connections),
-      "connections each client address may hold open at once (0 to 100000; 0: no limit)")(
+      "connections each client (an IPv4 address, an IPv6 /64) may hold open at once (0 to "
+      "100000; 0: no limit)")(
       "request-timeout", po::value(&o.request_timeout)->default_value(o.request_timeout),
-      "seconds a connection has to send a whole request and read its answer, from its start "
-      "or the end of the previous answer; event streams have no limit (0 to 3600; 0: no "
-      "limit)")(
+      "seconds a request has to arrive in full, from the connection's start or the end of the "
+      "previous answer; event streams have no limit (0 to 3600; 0: no limit)")(
       "games-in-memory", po::value(&o.games_in_memory)->default_value(o.games_in_memory),
       "games kept in memory while unused, the ones used last (1 to 10000000); the others are "
       "read from the database when asked for")(

@@ -1,6 +1,8 @@
 #include "connections.hpp"
 
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -10,8 +12,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 
 #include "games.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::serve {
 
@@ -24,32 +28,36 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kIoWait = std::chrono::seconds(5);
 constexpr auto kIdleWait = std::chrono::seconds(5);
 
-// The time a connection's current request has.
-struct RequestTime {
+// What the connection's current request has had: its time and its bytes.
+struct RequestState {
   Clock::duration limit{};  // zero: no limit
   Clock::time_point deadline;
-  bool limited = true;           // false while an answer that lasts is written
-  mutable bool expired = false;  // a request did not arrive in time: the connection ends
+  bool limited = true;          // false while an answer that lasts is written
+  std::size_t max_bytes = 0;    // zero: no limit
+  std::size_t bytes = 0;        // read for this request so far
+  bool read_timed_out = false;  // a read waited until the deadline: the connection ends
+  bool read_too_much = false;   // the request went past max_bytes: the connection ends
+  bool close_after = false;     // the connection ends after this answer
 
+  // A new request's time and bytes, after an answer or at the connection's start.
   void restart(bool limit_it) {
     limited = limit_it && limit != Clock::duration::zero();
     deadline = Clock::now() + limit;
+    bytes = 0;
   }
-  bool over() const {
-    if (limited && Clock::now() >= deadline) expired = true;
-    return expired;
-  }
+  bool over() const { return limited && Clock::now() >= deadline; }
   // How long a wait for the socket may last: `wait`, or less when the request's time ends
   // sooner.
   Clock::duration cap(Clock::duration wait) const {
     if (!limited) return wait;
     return std::clamp(deadline - Clock::now(), Clock::duration::zero(), wait);
   }
+  bool ended() const { return read_timed_out || read_too_much || close_after; }
 };
 
-// The request time of the connection this thread serves (httplib serves a connection, all its
+// The request state of the connection this thread serves (httplib serves a connection, all its
 // requests, on one thread).
-thread_local RequestTime* current_time = nullptr;
+thread_local RequestState* current = nullptr;
 
 // Waits until the socket is ready for `events` (POLLIN or POLLOUT), at most `wait`.
 bool ready(int sock, short events, Clock::duration wait) {
@@ -78,23 +86,25 @@ void address_of(int sock, bool peer, std::string& ip, int& port) {
 }
 
 // A connection's socket as httplib reads and writes it: buffered reads, each read or write
-// waiting at most kIoWait for the socket, and reads never past the request's time. Writes have
-// no such limit: a page's scripts take a while to a slow phone, and a client that reads
-// nothing is cut after kIoWait.
+// waiting at most kIoWait for the socket, and reads never past the request's time nor its
+// bytes. Writes have no such limit: a page's scripts take a while to a slow phone, and a client
+// that reads nothing is cut after kIoWait.
 class TimedStream : public httplib::Stream {
  public:
-  TimedStream(int sock, const RequestTime& time) : sock_(sock), time_(time) {}
+  TimedStream(int sock, RequestState& state) : sock_(sock), state_(state) {}
 
   bool is_readable() const override {
-    if (time_.over()) return false;
-    if (pending() > 0 || ready(sock_, POLLIN, time_.cap(kIoWait))) return true;
-    (void)time_.over();  // a wait that ended with the request's time ends the connection
+    if (state_.read_timed_out) return false;
+    if (pending() > 0 || ready(sock_, POLLIN, state_.cap(kIoWait))) return true;
+    state_.read_timed_out = state_.over();  // the wait ended with the request's time
     return false;
   }
-  // Writable, and not closed by the peer: a closed event stream's place comes back at its next
-  // write.
+  // Writable, and for an event stream not closed by the client, so that a closed stream's place
+  // comes back. (A client that closed only its sending side, as `nc -N` does, still gets the
+  // answer to its request.)
   bool is_writable() const override {
     if (!ready(sock_, POLLOUT, kIoWait)) return false;
+    if (state_.limited) return true;
     char byte;
     return !ready(sock_, POLLIN, Clock::duration::zero()) ||
            ::recv(sock_, &byte, 1, MSG_PEEK | MSG_DONTWAIT) != 0;
@@ -107,9 +117,17 @@ class TimedStream : public httplib::Stream {
       begin_ = 0;
       end_ = static_cast<size_t>(n);
     }
-    const size_t n = std::min(size, pending());
+    size_t n = std::min(size, pending());
+    if (state_.max_bytes > 0) {
+      if (state_.bytes >= state_.max_bytes) {
+        state_.read_too_much = true;
+        return -1;
+      }
+      n = std::min(n, state_.max_bytes - state_.bytes);
+    }
     std::memcpy(ptr, buffer_.data() + begin_, n);
     begin_ += n;
+    state_.bytes += n;
     return static_cast<ssize_t>(n);
   }
   ssize_t write(const char* ptr, size_t size) override {
@@ -129,20 +147,38 @@ class TimedStream : public httplib::Stream {
 
  private:
   int sock_;
-  const RequestTime& time_;
+  RequestState& state_;
   std::array<char, 4096> buffer_{};
   size_t begin_ = 0;
   size_t end_ = 0;
 };
 
-// Answers 503 without reading the request, then closes: what the client sent is read first
-// (as far as it has arrived), so that closing does not reset the connection before the client
-// reads the answer.
-void refuse(int sock, const std::string& reason) {
+// What a request asks of the answer, changed before it is routed: compression with gzip only
+// (the brotli of this httplib compresses at its slowest level, 2 s of CPU for the 3D view's
+// scripts, and has no limit of its own), and no answer of several ranges (httplib makes it
+// whole in memory: 2,700 ranges of a 1 MB script in an 8 KB header are 4 GB), which HTTP lets
+// a server answer with the whole content.
+void setup_request(httplib::Request& req) {
+  const std::string accepted = to_lower(req.get_header_value("Accept-Encoding"));
+  req.headers.erase("Accept-Encoding");
+  if (accepted.find("gzip") != std::string::npos) req.set_header("Accept-Encoding", "gzip");
+  if (req.ranges.size() > 1) {
+    req.ranges.clear();
+    req.headers.erase("Range");
+  }
+}
+
+// Answers `status` with the reason as JSON and closes: what the client sent is read first (as
+// far as it has arrived), so that closing does not reset the connection before the client reads
+// the answer. For connections httplib does not answer: refused before anything is read (503),
+// or cut off in their request line (408).
+void answer_and_close(int sock, int status, const std::string& reason) {
   const std::string body = json_text(Json{{"error", reason}});
   const std::string answer =
-      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
-      std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+      "HTTP/1.1 " + std::to_string(status) +
+      (status == 408 ? " Request Timeout" : " Service Unavailable") +
+      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\nConnection: close\r\n\r\n" + body;
   (void)::send(sock, answer.data(), answer.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   ::shutdown(sock, SHUT_WR);
   std::array<char, 4096> sink{};
@@ -150,70 +186,105 @@ void refuse(int sock, const std::string& reason) {
   }
 }
 
+std::string timeout_message(double seconds) {
+  std::ostringstream text;
+  text << "the request did not arrive within " << seconds << " s (--request-timeout)";
+  return text.str();
+}
+
 }  // namespace
+
+std::string client_of(const std::string& address) {
+  in6_addr a6{};
+  if (address.find(':') == std::string::npos || ::inet_pton(AF_INET6, address.c_str(), &a6) != 1 ||
+      IN6_IS_ADDR_V4MAPPED(&a6)) {
+    return address;
+  }
+  std::fill(a6.s6_addr + 8, a6.s6_addr + 16, 0);
+  std::array<char, INET6_ADDRSTRLEN> text{};
+  ::inet_ntop(AF_INET6, &a6, text.data(), text.size());
+  return std::string(text.data()) + "/64";
+}
 
 void Listener::raise_backlog() {
   ::listen(svr_sock_, SOMAXCONN);
 }
 
 void Listener::answered() {
-  if (current_time) current_time->restart(true);
+  if (current) current->restart(true);
 }
 
 void Listener::unlimited() {
-  if (current_time) current_time->restart(false);
+  if (current) current->restart(false);
 }
 
 double Listener::timed_out() {
-  if (!current_time || !current_time->over()) return 0;
-  return std::chrono::duration<double>(current_time->limit).count();
+  if (!current || !current->read_timed_out) return 0;
+  return std::chrono::duration<double>(current->limit).count();
 }
 
-bool Listener::admit(const std::string& address, std::string& refusal) {
+std::size_t Listener::too_large() {
+  return current && current->read_too_much ? current->max_bytes : 0;
+}
+
+void Listener::close_after_answer() {
+  if (current) current->close_after = true;
+}
+
+bool Listener::admit(const std::string& client, std::string& refusal) {
   std::lock_guard lock(mutex_);
-  int& open = open_[address];
+  int& open = open_[client];
   if (limits_.per_address > 0 && open >= limits_.per_address) {
-    refusal = "too many connections from " + (address.empty() ? "this address" : address) +
+    refusal = "too many connections from " + (client.empty() ? "this address" : client) +
               " (at most " + std::to_string(limits_.per_address) +
               " open at once); close some and try again";
-    if (open == 0) open_.erase(address);
+    if (open == 0) open_.erase(client);
     return false;
   }
   ++open;
   return true;
 }
 
-void Listener::release(const std::string& address) {
+void Listener::release(const std::string& client) {
   std::lock_guard lock(mutex_);
-  if (--open_[address] == 0) open_.erase(address);
+  if (--open_[client] == 0) open_.erase(client);
 }
 
 // Serves one connection: its requests one after another, while the server runs, the
-// connection stays open and each request comes within the time it has.
+// connection stays open and each request comes in full, in time.
 bool Listener::process_and_close_socket(socket_t sock) {
   std::string address;
   int port = 0;
   address_of(sock, true, address, port);
+  const std::string client = client_of(address);
   std::string refusal;
   bool ok = false;
-  if (!admit(address, refusal)) {
-    refuse(sock, refusal);
+  if (!admit(client, refusal)) {
+    answer_and_close(sock, 503, refusal);
   } else {
-    RequestTime time;
-    time.limit =
+    RequestState state;
+    state.limit =
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.timeout));
-    time.restart(true);
-    current_time = &time;
-    TimedStream stream(sock, time);
+    state.max_bytes = limits_.max_request;
+    state.restart(true);
+    current = &state;
+    TimedStream stream(sock, state);
     for (size_t left = keep_alive_max_count_; left > 0 && svr_sock_ != INVALID_SOCKET; --left) {
-      const bool waiting = stream.pending() == 0;
-      if (time.over() || (waiting && !ready(sock, POLLIN, time.cap(kIdleWait)))) break;
+      if (stream.pending() == 0 && !ready(sock, POLLIN, state.cap(kIdleWait))) break;
       bool closed = false;
-      ok = process_request(stream, left == 1, closed, nullptr);
-      if (!ok || closed) break;
+      try {
+        ok = process_request(stream, left == 1, closed, setup_request);
+      } catch (const std::exception&) {
+        ok = false;  // (std::bad_alloc while httplib reads the head) the connection ends
+      }
+      // A request line cut off by the timeout gets no answer from httplib.
+      if (!ok && state.read_timed_out && state.bytes > 0) {
+        answer_and_close(sock, 408, timeout_message(timed_out()));
+      }
+      if (!ok || closed || state.ended()) break;
     }
-    current_time = nullptr;
-    release(address);
+    current = nullptr;
+    release(client);
   }
   ::shutdown(sock, SHUT_RDWR);
   ::close(sock);

@@ -1,11 +1,11 @@
-// How the web server takes and serves its connections: how many one client address may hold
-// open, and how long a request may take, so that slow or many clients cannot hold every
-// connection thread (docs/web.md, Security).
+// How the web server takes and serves its connections: how many one client may hold open, how
+// long and how large a request may be, so that slow, large or many requests cannot hold every
+// connection thread or the server's memory (docs/web.md, Security).
 #pragma once
 
 #include <httplib.h>
 
-#include <chrono>
+#include <cstddef>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -13,13 +13,20 @@
 namespace tanbo::serve {
 
 struct ConnectionLimits {
-  int per_address = 64;  // connections open at once from one address; 0 = no limit
-  double timeout = 20;   // seconds for a request to arrive in full; 0 = no limit
+  int per_address = 64;         // connections open at once from one client; 0 = no limit
+  double timeout = 20;          // seconds for a request to arrive in full; 0 = no limit
+  std::size_t max_request = 0;  // bytes of a request, head and body together
 };
 
+// The client a connection or request counts for: its IPv4 address, or the /64 network of its
+// IPv6 address (one host has a whole /64), as "2001:db8:1:2::/64".
+std::string client_of(const std::string& address);
+
 // httplib's server, serving each connection itself: the connection is counted against its
-// address before anything is read, and each request must arrive in full within the timeout,
-// counted from the connection's start or the end of the previous answer. httplib's own limits
+// client before anything is read; each request must arrive in full within the timeout, counted
+// from the connection's start or the end of the previous answer, and within max_request bytes;
+// answers are compressed with gzip only (brotli's default level took seconds of CPU for the 3D
+// view's scripts), and a request for several ranges gets the whole answer. httplib's own limits
 // stay: 5 s for each read or write to go on, 5 s of waiting for the next request.
 class Listener : public httplib::Server {
  public:
@@ -36,15 +43,20 @@ class Listener : public httplib::Server {
   // On a connection's thread: the timeout in seconds when the current request did not arrive
   // within it, else 0.
   static double timed_out();
+  // On a connection's thread: the limit in bytes when the current request went past it, else 0.
+  static std::size_t too_large();
+  // On a connection's thread: the connection closes after the answer being written (a request
+  // httplib could not read leaves the rest of it unread, which must not be read as the next).
+  static void close_after_answer();
 
  private:
   bool process_and_close_socket(socket_t sock) override;
-  bool admit(const std::string& address, std::string& refusal);
-  void release(const std::string& address);
+  bool admit(const std::string& client, std::string& refusal);
+  void release(const std::string& client);
 
   const ConnectionLimits limits_;
   std::mutex mutex_;
-  std::unordered_map<std::string, int> open_;  // connections open, by address
+  std::unordered_map<std::string, int> open_;  // connections open, by client
 };
 
 }  // namespace tanbo::serve

@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <httplib.h>
+#include <algorithm>
 #include <atomic>
 #include <iostream>
 #include <sstream>
@@ -21,8 +22,12 @@ namespace tanbo::serve {
 namespace {
 
 constexpr std::size_t kMaxBody = 64 * 1024;
-constexpr int kMaxDepth = 32;                     // JSON nesting a request may have
-const char* const kId = "([A-Za-z0-9_-]{1,64})";  // a game id in a route
+// A request's head (its line and headers; a browser's are under 2 KB): with the body, what one
+// request may send, however it sends it (httplib reads a line or a chunked body of any length).
+constexpr std::size_t kMaxHead = 32 * 1024;
+constexpr std::size_t kMaxRequest = kMaxHead + 2 * kMaxBody;  // (the body twice: chunks' framing)
+constexpr int kMaxDepth = 32;                                 // JSON nesting a request may have
+const char* const kId = "([A-Za-z0-9_-]{1,64})";              // a game id in a route
 
 void send_json(httplib::Response& res, const Json& j, int status = 200) {
   res.status = status;
@@ -54,25 +59,9 @@ Json parse_body(const std::string& body) {
   }
   try {
     return Json::parse(body);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // not JSON, or a number beyond a double's range
     throw ApiError{400, std::string("the body is not JSON: ") + clip_words(e.what())};
   }
-}
-
-// The one place where an API handler's refusal becomes its answer.
-template <class F>
-httplib::Server::Handler api(F f) {
-  return [f](const httplib::Request& req, httplib::Response& res) {
-    try {
-      f(req, res);
-    } catch (const ApiError& e) {
-      send_error(res, e.status, e.message);
-    } catch (const std::bad_alloc&) {
-      send_error(res, 503, "the server is out of memory");
-    } catch (const std::exception& e) {
-      send_error(res, 500, std::string("internal error: ") + clip_words(e.what()));
-    }
-  };
 }
 
 const char* reason_of(int status) {
@@ -92,6 +81,24 @@ const char* reason_of(int status) {
     default:
       return "the request failed";
   }
+}
+
+// The one place where an API handler's refusal becomes its answer.
+template <class F>
+httplib::Server::Handler api(F f) {
+  return [f](const httplib::Request& req, httplib::Response& res) {
+    try {
+      // httplib checks the size of bodies with a Content-Length only, not of chunked ones.
+      if (req.body.size() > kMaxBody) throw ApiError{413, reason_of(413)};
+      f(req, res);
+    } catch (const ApiError& e) {
+      send_error(res, e.status, e.message);
+    } catch (const std::bad_alloc&) {
+      send_error(res, 503, "the server is out of memory");
+    } catch (const std::exception& e) {
+      send_error(res, 500, std::string("internal error: ") + clip_words(e.what()));
+    }
+  };
 }
 
 // Open event streams, counted so that streams never take every connection thread.
@@ -190,11 +197,20 @@ void Server::get_events(const httplib::Request& req, httplib::Response& res) {
   res.set_chunked_content_provider(
       "text/event-stream", [this, g, sent, place](std::size_t, httplib::DataSink& sink) {
         std::string chunk;
-        {
+        // Waits for a change, a second at a time, looking between whether the client has gone
+        // (its place then comes back within a second, not at the next keep-alive), and for at
+        // most 15 s, after which a keep-alive comment is sent.
+        for (int second = 0; second < 15; ++second) {
           std::unique_lock lock(g->mutex);
-          g->changed.wait_for(lock, std::chrono::seconds(15), [&] {
+          const bool news = g->changed.wait_for(lock, std::chrono::seconds(1), [&] {
             return stopping_ || games_.stopping() || *sent != g->session->version();
           });
+          if (news) break;
+          lock.unlock();
+          if (!sink.is_writable()) return false;
+        }
+        {
+          std::unique_lock lock(g->mutex);
           if (stopping_ || games_.stopping()) {
             sink.done();
             return false;
@@ -232,8 +248,16 @@ httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
                                                 httplib::Response& res) {
   res.set_header("X-Content-Type-Options", "nosniff");
   res.set_header("Referrer-Policy", "no-referrer");  // seat links never leave in a Referer
-  if (req.path.rfind("/api/", 0) == 0 && !rate_.allow(req.remote_addr)) {
-    send_error(res, 429, "too many requests from " + req.remote_addr + "; slow down");
+  const std::string client = client_of(req.remote_addr);
+  if (req.path.rfind("/api/", 0) == 0 && !rate_.allow(client)) {
+    send_error(res, 429, "too many requests from " + client + "; slow down");
+    return httplib::Server::HandlerResponse::Handled;
+  }
+  // httplib would inflate such a body without a limit (61 KB of gzip made 60 MB).
+  const std::string encoding = to_lower(trim(req.get_header_value("Content-Encoding")));
+  if (!encoding.empty() && encoding != "identity") {
+    send_error(res, 415, "the body is " + quote_input(encoding) + "-encoded: send it as it is");
+    Listener::close_after_answer();  // the body was not read
     return httplib::Server::HandlerResponse::Handled;
   }
   return httplib::Server::HandlerResponse::Unhandled;
@@ -273,15 +297,20 @@ void Server::routes(httplib::Server& svr) {
   svr.Get("/.*", [this](const auto& req, auto& res) { send_page(req.path, res); });
   svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&,
                                                                 httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;  // a handler's
+    // httplib's own refusal: it left the rest of the request unread, so the connection ends.
+    Listener::close_after_answer();
+    res.set_header("Connection", "close");
     if (const double limit = Listener::timed_out()) {
       std::ostringstream seconds;
       seconds << limit;
       send_error(res, 408,
                  "the request did not arrive within " + seconds.str() + " s (--request-timeout)");
-      return httplib::Server::HandlerResponse::Handled;
+    } else if (Listener::too_large()) {
+      send_error(res, 413, reason_of(413));
+    } else {
+      send_error(res, res.status, reason_of(res.status));
     }
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    send_error(res, res.status, reason_of(res.status));
     return httplib::Server::HandlerResponse::Handled;
   }));
 }
@@ -306,10 +335,21 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   Store store(o.db, o.sync != "normal");
   Games games(store, {o.max_points, o.engine_threads, static_cast<std::size_t>(o.games_in_memory)});
   Server server(games, o, web_root);
-  Listener svr({o.max_connections, o.request_timeout});
+  Listener svr({o.max_connections, o.request_timeout, kMaxRequest});
   const std::size_t threads = static_cast<std::size_t>(o.max_streams) + 16;
   svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   svr.set_payload_max_length(kMaxBody);
+  // A body announced over the limit is refused before the client sends it.
+  svr.set_expect_100_continue_handler([](const httplib::Request& req, httplib::Response& res) {
+    const std::string length = req.get_header_value("Content-Length");
+    const bool digits =
+        std::all_of(length.begin(), length.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (digits && (length.size() > 9 || (!length.empty() && std::stoull(length) > kMaxBody))) {
+      res.status = 413;
+      return 413;
+    }
+    return 100;
+  });
   svr.set_keep_alive_max_count(1000);
   svr.set_tcp_nodelay(true);
   svr.set_logger([](const auto&, const auto&) { Listener::answered(); });

@@ -4,6 +4,7 @@ games read back from the database when memory holds fewer than there are.
 
 usage: python3 test_api.py TANBO  (every test_* function runs; the first failure ends it)
 """
+import gzip
 import http.client
 import json
 import os
@@ -422,6 +423,114 @@ def test_connections_per_address():
                 break
             time.sleep(0.05)
         assert status == 200, (status, body)
+
+
+def exchange(server, data, half_close=False, read_all=True):
+    """Sends raw bytes on a new connection; everything the server answers until it closes (or
+    its first answer, read_all=False)."""
+    host = urllib.parse.urlparse(server.base)
+    with socket.create_connection((host.hostname, host.port), timeout=20) as sock:
+        try:
+            sock.sendall(data)
+            if half_close:
+                sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # the server may close before it has read everything
+        answer = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            answer += chunk
+            if not read_all and b"\r\n\r\n" in answer:
+                break
+        return answer
+
+
+def peak_memory_kb(server):
+    with open("/proc/%d/status" % server.proc.pid) as f:
+        return int(next(line for line in f if line.startswith("VmHWM")).split()[1])
+
+
+def test_requests_httplib_would_mishandle():
+    server = Server(TANBO, TMP, db="odd.sqlite")
+    try:
+        g = server.new_game()
+        head = b"GET /api/games HTTP/1.1\r\nHost: x\r\n"
+        # A client that closes its sending side after its request still gets the answer.
+        assert exchange(server, head + b"\r\n", half_close=True).startswith(b"HTTP/1.1 200 ")
+        # A head httplib cannot read (a header line over 8 KB) is answered 400 and the
+        # connection closed: the rest of it was answered as the next request, and every answer
+        # after that came one request late.
+        answer = exchange(server, head + b"Cookie: " + b"c" * 9000 + b"\r\n\r\n" + head + b"\r\n")
+        assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1") == 1, answer
+        # A request line or head without end is cut at 96 KB, not read into memory for ever.
+        before = peak_memory_kb(server)
+        answer = exchange(server, b"GET /" + b"a" * (8 << 20))
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 4"), answer[:100]
+        answer = exchange(server, head + b"X-A: b\r\n" * 1000000)
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 4"), answer[:100]
+        assert peak_memory_kb(server) - before < 32 * 1024, (before, peak_memory_kb(server))
+        # A chunked body over 64 KB is refused as one with a Content-Length is.
+        chunk = b"x" * 4096
+        body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(20)) + b"0\r\n\r\n"
+        answer = exchange(server, b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                          b"application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+        assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+        # So is a body announced over 64 KB behind Expect: 100-continue, before it is sent.
+        answer = exchange(server, b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                          b"100000\r\nExpect: 100-continue\r\n\r\n", read_all=False)
+        assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+        # A compressed body (61 KB of gzip made 60 MB in memory) is refused unread.
+        packed = gzip.compress(json.dumps({"topology": "grid 5x5", "players": ["human"] * 2}).encode())
+        answer = exchange(server, b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                          b"application/json\r\nContent-Encoding: gzip\r\nContent-Length: %d"
+                          b"\r\n\r\n%s" % (len(packed), packed))
+        assert answer.startswith(b"HTTP/1.1 415 ") and b"gzip" in answer, answer[:300]
+        # Several ranges get the whole answer (httplib made them whole in memory), one range its
+        # part.
+        answer = exchange(server, b"GET /api/games HTTP/1.1\r\nHost: x\r\nRange: bytes=0-,0-,0-"
+                          b"\r\nConnection: close\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 200 ") and b"multipart" not in answer, answer[:300]
+        answer = exchange(server, b"GET /api/games HTTP/1.1\r\nHost: x\r\nRange: bytes=0-9"
+                          b"\r\nConnection: close\r\n\r\n")
+        assert b"Content-Range: bytes 0-9/" in answer and answer.endswith(b'{"games":['), answer
+        # Answers are compressed with gzip, never brotli (seconds of CPU for the 3D view).
+        for accepted, used in [(b"gzip, deflate, br", b"Content-Encoding: gzip"), (b"br", None)]:
+            answer = exchange(server, head + b"Accept-Encoding: " + accepted +
+                              b"\r\nConnection: close\r\n\r\n")
+            assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+            assert (b"Content-Encoding" not in answer) if used is None else (used in answer), answer[:300]
+        # A number beyond a double's range is bad JSON (400), not an internal error (500).
+        status, body = server.post("/api/games/%s/moves" % g["id"], raw=b'{"ply": 1e999}')
+        assert "number overflow" in error_of(status, body, 400)
+        assert server.get("/api/games")[0] == 200
+    finally:
+        code, out = server.stop()
+    assert code == 0, (code, out)
+
+
+def test_a_closed_stream_gives_its_place_back_at_once():
+    # The place came back only at the stream's next write, up to 15 s later.
+    server = Server(TANBO, TMP, "--max-streams", "1", db="places.sqlite")
+    try:
+        g = server.new_game()
+        conn, resp = open_stream(server, g)
+        assert resp.status == 200 and read_event(resp)["id"] == "0"
+        conn.close()
+        start = time.time()
+        while True:
+            conn, resp = open_stream(server, g)
+            conn.close()
+            if resp.status == 200 or time.time() - start > 5:
+                break
+            time.sleep(0.1)
+        assert resp.status == 200 and time.time() - start < 3, (resp.status, time.time() - start)
+    finally:
+        server.stop()
 
 
 def test_refused_start():
