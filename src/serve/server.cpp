@@ -258,6 +258,7 @@ httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
   if (!encoding.empty() && encoding != "identity") {
     send_error(res, 415, "the body is " + quote_input(encoding) + "-encoded: send it as it is");
     Listener::close_after_answer();  // the body was not read
+    res.set_header("Connection", "close");
     return httplib::Server::HandlerResponse::Handled;
   }
   return httplib::Server::HandlerResponse::Unhandled;
