@@ -170,7 +170,7 @@ int solve_position(const Position& pos, const SolveArgs& a, const SolveLimits& l
   Solver solver(options);
   StagedSolve staged;
   if (a.checkpoint.path.empty()) {
-    staged.result = solver.solve(pos, limits);
+    staged = solve_until_signal(solver, pos, limits);  // Ctrl-C prints what is known
   } else {
     staged = solve_in_stages(solver, pos, limits, a.checkpoint, err);
   }

@@ -95,6 +95,15 @@ CheckpointRun resume(Solver& solver, const Position& pos, const CheckpointArgs& 
 
 }  // namespace
 
+StagedSolve solve_until_signal(Solver& solver, const Position& pos, SolveLimits limits) {
+  const StopOnSignal signals;
+  limits.stop = &g_stop;
+  StagedSolve staged;
+  staged.result = solver.solve(pos, limits);
+  staged.signal = g_signal;
+  return staged;
+}
+
 CheckpointStats save_checkpoint(const std::string& path, const Solver& solver,
                                 const CheckpointRun& run) {
   const auto start = Clock::now();

@@ -45,5 +45,8 @@ struct StagedSolve {
 // tanbo::Error when the checkpoint is refused (the file is then not changed).
 StagedSolve solve_in_stages(Solver& solver, const Position& pos, SolveLimits limits,
                             const CheckpointArgs& a, std::ostream& err);
+// Solves `pos` with `solver` under `limits`, without a checkpoint, stopping the search on SIGINT
+// or SIGTERM (a second one ends the program at once): the result so far, and the signal.
+StagedSolve solve_until_signal(Solver& solver, const Position& pos, SolveLimits limits);
 
 }  // namespace tanbo::cli

@@ -136,6 +136,20 @@ for sig in INT TERM; do
   grep -q "checkpoint long.ckpt written" err || fail "SIG$sig: no checkpoint: $(cat err)"
 done
 grep -aq "^runs: 3$" long.ckpt || fail "three runs are not counted: $(head -n 16 long.ckpt)"
+# Without a checkpoint too, Ctrl-C or a kill stops the search and prints what is known (the
+# process died of the signal, and a redirected output lost even its board line).
+for sig in INT TERM; do
+  "$TANBO" solve --topology "grid 6x6" --table 16 --progress 0 > out 2> err &
+  pid=$!
+  sleep 0.5
+  kill -"$sig" $pid
+  wait $pid
+  status=$?
+  want=$([ $sig = INT ] && echo 130 || echo 143)
+  [ $status -eq "$want" ] || fail "SIG$sig without a checkpoint: status $status: $(cat err)"
+  grep -q '^board: grid 6x6' out && grep -q '^winner: unknown' out && grep -q '^nodes: ' out ||
+    fail "SIG$sig without a checkpoint: $(cat out)"
+done
 
 # A kill during a write leaves the last checkpoint whole: writes of a 256 MB table every 0.1 s,
 # killed (-9) after the first, at whatever point the next has reached.
