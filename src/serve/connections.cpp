@@ -153,12 +153,16 @@ class TimedStream : public httplib::Stream {
   size_t end_ = 0;
 };
 
-// What a request asks of the answer, changed before it is routed: compression with gzip only
-// (the brotli of this httplib compresses at its slowest level, 2 s of CPU for the 3D view's
-// scripts, and has no limit of its own), and no answer of several ranges (httplib makes it
-// whole in memory: 2,700 ranges of a 1 MB script in an 8 KB header are 4 GB), which HTTP lets
-// a server answer with the whole content.
+// A request as httplib has read its head, changed before it is routed: compression with gzip
+// only (the brotli of this httplib compresses at its slowest level, 2 s of CPU for the 3D view's
+// scripts, and has no limit of its own); no answer of several ranges (httplib makes it whole in
+// memory: 2,700 ranges of a 1 MB script in an 8 KB header are 4 GB), which HTTP lets a server
+// answer with the whole content; and a request without Content-Length or Transfer-Encoding
+// has no body, as HTTP/1.1 says (httplib read one until the client closed, or 5 s of silence).
 void setup_request(httplib::Request& req) {
+  if (!req.has_header("Content-Length") && !req.has_header("Transfer-Encoding")) {
+    req.set_header("Content-Length", "0");
+  }
   const std::string accepted = to_lower(req.get_header_value("Accept-Encoding"));
   req.headers.erase("Accept-Encoding");
   if (accepted.find("gzip") != std::string::npos) req.set_header("Accept-Encoding", "gzip");

@@ -253,6 +253,16 @@ httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
     send_error(res, 429, "too many requests from " + client + "; slow down");
     return httplib::Server::HandlerResponse::Handled;
   }
+  // Two lengths, or a length and chunks, leave the body's end to whoever reads it: behind a
+  // proxy that reads it the other way, the rest would be taken as another request.
+  if (req.get_header_value_count("Content-Length") +
+          req.get_header_value_count("Transfer-Encoding") >
+      1) {
+    send_error(res, 400, "the body's length is given twice (Content-Length, Transfer-Encoding)");
+    Listener::close_after_answer();
+    res.set_header("Connection", "close");
+    return httplib::Server::HandlerResponse::Handled;
+  }
   // httplib would inflate such a body without a limit (61 KB of gzip made 60 MB).
   const std::string encoding = to_lower(trim(req.get_header_value("Content-Encoding")));
   if (!encoding.empty() && encoding != "identity") {

@@ -504,6 +504,16 @@ def test_requests_httplib_would_mishandle():
                               b"\r\nConnection: close\r\n\r\n")
             assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
             assert (b"Content-Encoding" not in answer) if used is None else (used in answer), answer[:300]
+        # A POST without a length has no body: answered at once (after 5 s before).
+        start = time.time()
+        answer = exchange(server, b"POST /api/games HTTP/1.1\r\nHost: x\r\n\r\n", read_all=False)
+        assert answer.startswith(b"HTTP/1.1 400 ") and time.time() - start < 2, answer
+        # A body whose length is given twice is refused, and its connection closed.
+        for twice in [b"Content-Length: 2\r\nContent-Length: 40", b"Content-Length: 2\r\n"
+                      b"Transfer-Encoding: chunked"]:
+            answer = exchange(server, b"POST /api/games HTTP/1.1\r\nHost: x\r\n" + twice +
+                              b"\r\n\r\n{}")
+            assert answer.startswith(b"HTTP/1.1 400 ") and b"length is given twice" in answer, answer
         # A number beyond a double's range is bad JSON (400), not an internal error (500).
         status, body = server.post("/api/games/%s/moves" % g["id"], raw=b'{"ply": 1e999}')
         assert "number overflow" in error_of(status, body, 400)
