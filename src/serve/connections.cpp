@@ -190,12 +190,6 @@ void answer_and_close(int sock, int status, const std::string& reason) {
   }
 }
 
-std::string timeout_message(double seconds) {
-  std::ostringstream text;
-  text << "the request did not arrive within " << seconds << " s (--request-timeout)";
-  return text.str();
-}
-
 }  // namespace
 
 std::string client_of(const std::string& address) {
@@ -222,17 +216,21 @@ void Listener::unlimited() {
   if (current) current->restart(false);
 }
 
-double Listener::timed_out() {
-  if (!current || !current->read_timed_out) return 0;
-  return std::chrono::duration<double>(current->limit).count();
+std::string Listener::timeout_refusal() {
+  if (!current || !current->read_timed_out) return "";
+  std::ostringstream text;
+  text << "the request did not arrive within "
+       << std::chrono::duration<double>(current->limit).count() << " s (--request-timeout)";
+  return text.str();
 }
 
 std::size_t Listener::too_large() {
   return current && current->read_too_much ? current->max_bytes : 0;
 }
 
-void Listener::close_after_answer() {
+void Listener::close_after_answer(httplib::Response& res) {
   if (current) current->close_after = true;
+  res.set_header("Connection", "close");
 }
 
 bool Listener::admit(const std::string& client, std::string& refusal) {
@@ -283,7 +281,7 @@ bool Listener::process_and_close_socket(socket_t sock) {
       }
       // A request line cut off by the timeout gets no answer from httplib.
       if (!ok && state.read_timed_out && state.bytes > 0) {
-        answer_and_close(sock, 408, timeout_message(timed_out()));
+        answer_and_close(sock, 408, timeout_refusal());
       }
       if (!ok || closed || state.ended()) break;
     }

@@ -40,14 +40,15 @@ class Listener : public httplib::Server {
   // Called on a connection's thread by a handler whose answer lasts (an event stream): no time
   // limit until that answer ends.
   static void unlimited();
-  // On a connection's thread: the timeout in seconds when the current request did not arrive
-  // within it, else 0.
-  static double timed_out();
+  // On a connection's thread: why the current request is refused when it did not arrive within
+  // the timeout ("the request did not arrive within 20 s (--request-timeout)"), else "".
+  static std::string timeout_refusal();
   // On a connection's thread: the limit in bytes when the current request went past it, else 0.
   static std::size_t too_large();
-  // On a connection's thread: the connection closes after the answer being written (a request
-  // httplib could not read leaves the rest of it unread, which must not be read as the next).
-  static void close_after_answer();
+  // On a connection's thread: the connection closes after `res` is written, which says so (a
+  // request httplib could not read leaves the rest of it unread, which must not be read as the
+  // next).
+  static void close_after_answer(httplib::Response& res);
 
  private:
   bool process_and_close_socket(socket_t sock) override;

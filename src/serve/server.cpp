@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include "connections.hpp"
@@ -259,16 +258,14 @@ httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
           req.get_header_value_count("Transfer-Encoding") >
       1) {
     send_error(res, 400, "the body's length is given twice (Content-Length, Transfer-Encoding)");
-    Listener::close_after_answer();
-    res.set_header("Connection", "close");
+    Listener::close_after_answer(res);
     return httplib::Server::HandlerResponse::Handled;
   }
   // httplib would inflate such a body without a limit (61 KB of gzip made 60 MB).
   const std::string encoding = to_lower(trim(req.get_header_value("Content-Encoding")));
   if (!encoding.empty() && encoding != "identity") {
     send_error(res, 415, "the body is " + quote_input(encoding) + "-encoded: send it as it is");
-    Listener::close_after_answer();  // the body was not read
-    res.set_header("Connection", "close");
+    Listener::close_after_answer(res);  // the body was not read
     return httplib::Server::HandlerResponse::Handled;
   }
   return httplib::Server::HandlerResponse::Unhandled;
@@ -306,24 +303,20 @@ void Server::routes(httplib::Server& svr) {
   svr.Get(std::string("/games/") + kId,
           [this](const auto&, auto& res) { send_page("/game.html", res); });
   svr.Get("/.*", [this](const auto& req, auto& res) { send_page(req.path, res); });
-  svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&,
-                                                                httplib::Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;  // a handler's
-    // httplib's own refusal: it left the rest of the request unread, so the connection ends.
-    Listener::close_after_answer();
-    res.set_header("Connection", "close");
-    if (const double limit = Listener::timed_out()) {
-      std::ostringstream seconds;
-      seconds << limit;
-      send_error(res, 408,
-                 "the request did not arrive within " + seconds.str() + " s (--request-timeout)");
-    } else if (Listener::too_large()) {
-      send_error(res, 413, reason_of(413));
-    } else {
-      send_error(res, res.status, reason_of(res.status));
-    }
-    return httplib::Server::HandlerResponse::Handled;
-  }));
+  svr.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;  // a handler's
+        // httplib's own refusal: it left the rest of the request unread, so the connection ends.
+        Listener::close_after_answer(res);
+        if (const std::string late = Listener::timeout_refusal(); !late.empty()) {
+          send_error(res, 408, late);
+        } else if (Listener::too_large()) {
+          send_error(res, 413, reason_of(413));
+        } else {
+          send_error(res, res.status, reason_of(res.status));
+        }
+        return httplib::Server::HandlerResponse::Handled;
+      }));
 }
 
 }  // namespace

@@ -117,6 +117,17 @@ grep -q '^winner: unknown' out || fail "--time 1.5: $(cat out)"
 head -n 1 long.ckpt | grep -qx "tanbo solver checkpoint" || fail "no checkpoint header"
 grep -aq "^board: grid 5x5$" long.ckpt || fail "the header names no board"
 
+# stopped_by SIG PID WHAT: sends SIG to the solve PID, waits for it, and fails unless it exited
+# 128 + the signal's number (130 for INT, 143 for TERM).
+stopped_by() {
+  local sig=$1 pid=$2 status want
+  kill -"$sig" "$pid"
+  wait "$pid"
+  status=$?
+  want=$([ "$sig" = INT ] && echo 130 || echo 143)
+  [ $status -eq "$want" ] || fail "SIG$sig$3: status $status, not $want: $(cat err)"
+}
+
 # SIGINT and SIGTERM stop the search, write the checkpoint and exit 130 and 143.
 for sig in INT TERM; do
   "$TANBO" solve --topology "grid 5x5" --table 16 --progress 0 --checkpoint long.ckpt --resume \
@@ -127,11 +138,7 @@ for sig in INT TERM; do
     sleep 0.05
   done
   sleep 0.3
-  kill -"$sig" $pid
-  wait $pid
-  status=$?
-  want=$([ $sig = INT ] && echo 130 || echo 143)
-  [ $status -eq "$want" ] || fail "SIG$sig: status $status, not $want: $(cat err)"
+  stopped_by "$sig" $pid ""
   grep -q '^winner: unknown' out || fail "SIG$sig: $(cat out)"
   grep -q "checkpoint long.ckpt written" err || fail "SIG$sig: no checkpoint: $(cat err)"
 done
@@ -142,11 +149,7 @@ for sig in INT TERM; do
   "$TANBO" solve --topology "grid 6x6" --table 16 --progress 0 > out 2> err &
   pid=$!
   sleep 0.5
-  kill -"$sig" $pid
-  wait $pid
-  status=$?
-  want=$([ $sig = INT ] && echo 130 || echo 143)
-  [ $status -eq "$want" ] || fail "SIG$sig without a checkpoint: status $status: $(cat err)"
+  stopped_by "$sig" $pid " without a checkpoint"
   grep -q '^board: grid 6x6' out && grep -q '^winner: unknown' out && grep -q '^nodes: ' out ||
     fail "SIG$sig without a checkpoint: $(cat out)"
 done
