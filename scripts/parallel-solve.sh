@@ -43,12 +43,10 @@ printf '#!/bin/bash\n# Merges the units of this split.\nexec %s\n' "$(solve_merg
 mkdir -p "$solve_dir/logs"
 # The unit numbers come on parallel's standard input: a million of them would not fit on its
 # command line.
-run=(parallel --will-cite -q -j "$solve_jobs" --halt never --joblog "$solve_dir/logs/parallel.joblog"
-  "${study_parallel_stop[@]}")
+run=(parallel --will-cite -q -j "$solve_jobs" --halt never --joblog "$solve_dir/logs/parallel.joblog")
 [[ -n $solve_hosts ]] && run+=(-S "$solve_hosts")
 study_run_parallel 0 $((solve_units - 1)) "${run[@]}" bash "$solve_dir/unit.sh" {}
 status=$study_parallel_status
-[[ -z $study_stopped ]] || echo "$study_me: stopped by $study_stopped" >&2
 # What is missing is read from the results: parallel's status counts failed jobs only up to
 # 100, and is 255 when it was stopped (Ctrl-C).
 missing=$(solve_missing)

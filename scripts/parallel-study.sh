@@ -58,7 +58,7 @@ study_find_tanbo
 study_check_options
 study_write_scripts "" ""
 
-run=(parallel --will-cite --line-buffer --joblog "$study_dir/logs/parallel.joblog" "${study_parallel_stop[@]}")
+run=(parallel --will-cite --line-buffer --joblog "$study_dir/logs/parallel.joblog")
 [[ -n $jobs ]] && run+=(-j "$jobs")
 [[ -n $hosts ]] && run+=(-S "$hosts")
 echo "shards: $study_count, by GNU parallel (logs: $study_dir/logs/parallel.joblog)" >&2
@@ -66,7 +66,6 @@ echo "shards: $study_count, by GNU parallel (logs: $study_dir/logs/parallel.jobl
 # numbers come on its standard input (:::: -): 999,999 of them would not fit on its command line.
 study_run_parallel 1 "$study_count" "${run[@]}" bash '{1}' '{2}' ::: "$study_dir/shard.sh" :::: -
 status=$study_parallel_status
-[[ -z $study_stopped ]] || echo "$study_me: stopped by $study_stopped" >&2
 missing=$(study_missing)
 if [[ -n $missing ]]; then
   rerun=""

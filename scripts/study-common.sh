@@ -98,23 +98,21 @@ study_take_lock() {
   trap "rmdir -- $(study_quote_words "$dir/.run-lock") 2> /dev/null || true" EXIT
 }
 
-# Runs GNU parallel (PARALLEL_COMMAND, with the numbers FIRST to LAST on its standard input)
-# and waits for it. INT, TERM and HUP sent to this script are passed on to parallel, which
-# stops its jobs, instead of leaving them running. The command must carry
-# study_parallel_stop: TERM to each job, then KILL 10 minutes later (parallel's own default
-# kills after 350 ms, while a solve's unit still writes its checkpoint). Sets
-# study_parallel_status (parallel's exit status) and study_stopped (the signal's name, or "").
-study_parallel_stop=(--termseq "TERM,600000,KILL,25")
+# Runs GNU parallel (PARALLEL_COMMAND: parallel and its arguments, with the numbers FIRST to
+# LAST on its standard input) and waits for it. INT, TERM and HUP sent to this script are passed
+# on to parallel, which stops its jobs, instead of leaving them running: TERM to each job, then
+# KILL 10 minutes later (parallel's own default kills after 350 ms, while a solve's unit still
+# writes its checkpoint). Says which signal stopped it, and sets study_parallel_status
+# (parallel's exit status).
 study_run_parallel() {
-  local first=$1 last=$2 pid sig
+  local first=$1 last=$2 pid sig stopped=""
   shift 2
-  study_stopped=""
   study_parallel_status=0
-  seq "$first" "$last" | "$@" &
+  seq "$first" "$last" | "$1" --termseq "TERM,600000,KILL,25" "${@:2}" &
   pid=$!
   for sig in INT TERM HUP; do
     # shellcheck disable=SC2064 # this signal's name and this parallel's pid, now
-    trap "study_stopped=SIG$sig; kill -TERM $pid 2> /dev/null || true" "$sig"
+    trap "stopped=SIG$sig; kill -TERM $pid 2> /dev/null || true" "$sig"
   done
   # A trapped signal ends a wait early: wait again until parallel has stopped its jobs.
   wait "$pid" || study_parallel_status=$?
@@ -123,6 +121,7 @@ study_run_parallel() {
     wait "$pid" || study_parallel_status=$?
   done
   trap - INT TERM HUP
+  [[ -z $stopped ]] || echo "$study_me: stopped by $stopped" >&2
 }
 
 # Plays nothing: lets tanbo study check the options and build every board, so that a mistake
