@@ -2,12 +2,15 @@
 // with a move changed, a line removed or the wrong winner fails it, naming the position.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <map>
 #include <random>
 #include <sstream>
 
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/platform/memory.hpp"
+#include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
 #include "test_support.hpp"
 
@@ -223,4 +226,131 @@ TEST(Proof, ACertificateOfAHugeBoardFailsAtItsFirstPosition) {
   EXPECT_NE(r.reason.find("... ("), std::string::npos);
   EXPECT_LT(r.reason.size(), 1200u);
   EXPECT_NE(r.reason.find("(white to move) is not listed"), std::string::npos) << r.reason;
+}
+
+// Keys are exact: along random games on boards small and large, of two and three players, two
+// positions share a key only when they have the same stones and side to move, and a key read
+// from the text's stones is the key of the stones themselves.
+TEST(Proof, PositionKeysTellEveryPositionApart) {
+  std::mt19937 rng(11);
+  for (const auto& [spec, setup] : std::vector<std::pair<std::string, std::string>>{
+           {"grid 4x4", "spaced"}, {"hex 3", "default"}, {"grid 30x30", "default"}}) {
+    SCOPED_TRACE(spec);
+    std::map<std::string, std::string> seen;  // key -> the position's text and side to move
+    std::string key, again;
+    for (int game = 0; game < 20; ++game) {
+      Position pos = test::make(spec, setup);
+      while (!pos.is_over()) {
+        std::vector<Player> stones(pos.num_vertices());
+        for (Vertex v = 0; v < stones.size(); ++v) stones[v] = pos.at(v);
+        const std::string text = proof::position_text(pos.topology(), stones, 2);
+        for (Player to_move : {kBlack, kWhite}) {
+          proof::position_key(stones, 2, to_move, key);
+          const auto read = proof::read_position(pos.topology(), text, 2);
+          proof::position_key(read, stones.size(), 2, to_move, again);
+          EXPECT_EQ(key, again);
+          const std::string what = text + " " + std::to_string(to_move);
+          const auto [it, fresh] = seen.emplace(key, what);
+          EXPECT_TRUE(fresh || it->second == what) << it->second << " and " << what;
+        }
+        const auto moves = pos.legal_moves(pos.to_move());
+        pos.play(moves[rng() % moves.size()]);
+      }
+    }
+    EXPECT_GT(seen.size(), 200u);
+  }
+  // A key of two bits a point where that is shorter (a full 4x4), of gaps where it is not.
+  std::string full, sparse;
+  std::vector<Player> stones(16, kBlack);
+  proof::position_key(stones, 2, kBlack, full);
+  EXPECT_EQ(full.size(), 1u + 4u);
+  std::vector<Player> one(1'000'000, kEmpty);
+  one[999'999] = kWhite;
+  proof::position_key(one, 2, kBlack, sparse);
+  EXPECT_LT(sparse.size(), 8u);
+}
+
+// The set keeps every key once with its value, through many doublings of its table.
+TEST(Proof, APositionSetKeepsEachKeyOnceWithItsValue) {
+  proof::PositionSet set(sizeof(std::uint64_t));
+  std::mt19937_64 rng(3);
+  std::vector<std::string> keys;
+  for (int i = 0; i < 200'000; ++i) {
+    std::string k(1 + rng() % 40, '\0');
+    for (char& c : k) c = static_cast<char>(rng() % 4);  // short alphabets: many near misses
+    keys.push_back(std::move(k));
+  }
+  std::map<std::string, std::uint64_t> want;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto [value, fresh] = set.insert(keys[i]);
+    const bool new_key = want.emplace(keys[i], i).second;
+    EXPECT_EQ(fresh, new_key);
+    if (fresh) std::memcpy(value, &i, sizeof i);
+  }
+  EXPECT_EQ(set.size(), want.size());
+  for (const auto& [k, i] : want) {
+    const std::byte* value = set.find(k);
+    ASSERT_NE(value, nullptr);
+    std::uint64_t got = 0;
+    std::memcpy(&got, value, sizeof got);
+    EXPECT_EQ(got, i);
+  }
+  EXPECT_EQ(set.find(std::string(41, '\1')), nullptr);
+  EXPECT_EQ(set.find(""), nullptr);
+  const std::string huge(std::size_t{20} << 20, '\2');  // a key larger than a block
+  EXPECT_TRUE(set.insert(huge).second);
+  EXPECT_NE(set.find(huge), nullptr);
+  EXPECT_FALSE(set.insert(huge).second);
+}
+
+// A certificate written with the solver of the solve itself (its table as the solve left it)
+// passes the checker, and the solver's options come back unchanged.
+TEST(Proof, ACertificateFromTheSolversOwnTablePassesTheChecker) {
+  const Position pos = test::make("grid 5x5", "spaced");
+  SolverOptions o = small_table();
+  o.all_moves = true;
+  o.threads = 2;
+  Solver solver(o);
+  const SolveResult r = solver.solve(pos);
+  ASSERT_TRUE(r.solved);
+  std::string text;
+  std::size_t pieces = 0;
+  const ProofStats stats = write_proof(solver, pos, r.winner, {}, [&](std::string_view piece) {
+    text += piece;
+    ++pieces;
+  });
+  EXPECT_GT(pieces, 0u);
+  const auto check = check_text(text);
+  EXPECT_TRUE(check.valid) << check.reason;
+  EXPECT_EQ(check.listed, stats.lines);
+  EXPECT_TRUE(solver.options().all_moves);
+  EXPECT_EQ(solver.options().threads, 2);
+  SolverOptions other = o;
+  other.table_bytes *= 2;
+  EXPECT_THROW(solver.set_options(other), Error);
+}
+
+// On a lattice named by coordinates (here four of them) the names' own commas are read as part
+// of each name, so its certificates are checked like any other; a DOT board whose node ids
+// hold ',' or '/' gets no certificate, since its positions could not be read back.
+TEST(Proof, NamesWithCommasAreReadAsTheBoardWritesThem) {
+  const auto text = proven("grid 2x2x3x2");
+  EXPECT_NE(text.find("1,1,1,1/1,1,3,1"), std::string::npos);
+  const Position pos = test::make("grid 2x2x3x2", "spaced");
+  const auto stones = proof::read_position(pos.topology(), "1,1,1,1,2,2,3,2/1,1,3,1", 2);
+  ASSERT_EQ(stones.size(), 3u);
+  EXPECT_EQ(pos.topology().name(stones[1].first), "2,2,3,2");
+  EXPECT_THROW(proof::read_position(pos.topology(), "1,1,1/1,1,3,1", 2), Error);
+  EXPECT_THROW(proof::read_position(pos.topology(), "1,1,1,1,2/1,1,3,1", 2), Error);
+
+  const std::string dot =
+      "graph g {\n \"a,b\" [stone=black]; f [stone=white];\n"
+      " \"a,b\" -- c -- d -- f -- g -- h -- \"a,b\"\n c -- f\n}\n";
+  const Position odd = test::make("file " + test::temp_file("odd.dot", dot), "file");
+  try {
+    write_proof(odd, kBlack, small_table(), {});
+    ADD_FAILURE() << "a certificate was written";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("\"a,b\""), std::string::npos) << e.what();
+  }
 }

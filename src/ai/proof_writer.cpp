@@ -2,18 +2,26 @@
 #include "tanbo/ai/proof_writer.hpp"
 
 #include <chrono>
-#include <unordered_set>
 #include <vector>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
 
 namespace tanbo {
 
-std::string proof_position(const Position& pos) {
+namespace {
+
+std::vector<Player> stones_of(const Position& pos) {
   std::vector<Player> stones(pos.num_vertices());
   for (Vertex v = 0; v < stones.size(); ++v) stones[v] = pos.at(v);
-  return proof::position_text(pos.topology(), stones, pos.num_players());
+  return stones;
+}
+
+}  // namespace
+
+std::string proof_position(const Position& pos) {
+  return proof::position_text(pos.topology(), stones_of(pos), pos.num_players());
 }
 
 std::string proof_header(const Position& pos, Player winner) {
@@ -34,14 +42,48 @@ struct Frame {
   std::size_t next = 0;
 };
 
+// The solver searches for the proof: the first winning move, one thread, no progress lines;
+// its own options come back when the walk ends.
+class ProofSearch {
+ public:
+  explicit ProofSearch(Solver& solver) : solver_(solver), saved_(solver.options()) {
+    SolverOptions o = saved_;
+    o.all_moves = false;
+    o.threads = 1;
+    o.progress = nullptr;
+    o.progress_every = 0;
+    solver_.set_options(std::move(o));
+  }
+  ~ProofSearch() { solver_.set_options(saved_); }
+  ProofSearch(const ProofSearch&) = delete;
+  ProofSearch& operator=(const ProofSearch&) = delete;
+  Solver& operator*() { return solver_; }
+
+ private:
+  Solver& solver_;
+  SolverOptions saved_;
+};
+
 class ProofWalk {
  public:
-  ProofWalk(const Position& pos, Player winner, SolverOptions options, const SolveLimits& limits)
-      : pos_(pos), winner_(winner), solver_(std::move(options)), limits_(limits) {}
+  using Clock = std::chrono::steady_clock;
+  using Progress = std::function<void(const ProofStats&)>;
 
-  std::string run(ProofStats& stats) {
-    std::string out = proof_header(pos_, winner_);
-    expand(out);
+  ProofWalk(Solver& solver, const Position& pos, Player winner, const SolveLimits& limits,
+            const ProofSink& sink, const Progress& progress, double every)
+      : pos_(pos),
+        winner_(winner),
+        search_(solver),
+        limits_(limits),
+        sink_(sink),
+        progress_(progress),
+        reporting_(progress && every > 0),
+        every_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(every))),
+        next_report_(Clock::now() + every_) {}
+
+  ProofStats run() {
+    out_ = proof_header(pos_, winner_);
+    expand();
     while (!stack_.empty()) {
       Frame& top = stack_.back();
       if (top.next == top.moves.size()) {
@@ -51,57 +93,90 @@ class ProofWalk {
       }
       const Vertex v = top.moves[top.next++];
       pos_.play(v);
-      if (!expand(out)) pos_.undo();
+      if (!expand()) pos_.undo();
+      if (reporting_ && (seen_.size() & 1023) == 0) report();
     }
-    stats.lines = listed_.size();
-    stats.positions = listed_.size() + others_.size();
-    return out;
+    sink_(out_);
+    return {lines_, seen_.size(), 0};
   }
 
  private:
   // Adds the position's moves to follow as a frame; false when there is nothing to follow.
-  bool expand(std::string& out) {
+  bool expand() {
     if (pos_.is_over()) {
       if (pos_.winner() != winner_) throw Error("the proof reached a game the winner loses");
       return false;
     }
-    std::string text = proof_position(pos_);
+    const std::vector<Player> stones = stones_of(pos_);
+    proof::position_key(stones, pos_.num_players(), pos_.to_move(), key_);
+    if (!seen_.insert(key_).second) return false;
     if (pos_.to_move() != winner_) {
-      if (!others_.insert(std::move(text)).second) return false;
       stack_.push_back({pos_.legal_moves(pos_.to_move()), 0});
       return true;
     }
-    if (listed_.count(text)) return false;
-    const SolveResult r = solver_.solve(pos_, limits_);
+    const SolveResult r = (*search_).solve(pos_, limits_);
     if (!r.solved) throw Error("a limit stopped the search before the proof was complete");
     if (r.winner != winner_) throw Error(std::string(player_name(winner_)) + " does not win");
-    out += text + " " + pos_.topology().name(r.best) + "\n";
-    listed_.insert(std::move(text));
+    out_ += proof::position_text(pos_.topology(), stones, pos_.num_players());
+    out_ += ' ';
+    out_ += pos_.topology().name(r.best);
+    out_ += '\n';
+    if (out_.size() >= kFlushBytes) {
+      sink_(out_);
+      out_.clear();
+    }
+    ++lines_;
     stack_.push_back({{r.best}, 0});
     return true;
   }
 
+  // Calls progress_ when its time has come.
+  void report() {
+    const Clock::time_point now = Clock::now();
+    if (now < next_report_) return;
+    next_report_ = now + every_;
+    progress_({lines_, seen_.size(), std::chrono::duration<double>(now - started_).count()});
+  }
+
+  static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+
   Position pos_;
   Player winner_;
-  Solver solver_;
-  SolveLimits limits_;
+  ProofSearch search_;
+  const SolveLimits& limits_;
+  const ProofSink& sink_;
   std::vector<Frame> stack_;
-  std::unordered_set<std::string> listed_;  // positions listed, the winner to move
-  std::unordered_set<std::string> others_;  // positions followed, another player to move
+  proof::PositionSet seen_;  // positions expanded, with the side to move
+  std::string key_;
+  std::string out_;  // text not yet handed to the sink
+  std::uint64_t lines_ = 0;
+  const Progress& progress_;
+  const bool reporting_;  // progress given, and a period
+  Clock::duration every_;
+  Clock::time_point started_ = Clock::now(), next_report_;
 };
 
 }  // namespace
 
+ProofStats write_proof(Solver& solver, const Position& pos, Player winner,
+                       const SolveLimits& limits, const ProofSink& sink,
+                       const std::function<void(const ProofStats&)>& progress,
+                       double progress_every) {
+  if (pos.num_players() != 2) throw Error("proofs need two players");
+  proof::check_names(pos.topology());
+  const auto start = std::chrono::steady_clock::now();
+  ProofStats stats = ProofWalk(solver, pos, winner, limits, sink, progress, progress_every).run();
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
 std::string write_proof(const Position& pos, Player winner, SolverOptions options,
                         const SolveLimits& limits, ProofStats* stats) {
-  if (pos.num_players() != 2) throw Error("proofs need two players");
-  const auto start = std::chrono::steady_clock::now();
-  options.all_moves = false;
-  options.progress = nullptr;
-  ProofStats local;
-  std::string text = ProofWalk(pos, winner, std::move(options), limits).run(local);
-  local.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (stats) *stats = local;
+  Solver solver(std::move(options));
+  std::string text;
+  const ProofStats s =
+      write_proof(solver, pos, winner, limits, [&text](std::string_view piece) { text += piece; });
+  if (stats) *stats = s;
   return text;
 }
 

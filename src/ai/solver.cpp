@@ -279,6 +279,13 @@ void Solver::clear() {
 const SolverOptions& Solver::options() const {
   return impl_->options;
 }
+void Solver::set_options(SolverOptions options) {
+  if (options.table_bytes != impl_->options.table_bytes ||
+      options.symmetry != impl_->options.symmetry) {
+    throw Error("a solver's table size and symmetry setting are fixed when it is made");
+  }
+  impl_->options = std::move(options);
+}
 
 void Solver::prepare(const Position& pos) {
   impl_->ready_for(pos);

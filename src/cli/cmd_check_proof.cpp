@@ -34,8 +34,7 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
   if (path.empty()) throw Error("give the certificate to check: tanbo check-proof FILE");
   proof::CheckResult r;
   try {  // (status 1 says "not a proof": running out of memory must not say that)
-    std::istringstream in(
-        read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
+    InputStream in(path, shown_name(path), proof::kMaxCheckedBytes, "proof certificates");
     r = proof::check(in);
   } catch (const std::bad_alloc&) {
     throw Error("out of memory while checking " + shown_name(path) +

@@ -13,6 +13,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/safe_file.hpp"
+#include "tanbo/proof/proof.hpp"
 
 namespace tanbo::cli {
 
@@ -74,13 +75,20 @@ void print_result(const Position& pos, const SolveResult& r, const SolveArgs& a,
   out << "time: " << std::fixed << std::setprecision(2) << r.seconds << " s\n";
 }
 
-// The certificate of the result, found by a solver of its own (the first winning move wherever
-// the winner is to move), written atomically.
-void write_certificate(const Position& pos, Player winner, const SolverOptions& options,
-                       const std::string& path, std::ostream& out) {
+// The certificate of the result, written atomically as it is found: the winning moves come from
+// `solver`'s table as the solve (and a checkpoint's earlier runs) left it, searched further where
+// it has no answer.
+void write_certificate(Solver& solver, const Position& pos, Player winner, const std::string& path,
+                       double progress_every, std::ostream& out, std::ostream& err) {
+  const auto progress = [&err](const ProofStats& s) {
+    err << "proof: " << std::fixed << std::setprecision(0) << s.seconds << " s, " << s.lines
+        << " positions listed, " << s.positions << " in all\n"
+        << std::flush;
+  };
   ProofStats stats;
-  const std::string text = write_proof(pos, winner, options, {}, &stats);
-  write_file_atomic(path, text);
+  write_file_atomic(path, [&](const FileSink& sink) {
+    stats = write_proof(solver, pos, winner, {}, sink, progress, progress_every);
+  });
   out << "proof: " << path << " (" << stats.lines << " positions with " << player_name(winner)
       << " to move, " << stats.positions << " in all, " << std::fixed << std::setprecision(2)
       << stats.seconds << " s)\n";
@@ -166,8 +174,8 @@ Game root_of(const SolveArgs& a) {
 // certificate. The exit status: 0, or 128 + the signal that stopped the search.
 int solve_position(const Position& pos, const SolveArgs& a, const SolveLimits& limits,
                    std::ostream& out, std::ostream& err) {
-  const SolverOptions options = solver_options(a, err);
-  Solver solver(options);
+  if (!a.proof.empty()) proof::check_names(pos.topology());  // before the search, not after
+  Solver solver(solver_options(a, err));
   StagedSolve staged;
   if (a.checkpoint.path.empty()) {
     staged = solve_until_signal(solver, pos, limits);  // Ctrl-C prints what is known
@@ -190,7 +198,7 @@ int solve_position(const Position& pos, const SolveArgs& a, const SolveLimits& l
   if (staged.signal) return 128 + staged.signal;  // (stopped by Ctrl-C or a kill)
   if (!a.proof.empty()) {
     if (!r.solved) throw Error("no proof written: the position was not solved");
-    write_certificate(pos, r.winner, options, a.proof, out);
+    write_certificate(solver, pos, r.winner, a.proof, a.progress, out, err);
   }
   return 0;
 }

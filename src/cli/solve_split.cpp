@@ -328,7 +328,9 @@ void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& o
                 (checkpoint.path.empty() ? "" : "; run it again with --resume to carry on"));
   }
   if (!proof_path.empty()) {
-    write_file_atomic(proof_path, write_proof(game.position, r.winner, options, limits));
+    write_file_atomic(proof_path, [&](const FileSink& sink) {
+      write_proof(solver, game.position, r.winner, limits, sink);
+    });
   }
   std::ostringstream text;
   text << kUnitMagic << "\nrun " << m.run << "\nunit " << unit << "\nwinner "

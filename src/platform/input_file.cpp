@@ -30,6 +30,8 @@ std::string not_regular(mode_t mode) {
 
 std::string size_text(std::uint64_t bytes) {
   constexpr std::uint64_t kMb = std::uint64_t{1} << 20, kGb = std::uint64_t{1} << 30;
+  constexpr std::uint64_t kTb = std::uint64_t{1} << 40;
+  if (bytes >= kTb && bytes % kTb == 0) return std::to_string(bytes / kTb) + " TB";
   if (bytes >= kGb && bytes % kGb == 0) return std::to_string(bytes / kGb) + " GB";
   if (bytes >= kMb && bytes % kMb == 0) return std::to_string(bytes / kMb) + " MB";
   return std::to_string(bytes) + " bytes";
@@ -102,6 +104,22 @@ std::size_t InputFile::read_some(char* buffer, std::size_t size) {
     throw Error(name_ + ": is over the " + size_text(max_bytes_) + " limit for " + kind_);
   }
   return done;
+}
+
+InputStream::InputStream(const std::string& path, std::string name, std::uint64_t max_bytes,
+                         std::string kind)
+    : std::istream(nullptr),
+      file_(std::make_unique<InputFile>(path, std::move(name), max_bytes, std::move(kind))),
+      buffer_(std::make_unique<Buffer>(*file_)) {
+  rdbuf(buffer_.get());
+}
+
+InputStream::Buffer::int_type InputStream::Buffer::underflow() {
+  if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+  const std::size_t n = file_.read_some(data_.data(), data_.size());
+  if (n == 0) return traits_type::eof();
+  setg(data_.data(), data_.data(), data_.data() + n);
+  return traits_type::to_int_type(*gptr());
 }
 
 std::string read_input_file(const std::string& path, const std::string& name,

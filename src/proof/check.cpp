@@ -2,8 +2,7 @@
 // over the board's adjacency, and a walk over every line of play the certificate allows.
 #include <algorithm>
 #include <array>
-#include <map>
-#include <set>
+#include <cstring>
 #include <sstream>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "tanbo/core/setup.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/platform/memory.hpp"
+#include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
 
 namespace tanbo::proof {
@@ -165,10 +165,18 @@ Player winner_of(const State& s) {
 
 // ---- the certificate
 
+// What a listed position holds: its move and the line that lists it.
 struct Listed {
   Vertex move;
   std::uint64_t line;
 };
+
+Listed listed_at(const std::byte* value) {
+  Listed l;
+  std::memcpy(&l.move, value, sizeof l.move);
+  std::memcpy(&l.line, value + sizeof l.move, sizeof l.line);
+  return l;
+}
 
 struct Certificate {
   TopologyPtr topo;
@@ -177,7 +185,7 @@ struct Certificate {
   State start;        // the proven position
   std::string moves;  // the moves that led there, as written
   Player winner = kEmpty;
-  std::map<std::string, Listed> lines;
+  PositionSet lines{sizeof(Vertex) + sizeof(std::uint64_t)};  // the listed positions
 };
 
 std::string field(const std::string& line, std::string_view key, std::uint64_t number) {
@@ -305,11 +313,9 @@ class MemoryBudget {
   std::uint64_t used_ = 0;
 };
 
-// A text kept in a map or set: its characters and about what the node and string cost besides.
-constexpr std::uint64_t kNodeBytes = 96;
-
 void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryBudget& memory) {
-  std::string line;
+  std::string line, key;
+  std::vector<std::pair<Vertex, Player>> stones;
   while (next_line(in, line, number)) {
     const auto space = line.rfind(' ');
     if (space == std::string::npos) {
@@ -318,17 +324,21 @@ void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryB
     }
     const Vertex move = point(*c.topo, std::string_view(line).substr(space + 1), number);
     const std::string_view position = std::string_view(line).substr(0, space);
-    try {  // (the stones are not kept: the walk makes each position's text itself)
-      read_position(*c.topo, position, c.players);
+    try {
+      stones = read_position(*c.topo, position, c.players);
     } catch (const Error& e) {
       throw Error("line " + std::to_string(number) + ": " + e.what() + " in the position " +
                   quote_input(position));
     }
-    memory.add(space + kNodeBytes);
-    const auto [it, fresh] = c.lines.emplace(line.substr(0, space), Listed{move, number});
-    if (!fresh && it->second.move != move) {
+    position_key(stones, c.topo->num_vertices(), c.players, c.winner, key);
+    memory.add(c.lines.cost(key));
+    const auto [value, fresh] = c.lines.insert(key);
+    if (fresh) {
+      std::memcpy(value, &move, sizeof move);
+      std::memcpy(value + sizeof move, &number, sizeof number);
+    } else if (listed_at(value).move != move) {
       throw Error("line " + std::to_string(number) + ": the position of line " +
-                  std::to_string(it->second.line) + " is listed again with another move");
+                  std::to_string(listed_at(value).line) + " is listed again with another move");
     }
   }
 }
@@ -354,16 +364,17 @@ void walk(const Certificate& c, CheckResult& r, MemoryBudget& memory) {
     std::vector<Vertex> moves;  // the moves followed from it
     std::size_t next = 0;       // the next of them to follow
   };
-  std::set<std::string> done;
+  PositionSet done;  // the positions visited
+  std::string key;
   std::vector<Frame> line;
   // Checks a position reached (once), and enters it when it has moves to follow. False when it
   // breaks the proof (r.reason says how).
   const auto visit = [&](State s) {
-    const std::string text = position_text(t, s.stones, c.players);
-    if (!done.insert(std::string(player_name(s.to_move)) + " " + text).second) return true;
-    memory.add(text.size() + kNodeBytes);
+    position_key(s.stones, c.players, s.to_move, key);
+    if (!done.insert(key).second) return true;
+    memory.add(done.cost(key));
     ++r.checked;
-    const auto at = [&] { return "the position " + shown(text); };
+    const auto at = [&] { return "the position " + shown(position_text(t, s.stones, c.players)); };
     if (s.to_move == kEmpty) {
       if (winner_of(s) == c.winner) return true;
       r.reason =
@@ -373,18 +384,19 @@ void walk(const Certificate& c, CheckResult& r, MemoryBudget& memory) {
     std::vector<Vertex> moves;
     if (s.to_move == c.winner) {
       ++r.winner_nodes;
-      const auto it = c.lines.find(text);
-      if (it == c.lines.end()) {
+      const std::byte* value = c.lines.find(key);
+      if (!value) {
         r.reason = at() + " (" + std::string(player_name(s.to_move)) + " to move) is not listed";
         return false;
       }
-      if (!legal(g, s, it->second.move)) {
-        r.reason = "line " + std::to_string(it->second.line) + ": " + t.name(it->second.move) +
+      const Listed listed = listed_at(value);
+      if (!legal(g, s, listed.move)) {
+        r.reason = "line " + std::to_string(listed.line) + ": " + t.name(listed.move) +
                    " is not a legal move for " + std::string(player_name(s.to_move)) + " in " +
                    at();
         return false;
       }
-      moves.push_back(it->second.move);
+      moves.push_back(listed.move);
     } else {
       moves = legal_moves(g, s);
       if (moves.empty()) {
@@ -424,14 +436,41 @@ std::string position_text(const Topology& topo, const std::vector<Player>& stone
   return out;
 }
 
+std::size_t name_parts(const Topology& t) {
+  if (t.kind != BoardKind::kLattice || t.num_vertices() == 0) return 1;
+  const std::string first = t.name(0);
+  return 1 + static_cast<std::size_t>(std::count(first.begin(), first.end(), ','));
+}
+
+void check_names(const Topology& t) {
+  const std::size_t parts = name_parts(t);
+  for (Vertex v = 0; v < t.num_vertices(); ++v) {
+    const std::string name = t.name(v);
+    if (name.find('/') == std::string::npos &&
+        1 + static_cast<std::size_t>(std::count(name.begin(), name.end(), ',')) == parts) {
+      continue;
+    }
+    throw Error("a certificate cannot name the point " + quote_input(name) +
+                ": a ',' or '/' in a node id reads as a separator in its positions (rename the "
+                "node in the DOT file)");
+  }
+}
+
 std::vector<std::pair<Vertex, Player>> read_position(const Topology& t, std::string_view text,
                                                      int players) {
   std::vector<std::pair<Vertex, Player>> stones;
+  const std::size_t parts = name_parts(t);
+  std::size_t commas = 0;  // in the name read so far
   int part = 1;
   bool first_of_part = true;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
     if (i < text.size() && text[i] != ',' && text[i] != '/') continue;
+    if (i < text.size() && text[i] == ',' && commas + 1 < parts) {
+      ++commas;  // (a comma inside a lattice's coordinates)
+      continue;
+    }
+    commas = 0;
     const std::string_view name = text.substr(start, i - start);
     const bool part_ends = i == text.size() || text[i] == '/';
     if (!(name.empty() && first_of_part && part_ends)) {  // (a player with no stones)

@@ -126,6 +126,10 @@ class Solver {
   // Empties the table.
   void clear();
   const SolverOptions& options() const;
+  // Changes the options of the solves to come, keeping the table: how they search (method,
+  // threads, all_moves, progress, policy). `table_bytes` and `symmetry` must be the solver's
+  // own (tanbo::Error otherwise): they shape the table. Not while a solve runs.
+  void set_options(SolverOptions options);
 
   // ---- for checkpoints (solver_checkpoint.hpp)
   // Readies the solver for pos's board as solve(pos) does (a new board empties the table).

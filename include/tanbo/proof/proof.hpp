@@ -9,9 +9,10 @@
 //   POSITION MOVE              one line per position of the proof where the winner is to move
 //
 // POSITION lists the stones of every player in turn order, players separated by '/', each
-// player's points in the board's vertex order joined by ',' ("B2,D4/B4,D2"); MOVE is the
-// winner's move there. A proof is valid when, from the proven position, every line of play in
-// which the winner plays the listed move and the others play any legal move ends with the
+// player's points in the board's vertex order joined by ',' ("B2,D4/B4,D2"; on a lattice
+// named by coordinates, each name's own commas are read as part of it: "1,1,1,1/2,2,3,2");
+// MOVE is the winner's move there. A proof is valid when, from the proven position, every line of
+// play in which the winner plays the listed move and the others play any legal move ends with the
 // winner's victory and reaches only positions that are listed wherever the winner is to move.
 // A DOT board is carried after its topology line ("topology file NAME"), one "dot TEXT" line
 // per line of its DOT text, as game files carry it (dot_lines in tanbo/core/topology.hpp).
@@ -33,11 +34,24 @@
 
 namespace tanbo::proof {
 
-// The largest certificate `tanbo check-proof` reads: 1 GB.
+// The largest certificate held in memory whole (a unit's, read by a merge): 1 GB.
 inline constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 30;
+// The largest certificate `tanbo check-proof` reads, a piece at a time: 1 TB. What it keeps
+// of the file is bounded by the memory limit, not by this.
+inline constexpr std::uint64_t kMaxCheckedBytes = std::uint64_t{1} << 40;
 
 // The first line of every certificate.
 inline constexpr const char* kMagic = "tanbo-proof 1";
+
+// The comma-separated numbers in the name of each point of `topo`: a lattice named by its
+// coordinates ("1,2,3,4": 4), else 1. POSITION joins names with commas too; a name is read as
+// that many of its pieces.
+std::size_t name_parts(const Topology& topo);
+
+// Throws tanbo::Error when a point of `topo` has a name POSITION cannot hold: a '/', or commas
+// other than a lattice's coordinates (DOT node ids such as "a,b"). Checked before a certificate
+// is written.
+void check_names(const Topology& topo);
 
 // POSITION of the format: `stones[v]` is the player on point v (kEmpty for none).
 std::string position_text(const Topology& topo, const std::vector<Player>& stones, int players);
