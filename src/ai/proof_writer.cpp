@@ -114,20 +114,41 @@ class ProofWalk {
       stack_.push_back({pos_.legal_moves(pos_.to_move()), 0});
       return true;
     }
-    const SolveResult r = (*search_).solve(pos_, limits_);
-    if (!r.solved) throw Error("a limit stopped the search before the proof was complete");
-    if (r.winner != winner_) throw Error(std::string(player_name(winner_)) + " does not win");
+    Vertex move = move_into_proof();
+    if (move == kNoVertex) {
+      const SolveResult r = (*search_).solve(pos_, limits_);
+      if (!r.solved) throw Error("a limit stopped the search before the proof was complete");
+      if (r.winner != winner_) throw Error(std::string(player_name(winner_)) + " does not win");
+      move = r.best;
+    }
     out_ += proof::position_text(pos_.topology(), stones, pos_.num_players());
     out_ += ' ';
-    out_ += pos_.topology().name(r.best);
+    out_ += pos_.topology().name(move);
     out_ += '\n';
     if (out_.size() >= kFlushBytes) {
       sink_(out_);
       out_.clear();
     }
     ++lines_;
-    stack_.push_back({{r.best}, 0});
+    stack_.push_back({{move}, 0});
     return true;
+  }
+
+  // A move of the winner into a position the proof holds already (the other player to move
+  // there, reached from elsewhere: a position the winner wins), which costs the certificate no
+  // position more; kNoVertex when there is none.
+  Vertex move_into_proof() {
+    for (const Vertex v : pos_.legal_moves(winner_)) {
+      pos_.play(v);
+      bool known = false;
+      if (!pos_.is_over()) {
+        proof::position_key(stones_of(pos_), pos_.num_players(), pos_.to_move(), probe_);
+        known = seen_.find(probe_) != nullptr;
+      }
+      pos_.undo();
+      if (known) return v;
+    }
+    return kNoVertex;
   }
 
   // Calls progress_ when its time has come.
@@ -147,7 +168,7 @@ class ProofWalk {
   const ProofSink& sink_;
   std::vector<Frame> stack_;
   proof::PositionSet seen_;  // positions expanded, with the side to move
-  std::string key_;
+  std::string key_, probe_;
   std::string out_;  // text not yet handed to the sink
   std::uint64_t lines_ = 0;
   const Progress& progress_;
