@@ -6,7 +6,7 @@
 #include "commands.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
-#include "tanbo/platform/input_file.hpp"
+#include "tanbo/io/gzip_text.hpp"
 #include "tanbo/proof/proof.hpp"
 
 namespace tanbo::cli {
@@ -34,7 +34,7 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
   if (path.empty()) throw Error("give the certificate to check: tanbo check-proof FILE");
   proof::CheckResult r;
   try {  // (status 1 says "not a proof": running out of memory must not say that)
-    InputStream in(path, shown_name(path), proof::kMaxCheckedBytes, "proof certificates");
+    TextInput in(path, shown_name(path), proof::kMaxCheckedBytes, "proof certificates");
     r = proof::check(in);
   } catch (const std::bad_alloc&) {
     throw Error("out of memory while checking " + shown_name(path) +

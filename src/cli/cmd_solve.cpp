@@ -12,6 +12,7 @@
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/gzip_text.hpp"
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/proof/proof.hpp"
 
@@ -86,7 +87,7 @@ void write_certificate(Solver& solver, const Position& pos, Player winner, const
         << std::flush;
   };
   ProofStats stats;
-  write_file_atomic(path, [&](const FileSink& sink) {
+  write_text_file_atomic(path, [&](const FileSink& sink) {
     stats = write_proof(solver, pos, winner, {}, sink, progress, progress_every);
   });
   out << "proof: " << path << " (" << stats.lines << " positions with " << player_name(winner)

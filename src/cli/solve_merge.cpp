@@ -13,6 +13,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/numbers.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/io/gzip_text.hpp"
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/platform/input_file.hpp"
 #include "tanbo/proof/proof.hpp"
@@ -303,7 +304,7 @@ void merge_solve(const std::string& dir, const std::string& proof_path, std::ost
   if (!proof_path.empty()) {
     const std::string certificate = merge.certificate(winner);
     check_merged(certificate);
-    write_file_atomic(proof_path, certificate);
+    write_text_file_atomic(proof_path, [&certificate](const FileSink& sink) { sink(certificate); });
     text << "proof: " << proof_path << "\n";
   }
   write_file_atomic(dir + "/result.txt", text.str());

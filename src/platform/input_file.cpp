@@ -106,22 +106,6 @@ std::size_t InputFile::read_some(char* buffer, std::size_t size) {
   return done;
 }
 
-InputStream::InputStream(const std::string& path, std::string name, std::uint64_t max_bytes,
-                         std::string kind)
-    : std::istream(nullptr),
-      file_(std::make_unique<InputFile>(path, std::move(name), max_bytes, std::move(kind))),
-      buffer_(std::make_unique<Buffer>(*file_)) {
-  rdbuf(buffer_.get());
-}
-
-InputStream::Buffer::int_type InputStream::Buffer::underflow() {
-  if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-  const std::size_t n = file_.read_some(data_.data(), data_.size());
-  if (n == 0) return traits_type::eof();
-  setg(data_.data(), data_.data(), data_.data() + n);
-  return traits_type::to_int_type(*gptr());
-}
-
 std::string read_input_file(const std::string& path, const std::string& name,
                             std::uint64_t max_bytes, const std::string& kind) {
   return InputFile(path, name, max_bytes, kind).read();

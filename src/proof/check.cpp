@@ -165,11 +165,13 @@ Player winner_of(const State& s) {
 
 // ---- the certificate
 
-// What a listed position holds: its move and the line that lists it.
+// What a listed position holds: its move and the line that lists it (and, in its entry of the
+// set, a byte set once the walk has visited it).
 struct Listed {
   Vertex move;
   std::uint64_t line;
 };
+constexpr std::size_t kVisited = sizeof(Vertex) + sizeof(std::uint64_t);
 
 Listed listed_at(const std::byte* value) {
   Listed l;
@@ -185,7 +187,7 @@ struct Certificate {
   State start;        // the proven position
   std::string moves;  // the moves that led there, as written
   Player winner = kEmpty;
-  PositionSet lines{sizeof(Vertex) + sizeof(std::uint64_t)};  // the listed positions
+  PositionSet lines{kVisited + 1};  // the listed positions
 };
 
 std::string field(const std::string& line, std::string_view key, std::uint64_t number) {
@@ -356,7 +358,7 @@ std::string shown(const std::string& text) {
 // Depth first, making one position at a time: memory holds one line of play (a position and its
 // moves a ply), and a certificate that fails stops at the first position that breaks it, however
 // many moves the positions before it have.
-void walk(const Certificate& c, CheckResult& r, MemoryBudget& memory) {
+void walk(Certificate& c, CheckResult& r, MemoryBudget& memory) {
   const Graph& g = c.topo->graph;
   const Topology& t = *c.topo;
   struct Frame {
@@ -364,31 +366,26 @@ void walk(const Certificate& c, CheckResult& r, MemoryBudget& memory) {
     std::vector<Vertex> moves;  // the moves followed from it
     std::size_t next = 0;       // the next of them to follow
   };
-  PositionSet done;  // the positions visited
+  PositionSet done;  // the positions visited where the winner is not to move
   std::string key;
   std::vector<Frame> line;
   // Checks a position reached (once), and enters it when it has moves to follow. False when it
   // breaks the proof (r.reason says how).
   const auto visit = [&](State s) {
     position_key(s.stones, c.players, s.to_move, key);
-    if (!done.insert(key).second) return true;
-    memory.add(done.cost(key));
-    ++r.checked;
     const auto at = [&] { return "the position " + shown(position_text(t, s.stones, c.players)); };
-    if (s.to_move == kEmpty) {
-      if (winner_of(s) == c.winner) return true;
-      r.reason =
-          "a line ends with " + std::string(player_name(winner_of(s))) + "'s victory at " + at();
-      return false;
-    }
     std::vector<Vertex> moves;
     if (s.to_move == c.winner) {
+      // (a listed position is marked visited in its own entry, not kept again in `done`)
+      std::byte* value = c.lines.find(key);
+      if (value && value[kVisited] != std::byte{0}) return true;
+      ++r.checked;
       ++r.winner_nodes;
-      const std::byte* value = c.lines.find(key);
       if (!value) {
         r.reason = at() + " (" + std::string(player_name(s.to_move)) + " to move) is not listed";
         return false;
       }
+      value[kVisited] = std::byte{1};
       const Listed listed = listed_at(value);
       if (!legal(g, s, listed.move)) {
         r.reason = "line " + std::to_string(listed.line) + ": " + t.name(listed.move) +
@@ -398,6 +395,15 @@ void walk(const Certificate& c, CheckResult& r, MemoryBudget& memory) {
       }
       moves.push_back(listed.move);
     } else {
+      if (!done.insert(key).second) return true;
+      memory.add(done.cost(key));
+      ++r.checked;
+      if (s.to_move == kEmpty) {
+        if (winner_of(s) == c.winner) return true;
+        r.reason =
+            "a line ends with " + std::string(player_name(winner_of(s))) + "'s victory at " + at();
+        return false;
+      }
       moves = legal_moves(g, s);
       if (moves.empty()) {
         r.reason = std::string(player_name(s.to_move)) + " has stones but no move in " + at();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "tanbo/core/mix.hpp"
 
@@ -181,6 +182,10 @@ std::pair<std::byte*, bool> PositionSet::insert(std::string_view key) {
   }
   const std::string_view k = key_at((slots_[i] & kOffsetMask) - 1);
   return {reinterpret_cast<std::byte*>(const_cast<char*>(k.data() + k.size())), added};
+}
+
+std::byte* PositionSet::find(std::string_view key) {
+  return const_cast<std::byte*>(std::as_const(*this).find(key));
 }
 
 const std::byte* PositionSet::find(std::string_view key) const {

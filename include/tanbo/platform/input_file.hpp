@@ -11,12 +11,8 @@
 #pragma once
 
 #include <cstdint>
-#include <istream>
-#include <memory>
-#include <streambuf>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace tanbo {
 
@@ -62,30 +58,6 @@ class InputFile {
   std::uint64_t read_ = 0;  // bytes read by read_some
   std::uint64_t max_bytes_;
   std::string name_, kind_;
-};
-
-// An InputFile read as a stream, a megabyte at a time, for text too large to hold at once
-// (proof certificates). A read error, or a file grown past `max_bytes` since it was opened,
-// throws tanbo::Error from the read that meets it (reads straight from rdbuf(), as read_line
-// does, see it; the stream's own reads set badbit instead).
-class InputStream : public std::istream {
- public:
-  InputStream(const std::string& path, std::string name, std::uint64_t max_bytes, std::string kind);
-
- private:
-  class Buffer : public std::streambuf {
-   public:
-    explicit Buffer(InputFile& file) : file_(file), data_(std::size_t{1} << 20) {}
-
-   protected:
-    int_type underflow() override;
-
-   private:
-    InputFile& file_;
-    std::vector<char> data_;
-  };
-  std::unique_ptr<InputFile> file_;
-  std::unique_ptr<Buffer> buffer_;
 };
 
 // InputFile(path, name, max_bytes, kind).read().

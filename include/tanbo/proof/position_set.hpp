@@ -46,6 +46,7 @@ class PositionSet {
   std::pair<std::byte*, bool> insert(std::string_view key);
   // The value of `key`, or null when it is not in the set.
   const std::byte* find(std::string_view key) const;
+  std::byte* find(std::string_view key);
 
   std::uint64_t size() const { return count_; }
   // The bytes the set holds: its blocks and its table.
