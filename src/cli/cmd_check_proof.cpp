@@ -1,4 +1,5 @@
 // tanbo check-proof: verifies a proof certificate (docs/solved.md, "Proofs").
+#include <iomanip>
 #include <iostream>
 #include <new>
 #include <sstream>
@@ -14,28 +15,41 @@ namespace tanbo::cli {
 int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::ostream& out,
                     std::ostream& err) {
   std::string path;
+  double progress = 5;
   po::options_description desc("tanbo check-proof options");
-  desc.add_options()("proof", po::value(&path), "the certificate to check");
+  desc.add_options()("proof", po::value(&path), "the certificate to check")(
+      "progress", po::value(&progress)->default_value(progress),
+      "seconds between progress lines on stderr (0 = none)");
   po::positional_options_description positional;
   positional.add("proof", 1);
   po::variables_map vm;
   if (const auto stop = parse_args(
           args, desc, &positional, vm,
-          "usage: tanbo check-proof FILE\n"
+          "usage: tanbo check-proof FILE [--progress S]\n"
           "Checks a certificate written by tanbo solve --proof: from the proven position,\n"
           "every line in which the winner plays the listed move and the other player any\n"
           "legal move must end with the winner's victory, reaching only listed positions\n"
           "where the winner is to move. The checker applies the rules on its own (no table,\n"
           "no symmetry, no search). Exit status 0: valid; 1: not a proof, with the position\n"
-          "that breaks it; 2: not a certificate.\n"
+          "that breaks it; 2: not a certificate. FILE may be compressed with gzip.\n"
           "example: tanbo check-proof 5x5.proof",
           out, err))
     return *stop;
   if (path.empty()) throw Error("give the certificate to check: tanbo check-proof FILE");
+  if (!(progress == 0 || (progress >= 0.1 && progress <= 1e7)))
+    throw Error("--progress must be 0 (no progress lines) or 0.1 to 10^7 seconds");
+  const auto report = [&err](const proof::CheckProgress& p) {
+    err << "check: " << std::fixed << std::setprecision(0) << p.seconds << " s, ";
+    if (p.checked == 0) {
+      err << p.lines_read << " lines read\n" << std::flush;
+    } else {
+      err << p.checked << " positions checked\n" << std::flush;
+    }
+  };
   proof::CheckResult r;
   try {  // (status 1 says "not a proof": running out of memory must not say that)
     TextInput in(path, shown_name(path), proof::kMaxCheckedBytes, "proof certificates");
-    r = proof::check(in);
+    r = proof::check(in, report, progress);
   } catch (const std::bad_alloc&) {
     throw Error("out of memory while checking " + shown_name(path) +
                 " (see --max-memory); nothing is known of the proof");

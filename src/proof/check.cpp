@@ -2,6 +2,7 @@
 // over the board's adjacency, and a walk over every line of play the certificate allows.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <sstream>
 #include <vector>
@@ -315,10 +316,39 @@ class MemoryBudget {
   std::uint64_t used_ = 0;
 };
 
-void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryBudget& memory) {
+// Calls the caller's report every so many seconds; looked at every 4,096 steps of a loop.
+class Reporter {
+ public:
+  using Clock = std::chrono::steady_clock;
+  Reporter(const std::function<void(const CheckProgress&)>& report, double every)
+      : report_(report),
+        on_(report && every > 0),
+        every_(std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(std::min(every, 1e7)))),
+        next_(start_ + every_) {}
+  void step(std::uint64_t lines_read, std::uint64_t checked) {
+    if (!on_ || (++steps_ & 4095) != 0) return;
+    const Clock::time_point now = Clock::now();
+    if (now < next_) return;
+    next_ = now + every_;
+    report_({lines_read, checked, std::chrono::duration<double>(now - start_).count()});
+  }
+
+ private:
+  const std::function<void(const CheckProgress&)>& report_;
+  bool on_;
+  Clock::time_point start_ = Clock::now();
+  Clock::duration every_;
+  Clock::time_point next_;
+  std::uint64_t steps_ = 0;
+};
+
+void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryBudget& memory,
+                Reporter& reporter) {
   std::string line, key;
   std::vector<std::pair<Vertex, Player>> stones;
   while (next_line(in, line, number)) {
+    reporter.step(number, 0);
     const auto space = line.rfind(' ');
     if (space == std::string::npos) {
       throw Error("line " + std::to_string(number) + ": expected \"POSITION MOVE\", found " +
@@ -358,7 +388,8 @@ std::string shown(const std::string& text) {
 // Depth first, making one position at a time: memory holds one line of play (a position and its
 // moves a ply), and a certificate that fails stops at the first position that breaks it, however
 // many moves the positions before it have.
-void walk(Certificate& c, CheckResult& r, MemoryBudget& memory) {
+void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& reporter,
+          std::uint64_t lines_read) {
   const Graph& g = c.topo->graph;
   const Topology& t = *c.topo;
   struct Frame {
@@ -415,6 +446,7 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory) {
   };
   if (!visit(c.start)) return;
   while (!line.empty()) {
+    reporter.step(lines_read, r.checked);
     Frame& f = line.back();
     if (f.next == f.moves.size()) {
       line.pop_back();
@@ -509,11 +541,13 @@ std::vector<std::pair<Vertex, Player>> read_position(const Topology& t, std::str
   return stones;
 }
 
-CheckResult check(std::istream& in) {
+CheckResult check(std::istream& in, const std::function<void(const CheckProgress&)>& report,
+                  double every) {
   MemoryBudget memory;
+  Reporter reporter(report, every);
   std::uint64_t number = 0;
   Certificate c = read_header(in, number);
-  read_lines(in, number, c, memory);
+  read_lines(in, number, c, memory, reporter);
   CheckResult r;
   r.winner = c.winner;
   r.topology = c.topo->spec;
@@ -524,7 +558,7 @@ CheckResult check(std::istream& in) {
     r.reason = "the game is already over after the moves";
     return r;
   }
-  walk(c, r, memory);
+  walk(c, r, memory, reporter, number);
   return r;
 }
 

@@ -83,8 +83,10 @@ if truncate -s 1100G sparse.proof 2> /dev/null; then
   rm -f sparse.proof
 fi
 gzip -dc "$SRC"/../docs/proofs/grid-5x5-steere2026.proof.gz > big.proof
-TANBO_MAX_MEMORY=100M "$TANBO" check-proof big.proof > out 2> err \
+TANBO_MAX_MEMORY=100M "$TANBO" check-proof big.proof --progress 0.1 > out 2> err \
   || fail "5x5 (steere2026) in 100 MB: $(cat out err)"
+grep -qE '^check: [0-9]+ s, [0-9]+ (lines read|positions checked)$' err \
+  || fail "no progress lines: $(head -3 err)"
 TANBO_MAX_MEMORY=20M "$TANBO" check-proof big.proof > out 2> err
 [ $? -eq 2 ] || fail "5x5 (steere2026) in 20 MB: $(cat out err)"
 grep -qF 'checking this certificate would need about' err || fail "20 MB: $(cat err)"

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <string>
 #include <string_view>
@@ -77,9 +78,19 @@ struct CheckResult {
   std::uint64_t winner_nodes = 0;  // of them, positions where the winner is to move
 };
 
-// Reads a certificate and checks it. A file that is not a certificate (a bad header, a line
-// that cannot be read, a point that is not on the board) throws tanbo::Error; a certificate
-// that does not prove its claim gives valid = false and the reason.
-CheckResult check(std::istream& in);
+// How far a check has gone, for progress lines: the certificate's lines read, then the
+// positions checked (0 while the lines are read).
+struct CheckProgress {
+  std::uint64_t lines_read = 0;
+  std::uint64_t checked = 0;
+  double seconds = 0;  // since the check began
+};
+
+// Reads a certificate and checks it, calling `report` (when given) every `every` seconds. A file
+// that is not a certificate (a bad header, a line that cannot be read, a point that is not on the
+// board) throws tanbo::Error; a certificate that does not prove its claim gives valid = false and
+// the reason.
+CheckResult check(std::istream& in, const std::function<void(const CheckProgress&)>& report = {},
+                  double every = 0);
 
 }  // namespace tanbo::proof
