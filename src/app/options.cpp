@@ -190,4 +190,9 @@ void refuse_empty_names(const po::variables_map& vm, std::initializer_list<Named
   }
 }
 
+void check_progress_seconds(double seconds) {
+  if (!(seconds == 0 || (seconds >= 0.1 && seconds <= 1e7)))
+    throw Error("--progress must be 0 (no progress lines) or 0.1 to 10^7 seconds");
+}
+
 }  // namespace tanbo::app

@@ -36,8 +36,7 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
           out, err))
     return *stop;
   if (path.empty()) throw Error("give the certificate to check: tanbo check-proof FILE");
-  if (!(progress == 0 || (progress >= 0.1 && progress <= 1e7)))
-    throw Error("--progress must be 0 (no progress lines) or 0.1 to 10^7 seconds");
+  check_progress_seconds(progress);
   const auto report = [&err](const proof::CheckProgress& p) {
     err << "check: " << std::fixed << std::setprecision(0) << p.seconds << " s, ";
     if (p.checked == 0) {

@@ -131,8 +131,7 @@ void check_ranges(const SolveArgs& a) {
   if (a.threads < 1 || a.threads > 256) throw Error("--threads must be 1 to 256");
   if (a.table_mb < 1 || a.table_mb > (std::size_t{1} << 20))
     throw Error("--table must be 1 to 1048576 MB");
-  if (!(a.progress == 0 || (a.progress >= 0.1 && a.progress <= 1e7)))
-    throw Error("--progress must be 0 (no progress lines) or 0.1 to 10^7 seconds");
+  check_progress_seconds(a.progress);
 }
 
 // Which of the four jobs the options ask for: a solve, a split, a unit or a merge.

@@ -60,4 +60,8 @@ struct NamedOption {
 };
 void refuse_empty_names(const po::variables_map& vm, std::initializer_list<NamedOption> named);
 
+// Refuses (tanbo::Error) a --progress of `seconds` other than 0 (no progress lines) or 0.1 to
+// 10^7 seconds: one line every millisecond would flood the terminal.
+void check_progress_seconds(double seconds);
+
 }  // namespace tanbo::app
