@@ -85,6 +85,9 @@ class ProofWalk {
     out_ = proof_header(pos_, winner_);
     expand();
     while (!stack_.empty()) {
+      if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) {
+        throw Error("stopped before the certificate was complete");
+      }
       Frame& top = stack_.back();
       if (top.next == top.moves.size()) {
         stack_.pop_back();

@@ -1,6 +1,8 @@
 // tanbo solve: perfect play for two players (docs/cli.md, docs/solved.md).
 #include <chrono>
 #include <cmath>
+#include <csignal>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -11,6 +13,7 @@
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/gzip_text.hpp"
 #include "tanbo/io/safe_file.hpp"
@@ -78,21 +81,30 @@ void print_result(const Position& pos, const SolveResult& r, const SolveArgs& a,
 
 // The certificate of the result, written atomically as it is found: the winning moves come from
 // `solver`'s table as the solve (and a checkpoint's earlier runs) left it, searched further where
-// it has no answer.
-void write_certificate(Solver& solver, const Position& pos, Player winner, const std::string& path,
-                       double progress_every, std::ostream& out, std::ostream& err) {
+// it has no answer. SIGINT or SIGTERM stops it with nothing written: the signal, else 0.
+int write_certificate(Solver& solver, const Position& pos, Player winner, const std::string& path,
+                      double progress_every, std::ostream& out, std::ostream& err) {
   const auto progress = [&err](const ProofStats& s) {
     err << "proof: " << std::fixed << std::setprecision(0) << s.seconds << " s, " << s.lines
         << " positions listed, " << s.positions << " in all\n"
         << std::flush;
   };
   ProofStats stats;
-  write_text_file_atomic(path, [&](const FileSink& sink) {
-    stats = write_proof(solver, pos, winner, {}, sink, progress, progress_every);
+  const int signal = run_until_signal([&](const std::atomic<bool>& stop) {
+    SolveLimits limits;
+    limits.stop = &stop;
+    write_text_file_atomic(path, [&](const FileSink& sink) {
+      stats = write_proof(solver, pos, winner, limits, sink, progress, progress_every);
+    });
   });
+  if (signal) {
+    out << "proof: not written (stopped by " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << ")\n";
+    return signal;
+  }
   out << "proof: " << path << " (" << stats.lines << " positions with " << player_name(winner)
       << " to move, " << stats.positions << " in all, " << std::fixed << std::setprecision(2)
       << stats.seconds << " s)\n";
+  return 0;
 }
 
 // The solver's options from the command line, its checks included.
@@ -198,7 +210,8 @@ int solve_position(const Position& pos, const SolveArgs& a, const SolveLimits& l
   if (staged.signal) return 128 + staged.signal;  // (stopped by Ctrl-C or a kill)
   if (!a.proof.empty()) {
     if (!r.solved) throw Error("no proof written: the position was not solved");
-    write_certificate(solver, pos, r.winner, a.proof, a.progress, out, err);
+    const int signal = write_certificate(solver, pos, r.winner, a.proof, a.progress, out, err);
+    if (signal) return 128 + signal;
   }
   return 0;
 }
@@ -267,7 +280,20 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   a.checkpoint.every_given = vm.count("checkpoint-every") && !vm["checkpoint-every"].defaulted();
   const Job job = job_of(a, vm);
   check_checkpoint_args(a.checkpoint);
-  if (!a.proof.empty()) check_writable(a.proof);  // before hours of search, not after
+  if (!a.proof.empty()) {  // before hours of search, not after
+    check_writable(a.proof);
+    std::vector<std::string> inputs = {a.game, a.checkpoint.path, a.merge};
+    if (is_file_spec(a.board.topology)) inputs.push_back(trim(a.board.topology.substr(4)));
+    check_not_an_input(a.proof, inputs, "--proof");
+    namespace fs = std::filesystem;  // (a checkpoint not written yet is no input so far)
+    std::error_code e1, e2;
+    if (!a.checkpoint.path.empty() &&
+        fs::weakly_canonical(fs::absolute(a.proof, e1), e1) ==
+            fs::weakly_canonical(fs::absolute(a.checkpoint.path, e2), e2) &&
+        !e1 && !e2) {
+      throw Error("--proof and --checkpoint name one file: give the certificate another name");
+    }
+  }
   if (job == Job::kMerge) {
     merge_solve(a.merge, a.proof, out);
     return 0;

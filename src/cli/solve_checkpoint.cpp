@@ -95,6 +95,17 @@ CheckpointRun resume(Solver& solver, const Position& pos, const CheckpointArgs& 
 
 }  // namespace
 
+int run_until_signal(const std::function<void(const std::atomic<bool>& stop)>& work) {
+  const StopOnSignal signals;
+  try {
+    work(g_stop);
+  } catch (const Error&) {
+    if (g_signal == 0) throw;
+    return g_signal;
+  }
+  return 0;
+}
+
 StagedSolve solve_until_signal(Solver& solver, const Position& pos, SolveLimits limits) {
   const StopOnSignal signals;
   limits.stop = &g_stop;

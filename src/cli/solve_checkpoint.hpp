@@ -4,6 +4,8 @@
 // back first, so that the next run carries on with what the earlier ones learnt.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -45,6 +47,11 @@ struct StagedSolve {
 // tanbo::Error when the checkpoint is refused (the file is then not changed).
 StagedSolve solve_in_stages(Solver& solver, const Position& pos, SolveLimits limits,
                             const CheckpointArgs& a, std::ostream& err);
+// Runs `work` with SIGINT and SIGTERM turned into `stop`, a flag the work looks at; a second
+// signal ends the program at once. When the work throws tanbo::Error after a signal came (it
+// stopped), the signal is returned; 0 when the work ended on its own. Other errors pass through.
+int run_until_signal(const std::function<void(const std::atomic<bool>& stop)>& work);
+
 // Solves `pos` with `solver` under `limits`, without a checkpoint, stopping the search on SIGINT
 // or SIGTERM (a second one ends the program at once): the result so far, and the signal.
 StagedSolve solve_until_signal(Solver& solver, const Position& pos, SolveLimits limits);

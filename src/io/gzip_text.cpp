@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
 #include "tanbo/platform/input_file.hpp"
 
 namespace tanbo {
@@ -19,7 +20,7 @@ constexpr int kAnyWindow = 15 + 32;   // + 32: inflate finds zlib or gzip by the
 }  // namespace
 
 bool is_gzip_name(std::string_view path) {
-  return path.size() > 3 && path.substr(path.size() - 3) == ".gz";
+  return path.size() >= 3 && to_lower(path.substr(path.size() - 3)) == ".gz";
 }
 
 // ---- writing

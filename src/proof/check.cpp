@@ -191,6 +191,24 @@ struct Certificate {
   PositionSet lines{kVisited + 1};  // the listed positions
 };
 
+// What the check may hold in memory (the certificate's positions, the positions checked) within
+// the room the memory limit leaves a board, so that a huge file is refused, not a crash.
+class MemoryBudget {
+ public:
+  MemoryBudget() : limit_(memory_limit()) {}
+  // Counts `bytes` more; throws tanbo::Error when they pass the room.
+  void add(std::uint64_t bytes) {
+    used_ += bytes;
+    if (used_ > limit_.board_room()) {
+      throw Error("checking this certificate " + memory_refusal(used_, limit_));
+    }
+  }
+
+ private:
+  MemoryLimit limit_;
+  std::uint64_t used_ = 0;
+};
+
 std::string field(const std::string& line, std::string_view key, std::uint64_t number) {
   const std::string want = std::string(key) + " ";
   if (line.rfind(want, 0) == 0) return line.substr(want.size());
@@ -199,16 +217,24 @@ std::string field(const std::string& line, std::string_view key, std::uint64_t n
               " ...\", found " + quote_input(line));
 }
 
+// The next line that is not blank; false at the end of the text. A line is refused as soon as it
+// passes 64 MB, not read to its end (a sparse file of a terabyte would take an hour).
 bool next_line(std::istream& in, std::string& line, std::uint64_t& number) {
   constexpr std::size_t kMaxLine = std::size_t{64} << 20;
-  std::size_t length = 0;
-  while (read_line(in, line, kMaxLine, &length)) {
+  constexpr int kEnd = std::char_traits<char>::eof();
+  std::streambuf& buf = *in.rdbuf();
+  for (int c = buf.sbumpc(); c != kEnd; c = buf.sbumpc()) {
     ++number;
-    if (length > kMaxLine) {
-      throw Error("line " + std::to_string(number) + " is longer than 64 MB");
+    line.clear();
+    for (; c != kEnd && c != '\n'; c = buf.sbumpc()) {
+      if (line.size() == kMaxLine) {
+        throw Error("line " + std::to_string(number) + " is longer than 64 MB");
+      }
+      line += static_cast<char>(c);
     }
     drop_carriage_returns(line);
     if (!line.empty()) return true;
+    if (c == kEnd) break;
   }
   return false;
 }
@@ -255,7 +281,7 @@ TopologyPtr board(const std::string& spec, const std::string& dot, std::uint64_t
 }
 
 // The header, then the moves from the setup replayed by the checker's own rules.
-Certificate read_header(std::istream& in, std::uint64_t& number) {
+Certificate read_header(std::istream& in, std::uint64_t& number, MemoryBudget& memory) {
   std::string line;
   if (!next_line(in, line, number) || line != kMagic) {
     throw Error("not a proof certificate: the first line must be \"" + std::string(kMagic) + "\"");
@@ -268,8 +294,10 @@ Certificate read_header(std::istream& in, std::uint64_t& number) {
     if (!next_line(in, line, number)) {
       throw Error("the certificate ends before its \"setup\" line");
     }
+    memory.add(line.size());  // (the board's text, kept until the board is made)
   } while (append_dot_line(line, dot));
   c.topo = board(spec, dot, topology_line);
+  check_names(*c.topo);
   c.setup = field(line, "setup", number);
   if (trim(c.setup).empty()) throw Error("line " + std::to_string(number) + ": no setup named");
   const Setup setup = make_setup(*c.topo, c.setup);
@@ -297,24 +325,6 @@ Certificate read_header(std::istream& in, std::uint64_t& number) {
   c.winner = *w;
   return c;
 }
-
-// What the check may hold in memory (the certificate's positions, the positions checked) within
-// the room the memory limit leaves a board, so that a huge file is refused, not a crash.
-class MemoryBudget {
- public:
-  MemoryBudget() : limit_(memory_limit()) {}
-  // Counts `bytes` more; throws tanbo::Error when they pass the room.
-  void add(std::uint64_t bytes) {
-    used_ += bytes;
-    if (used_ > limit_.board_room()) {
-      throw Error("checking this certificate " + memory_refusal(used_, limit_));
-    }
-  }
-
- private:
-  MemoryLimit limit_;
-  std::uint64_t used_ = 0;
-};
 
 // Calls the caller's report every so many seconds; looked at every 4,096 steps of a loop.
 class Reporter {
@@ -363,9 +373,9 @@ void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryB
                   quote_input(position));
     }
     position_key(stones, c.topo->num_vertices(), c.players, c.winner, key);
-    memory.add(c.lines.cost(key));
     const auto [value, fresh] = c.lines.insert(key);
     if (fresh) {
+      memory.add(c.lines.cost(key));
       std::memcpy(value, &move, sizeof move);
       std::memcpy(value + sizeof move, &number, sizeof number);
     } else if (listed_at(value).move != move) {
@@ -546,7 +556,7 @@ CheckResult check(std::istream& in, const std::function<void(const CheckProgress
   MemoryBudget memory;
   Reporter reporter(report, every);
   std::uint64_t number = 0;
-  Certificate c = read_header(in, number);
+  Certificate c = read_header(in, number, memory);
   read_lines(in, number, c, memory, reporter);
   CheckResult r;
   r.winner = c.winner;

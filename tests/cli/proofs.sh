@@ -115,6 +115,55 @@ grep -qF 'cut.gz: the compressed text ends early' err || fail "cut gzip: $(cat e
 [ $? -eq 2 ] || fail "a gzip file with junk after it: status"
 grep -qF 'junk.gz: damaged compressed data' err || fail "junk after gzip: $(cat err)"
 
+# --proof may not replace what the solve reads: its game file, its DOT board, its checkpoint.
+"$TANBO" new game.tanbo --topology "grid 4x4" > /dev/null 2>&1 || fail "new game.tanbo"
+cp game.tanbo game.bak
+"$TANBO" solve game.tanbo --table 8 --progress 0 --proof game.tanbo > out 2> err
+[ $? -eq 2 ] || fail "--proof over the game file: status"
+grep -qF -- '--proof game.tanbo is the input game.tanbo' err || fail "game input: $(cat err)"
+cmp -s game.tanbo game.bak || fail "the game file was changed"
+"$TANBO" solve --topology "grid 4x4" --table 8 --progress 0 --checkpoint ck --proof ./ck > out 2> err
+[ $? -eq 2 ] || fail "--proof over the checkpoint: status"
+grep -qF -- '--proof and --checkpoint name one file' err || fail "checkpoint: $(cat err)"
+[ -e ck ] && fail "a checkpoint was written before the refusal"
+
+# Ctrl-C while the certificate is written: the result stands, nothing is left half written.
+"$TANBO" solve --topology "grid 4x8" --table 256 --progress 0 --proof stopped.proof.gz > out 2> err &
+pid=$!
+for _ in $(seq 1 600); do
+  compgen -G '.stopped.proof.gz.tmp.*' > /dev/null && break
+  sleep 0.05
+done
+kill -INT $pid
+wait $pid
+status=$?
+[ $status -eq 130 ] || fail "SIGINT during the certificate: status $status, $(cat out err)"
+grep -qx 'winner: white' out || fail "SIGINT: no result: $(cat out)"
+grep -qx 'proof: not written (stopped by SIGINT)' out || fail "SIGINT: $(cat out)"
+compgen -G '.stopped.proof.gz.tmp.*' > /dev/null && fail "a temporary file was left"
+[ -e stopped.proof.gz ] && fail "a certificate was written"
+
+# A line is refused as soon as it passes 64 MB (here a sparse file of 200 GB, which reading
+# to its end would take ten minutes; timeout: a guard against that only), the text of a carried
+# DOT board counts against the memory limit, and a DOT board whose node ids hold ',' is no
+# certificate's board.
+"$TANBO" solve --topology "grid 4x4" --table 8 --progress 0 --proof long.proof > /dev/null 2>&1
+truncate -s 200G long.proof || fail "truncate"
+timeout 60 "$TANBO" check-proof long.proof > out 2> err
+[ $? -eq 2 ] || fail "a line of gigabytes: status"
+grep -qF 'is longer than 64 MB' err || fail "long line: $(cat err)"
+rm -f long.proof
+{ printf 'tanbo-proof 1\ntopology file x.dot\n'
+  for _ in 1 2 3; do printf 'dot '; head -c 40000000 /dev/zero | tr '\0' ' '; echo; done
+} | gzip -1 > dotbomb.gz
+TANBO_MAX_MEMORY=100M "$TANBO" check-proof dotbomb.gz > out 2> err
+[ $? -eq 2 ] || fail "dot lines of 120 MB: status"
+grep -qF 'checking this certificate would need about' err || fail "dot lines: $(cat err)"
+printf 'tanbo-proof 1\ntopology file odd.dot\ndot graph g {\ndot  "a,b" [stone=black]; f [stone=white];\ndot  "a,b" -- c -- d -- f -- g -- h -- "a,b"\ndot  c -- f\ndot }\nsetup file\nmoves\nwinner black\na,b/f c\n' > odd.proof
+"$TANBO" check-proof odd.proof > out 2> err
+[ $? -eq 2 ] || fail "a DOT id with a comma: status"
+grep -qF 'a certificate cannot name the point "a,b"' err || fail "comma id: $(cat err)"
+
 # Every published certificate passes.
 count=0
 for gz in "$SRC"/../docs/proofs/*.proof.gz; do

@@ -15,7 +15,7 @@
 
 namespace tanbo {
 
-// Whether `path` asks for a compressed file: its name ends in ".gz".
+// Whether `path` asks for a compressed file: its name ends in ".gz", in any case.
 bool is_gzip_name(std::string_view path);
 
 // Compresses what it is given into the gzip format, handing the compressed bytes to `out` (a
