@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tanbo/core/error.hpp"
+#include "tanbo/platform/ticker.hpp"
 #include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
 
@@ -66,7 +67,6 @@ class ProofSearch {
 
 class ProofWalk {
  public:
-  using Clock = std::chrono::steady_clock;
   using Progress = std::function<void(const ProofStats&)>;
 
   ProofWalk(Solver& solver, const Position& pos, Player winner, const SolveLimits& limits,
@@ -77,9 +77,7 @@ class ProofWalk {
         limits_(limits),
         sink_(sink),
         progress_(progress),
-        reporting_(progress && every > 0),
-        every_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(every))),
-        next_report_(Clock::now() + every_) {}
+        every_(progress ? every : 0) {}
 
   ProofStats run() {
     out_ = proof_header(pos_, winner_);
@@ -97,7 +95,7 @@ class ProofWalk {
       const Vertex v = top.moves[top.next++];
       pos_.play(v);
       if (!expand()) pos_.undo();
-      if (reporting_ && (seen_.size() & 1023) == 0) report();
+      if (every_.due()) progress_({lines_, seen_.size(), every_.elapsed()});
     }
     sink_(out_);
     return {lines_, seen_.size(), 0};
@@ -154,14 +152,6 @@ class ProofWalk {
     return kNoVertex;
   }
 
-  // Calls progress_ when its time has come.
-  void report() {
-    const Clock::time_point now = Clock::now();
-    if (now < next_report_) return;
-    next_report_ = now + every_;
-    progress_({lines_, seen_.size(), std::chrono::duration<double>(now - started_).count()});
-  }
-
   static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
 
   Position pos_;
@@ -175,9 +165,7 @@ class ProofWalk {
   std::string out_;  // text not yet handed to the sink
   std::uint64_t lines_ = 0;
   const Progress& progress_;
-  const bool reporting_;  // progress given, and a period
-  Clock::duration every_;
-  Clock::time_point started_ = Clock::now(), next_report_;
+  Every every_;  // when a progress call is due
 };
 
 }  // namespace

@@ -2,7 +2,6 @@
 // over the board's adjacency, and a walk over every line of play the certificate allows.
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstring>
 #include <sstream>
 #include <vector>
@@ -11,6 +10,7 @@
 #include "tanbo/core/setup.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/platform/memory.hpp"
+#include "tanbo/platform/ticker.hpp"
 #include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
 
@@ -326,31 +326,18 @@ Certificate read_header(std::istream& in, std::uint64_t& number, MemoryBudget& m
   return c;
 }
 
-// Calls the caller's report every so many seconds; looked at every 4,096 steps of a loop.
+// Calls the caller's report every so many seconds (polled at each step of the loops).
 class Reporter {
  public:
-  using Clock = std::chrono::steady_clock;
   Reporter(const std::function<void(const CheckProgress&)>& report, double every)
-      : report_(report),
-        on_(report && every > 0),
-        every_(std::chrono::duration_cast<Clock::duration>(
-            std::chrono::duration<double>(std::min(every, 1e7)))),
-        next_(start_ + every_) {}
+      : report_(report), every_(report ? every : 0) {}
   void step(std::uint64_t lines_read, std::uint64_t checked) {
-    if (!on_ || (++steps_ & 4095) != 0) return;
-    const Clock::time_point now = Clock::now();
-    if (now < next_) return;
-    next_ = now + every_;
-    report_({lines_read, checked, std::chrono::duration<double>(now - start_).count()});
+    if (every_.due()) report_({lines_read, checked, every_.elapsed()});
   }
 
  private:
   const std::function<void(const CheckProgress&)>& report_;
-  bool on_;
-  Clock::time_point start_ = Clock::now();
-  Clock::duration every_;
-  Clock::time_point next_;
-  std::uint64_t steps_ = 0;
+  Every every_;
 };
 
 void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryBudget& memory,

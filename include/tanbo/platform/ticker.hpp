@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -38,6 +39,31 @@ class Ticker {
   std::condition_variable wake_;
   bool done_ = false;
   std::thread thread_;
+};
+
+// The same times for a loop that reports as it goes, without a thread: due() says, at most once
+// every `seconds` (never when `seconds` is 0 or less), that a report is due. It reads the clock
+// once every 4,096 calls, so a loop may call it at every step.
+class Every {
+ public:
+  using Clock = Ticker::Clock;
+  explicit Every(double seconds)
+      : seconds_(seconds), start_(Clock::now()), next_(Ticker::after(start_, seconds)) {}
+
+  bool due() {
+    if (next_ == Ticker::kNever || (++calls_ & 4095) != 0) return false;
+    const Clock::time_point now = Clock::now();
+    if (now < next_) return false;
+    next_ = Ticker::after(now, seconds_);
+    return true;
+  }
+  // Seconds since it was made.
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+ private:
+  double seconds_;
+  Clock::time_point start_, next_;
+  std::uint64_t calls_ = 0;
 };
 
 }  // namespace tanbo
