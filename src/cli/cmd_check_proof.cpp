@@ -2,7 +2,6 @@
 #include <iomanip>
 #include <iostream>
 #include <new>
-#include <sstream>
 
 #include "commands.hpp"
 #include "tanbo/core/error.hpp"

@@ -106,10 +106,6 @@ std::uint64_t fingerprint(std::uint64_t hash) {
 PositionSet::PositionSet(std::size_t value_bytes) : value_bytes_(value_bytes), slots_(1024, 0) {}
 PositionSet::~PositionSet() = default;
 
-std::uint64_t PositionSet::memory() const {
-  return stored_ + slots_.size() * sizeof(std::uint64_t);
-}
-
 std::uint64_t PositionSet::cost(std::string_view key) const {
   // The entry, and its share of a table between 35% and 70% full: at most 8 / 0.35 bytes.
   return varint_size(key.size()) + key.size() + value_bytes_ + 24;
@@ -146,7 +142,6 @@ std::uint64_t PositionSet::store(std::string_view key) {
     const std::size_t bytes = std::max(size, kBlockBytes);
     blocks_.push_back(std::make_unique<std::byte[]>(bytes));
     block_sizes_.push_back(bytes);
-    stored_ += bytes;
     used_ = 0;
   }
   std::byte* at = blocks_.back().get() + used_;

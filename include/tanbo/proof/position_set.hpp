@@ -49,10 +49,8 @@ class PositionSet {
   std::byte* find(std::string_view key);
 
   std::uint64_t size() const { return count_; }
-  // The bytes the set holds: its blocks and its table.
-  std::uint64_t memory() const;
-  // What inserting `key` may add to memory() at most, its share of the table's next doubling
-  // included: for a memory budget asked before the insert.
+  // What inserting `key` adds to the set's memory at most (its entry, and its share of the
+  // table's next doubling), for a memory budget.
   std::uint64_t cost(std::string_view key) const;
 
  private:
@@ -65,7 +63,6 @@ class PositionSet {
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
   std::vector<std::size_t> block_sizes_;
   std::size_t used_ = 0;              // bytes used in the last block
-  std::uint64_t stored_ = 0;          // bytes in all blocks
   std::vector<std::uint64_t> slots_;  // 0: empty; else a fingerprint and the entry's offset + 1
   std::uint64_t count_ = 0;
 };
