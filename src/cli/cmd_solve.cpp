@@ -146,6 +146,24 @@ void check_ranges(const SolveArgs& a) {
   check_progress_seconds(a.progress);
 }
 
+// Refuses a --proof FILE that cannot be written or would replace what the solve reads or
+// writes: its game file, its DOT board, its checkpoint (also one not written yet). A merge's own
+// files are checked by the merge.
+void check_proof_target(const SolveArgs& a) {
+  check_writable(a.proof);
+  std::vector<std::string> inputs = {a.game, a.checkpoint.path};
+  if (is_file_spec(a.board.topology)) inputs.push_back(trim(a.board.topology.substr(4)));
+  check_not_an_input(a.proof, inputs, "--proof");
+  if (a.checkpoint.path.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code e1, e2;
+  const fs::path proof = fs::weakly_canonical(fs::absolute(a.proof, e1), e1);
+  const fs::path checkpoint = fs::weakly_canonical(fs::absolute(a.checkpoint.path, e2), e2);
+  if (!e1 && !e2 && proof == checkpoint) {
+    throw Error("--proof and --checkpoint name one file: give the certificate another name");
+  }
+}
+
 // Which of the four jobs the options ask for: a solve, a split, a unit or a merge.
 enum class Job { kSolve, kSplit, kUnit, kMerge };
 
@@ -280,20 +298,7 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   a.checkpoint.every_given = vm.count("checkpoint-every") && !vm["checkpoint-every"].defaulted();
   const Job job = job_of(a, vm);
   check_checkpoint_args(a.checkpoint);
-  if (!a.proof.empty()) {  // before hours of search, not after
-    check_writable(a.proof);
-    std::vector<std::string> inputs = {a.game, a.checkpoint.path, a.merge};
-    if (is_file_spec(a.board.topology)) inputs.push_back(trim(a.board.topology.substr(4)));
-    check_not_an_input(a.proof, inputs, "--proof");
-    namespace fs = std::filesystem;  // (a checkpoint not written yet is no input so far)
-    std::error_code e1, e2;
-    if (!a.checkpoint.path.empty() &&
-        fs::weakly_canonical(fs::absolute(a.proof, e1), e1) ==
-            fs::weakly_canonical(fs::absolute(a.checkpoint.path, e2), e2) &&
-        !e1 && !e2) {
-      throw Error("--proof and --checkpoint name one file: give the certificate another name");
-    }
-  }
+  if (!a.proof.empty()) check_proof_target(a);  // before hours of search, not after
   if (job == Job::kMerge) {
     merge_solve(a.merge, a.proof, out);
     return 0;
