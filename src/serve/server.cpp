@@ -193,37 +193,43 @@ void Server::get_events(const httplib::Request& req, httplib::Response& res) {
   res.set_header("Cache-Control", "no-cache");
   res.set_header("X-Accel-Buffering", "no");  // nginx: pass events on at once
   auto sent = std::make_shared<std::optional<std::uint64_t>>();
-  res.set_chunked_content_provider(
-      "text/event-stream", [this, g, sent, place](std::size_t, httplib::DataSink& sink) {
-        std::string chunk;
-        // Waits for a change, a second at a time, looking between whether the client has gone
-        // (its place then comes back within a second, not at the next keep-alive), and for at
-        // most 15 s, after which a keep-alive comment is sent.
-        for (int second = 0; second < 15; ++second) {
-          std::unique_lock lock(g->mutex);
-          const bool news = g->changed.wait_for(lock, std::chrono::seconds(1), [&] {
-            return stopping_ || games_.stopping() || *sent != g->session->version();
-          });
-          if (news) break;
-          lock.unlock();
-          if (!sink.is_writable()) return false;
-        }
-        {
-          std::unique_lock lock(g->mutex);
-          if (stopping_ || games_.stopping()) {
-            sink.done();
-            return false;
-          }
-          if (*sent != g->session->version()) {
-            *sent = g->session->version();
-            chunk = "event: state\nid: " + std::to_string(g->session->ply()) +
-                    "\ndata: " + state_text(*g) + "\n\n";
-          } else {
-            chunk = ": keep-alive\n\n";
-          }
-        }
-        return sink.write(chunk.data(), chunk.size());
+  auto next_event = [this, g, sent, place](std::size_t, httplib::DataSink& sink) {
+    std::string chunk;
+    // Waits for a change, a second at a time, looking between whether the client has gone
+    // (its place then comes back within a second, not at the next keep-alive), and for at
+    // most 15 s, after which a keep-alive comment is sent.
+    for (int second = 0; second < 15; ++second) {
+      std::unique_lock lock(g->mutex);
+      const bool news = g->changed.wait_for(lock, std::chrono::seconds(1), [&] {
+        return stopping_ || games_.stopping() || *sent != g->session->version();
       });
+      if (news) break;
+      lock.unlock();
+      if (!sink.is_writable()) return false;
+    }
+    {
+      std::unique_lock lock(g->mutex);
+      if (stopping_ || games_.stopping()) {
+        sink.done();
+        return false;
+      }
+      if (*sent != g->session->version()) {
+        *sent = g->session->version();
+        chunk = "event: state\nid: " + std::to_string(g->session->ply()) +
+                "\ndata: " + state_text(*g) + "\n\n";
+      } else {
+        chunk = ": keep-alive\n\n";
+      }
+    }
+    return sink.write(chunk.data(), chunk.size());
+  };
+  // HTTP/1.0 has no chunks: its stream is the connection's bytes, ended by closing it.
+  if (req.version == "HTTP/1.0") {
+    Listener::close_after_answer(res);
+    res.set_content_provider("text/event-stream", next_event);
+  } else {
+    res.set_chunked_content_provider("text/event-stream", next_event);
+  }
 }
 
 void Server::send_page(const std::string& file, httplib::Response& res) const {

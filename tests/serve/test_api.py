@@ -228,6 +228,25 @@ def test_event_stream():
     error_of(*SERVER.get("/api/games/nosuchgame/events"), 404)
 
 
+def test_event_stream_http10():
+    """An HTTP/1.0 client knows no chunks: its stream is plain bytes, ended by the close."""
+    g = SERVER.new_game()
+    host = urllib.parse.urlparse(SERVER.base)
+    with socket.create_connection((host.hostname, host.port), timeout=20) as sock:
+        sock.sendall(b"GET /api/games/%s/events HTTP/1.0\r\n\r\n" % g["id"].encode())
+        resp = sock.makefile("rb")
+        head = b""
+        while not head.endswith(b"\r\n\r\n"):
+            head += resp.readline()
+        assert head.startswith(b"HTTP/1.1 200 "), head
+        assert b"chunked" not in head.lower() and b"Connection: close" in head, head
+        first = read_event(resp)
+        assert first["event"] == "state" and first["id"] == "0"
+        legal = json.loads(first["data"])["legal"]
+        assert play(SERVER, g, 0, legal[0])[0] == 200
+        assert read_event(resp)["id"] == "1"
+
+
 def test_export_round_trip():
     g = SERVER.new_game("grid 5x5", names=["ann", "bob"])
     legal = SERVER.get("/api/games/" + g["id"])[1]["legal"]
