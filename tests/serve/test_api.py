@@ -427,6 +427,41 @@ def test_slow_requests_are_cut():
         conn.close()
 
 
+def test_slow_readers_are_cut():
+    """20 clients reading a 6 MB board at 200 bytes a second do not hold the 17 connection
+    threads: a write waits at most 5 s for the socket, which takes more only once much of its
+    buffer has been read."""
+    server = Server(TANBO, TMP, "--request-timeout", "2", "--max-streams", "1",
+                    "--max-connections", "0", "--max-points", "200000", db="slowread.sqlite")
+    stop = threading.Event()
+    try:
+        g = server.new_game("grid 400x400")
+        host = urllib.parse.urlparse(server.base)
+        request = b"GET /api/games/%s/board HTTP/1.1\r\nHost: x\r\n\r\n" % g["id"].encode()
+
+        def read_slowly():
+            with socket.socket() as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+                sock.settimeout(20)
+                sock.connect((host.hostname, host.port))
+                sock.sendall(request)
+                while not stop.wait(0.5) and sock.recv(100):
+                    pass
+        readers = [threading.Thread(target=read_slowly, daemon=True) for _ in range(20)]
+        for r in readers:
+            r.start()
+        time.sleep(1)
+        start = time.time()
+        status, games = server.get("/api/games")  # 17 threads: it waits for one to come back
+        assert status == 200 and time.time() - start < 15, (status, time.time() - start)
+        # A reader at full speed gets the whole board.
+        status, board = server.get("/api/games/%s/board" % g["id"])
+        assert status == 200 and len(board["points"]) == 400 * 400
+    finally:
+        stop.set()
+        server.stop()
+
+
 def test_connections_per_address():
     server = Server(TANBO, TMP, "--max-connections", "4", db="per-address.sqlite")
     with SlowClients(server) as slow:
