@@ -33,20 +33,11 @@ study_me=slurm-solve.sh
 source "$(dirname "${BASH_SOURCE[0]}")/solve-common.sh"
 usage() { sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" | sed '$d'; }
 
-# Slurm's MaxArraySize (scontrol show config), 1001 when it cannot be read.
-max_array_size() {
-  local config size
-  config=$(scontrol show config 2> /dev/null) || config=""
-  size=$(awk '$1 == "MaxArraySize" { print $3 }' <<< "$config")
-  [[ $size =~ ^[1-9][0-9]{0,8}$ ]] || size=1001
-  echo "$size"
-}
-
 # Submits the units as arrays of at most solve_max_array tasks, each after the one before
 # (afterany), so that --jobs bounds them all. Sets solve_arrays (the job ids, space-separated).
 # When sbatch refuses one, cancels those submitted, removes the split and stops.
 solve_submit_units() {
-  solve_max_array=$(max_array_size)
+  solve_max_array=$(study_max_array_size)
   solve_arrays=""
   local base n id after=()
   for ((base = 0; base < solve_units; base += solve_max_array)); do

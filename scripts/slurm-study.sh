@@ -8,12 +8,15 @@
 #                    DIR/shards/shard-I.csv, DIR/logs/shard-I-JOB.log, DIR/logs/merge-JOB.log
 #                    and the results; it must not hold a study already, nor a split solve
 #   --shards N       array tasks 1..N, task I running tanbo study STUDY_OPTIONS --csv --shard I/N
+#                    (from Slurm's MaxArraySize up, in further arrays: task a of the array
+#                    from shard B runs shard B + a, B given as TANBO_SHARD_BASE)
 #   --wait           wait for the merge job; exit with its status
 #   --partition P, --time T   passed to sbatch for every job (#SBATCH lines of the scripts);
 #                    T in sbatch's forms (MINUTES, H:MM:SS, D-H:MM:SS, ...)
 # The program is $TANBO if set, else tanbo on PATH. A shard that failed leaves no file; run it
 # again, then the merge, with (DIR/shard.sh knows N):
 #   sbatch --dependency=afterok:$(sbatch --parsable --array=5 DIR/shard.sh) DIR/merge.sh
+# (a shard I from MaxArraySize M up: --array=I%M --export=ALL,TANBO_SHARD_BASE=I-I%M).
 # See docs/studies.md.
 set -euo pipefail
 study_me=slurm-study.sh
@@ -71,13 +74,47 @@ merge_top=$(study_sbatch_line job-name tanbo-study-merge)$'\n'$(study_sbatch_lin
 merge_top+=$(study_sbatch_line kill-on-invalid-dep yes)$'\n'$common_lines
 study_write_scripts "$shard_top" "$merge_top"
 
+# Submits the shards: array task ids must be below Slurm's MaxArraySize, so shards from there
+# up go in further arrays, task a of the one from shard B running shard B + a
+# (TANBO_SHARD_BASE). Sets arrays (the job ids, space-separated). When sbatch refuses one,
+# cancels those submitted and stops.
+submit_shards() {
+  local first base last id env=()
+  for ((first = 1; first <= study_count; first = base + max_array)); do
+    base=$((first - first % max_array))
+    last=$((study_count - base < max_array - 1 ? study_count - base : max_array - 1))
+    ((base == 0)) || env=(--export="ALL,TANBO_SHARD_BASE=$base")
+    if ! id=$(sbatch --parsable --array="$((first - base))-$last" "${env[@]}" "$study_dir/shard.sh"); then
+      # shellcheck disable=SC2086 # the ids, one word each
+      [[ -z $arrays ]] || scancel $arrays 2> /dev/null || true
+      study_die "sbatch refused the array job of shards $first to $((base + last)) (above); nothing started${arrays:+ (jobs $arrays cancelled)}"
+    fi
+    id=$(study_job_id "$id" "check squeue for the shards' array jobs (job name tanbo-study)") || exit
+    arrays+=${arrays:+ }$id
+  done
+}
+
+# How to run the shards $1 (comma-separated, or I) again and then the merge.
+rerun_hint() {
+  local i big=0
+  for i in ${1//,/ }; do [[ $i == I ]] || ((i < max_array)) || big=1; done
+  if ((big)) || [[ $1 == I && $study_count -ge $max_array ]]; then
+    echo "sbatch --array=\$((I % $max_array)) --export=ALL,TANBO_SHARD_BASE=\$((I - I % $max_array)) $q_shard for each shard I, then: sbatch $q_merge"
+  else
+    echo "sbatch --dependency=afterok:\$(sbatch --parsable --array=$1 $q_shard) $q_merge"
+  fi
+}
+
 q_shard=$(printf '%q' "$study_dir/shard.sh")
 q_merge=$(printf '%q' "$study_dir/merge.sh")
-if ! array=$(sbatch --parsable --array="1-$study_count" "$study_dir/shard.sh"); then
-  study_die "sbatch refused the array job of the shards (above); nothing started"
+max_array=$(study_max_array_size)
+arrays=""
+submit_shards
+if [[ $arrays == *" "* ]]; then
+  echo "shards: jobs $arrays, arrays of at most $max_array tasks ($study_dir/shards, logs in $study_dir/logs)"
+else
+  echo "shards: job $arrays, array 1-$study_count ($study_dir/shards, logs in $study_dir/logs)"
 fi
-array=$(study_job_id "$array" "check squeue for the shards' array job (job name tanbo-study)") || exit
-echo "shards: job $array, array 1-$study_count ($study_dir/shards, logs in $study_dir/logs)"
 
 # After the merge: what is there, or what failed and how to run it again.
 report() {
@@ -96,12 +133,12 @@ report() {
   fi
   if [[ -n $missing ]]; then
     echo "$study_me: missing shards: $missing; run them again and merge with:" >&2
-    echo "  sbatch --dependency=afterok:\$(sbatch --parsable --array=$missing $q_shard) $q_merge" >&2
+    echo "  $(rerun_hint "$missing")" >&2
   fi
   return $((status == 0 ? 1 : status))
 }
 
-dependency=(--dependency="afterok:$array")
+dependency=(--dependency="afterok:${arrays// /:}")
 if ((wait)); then
   echo "merge: after the shards; waiting (progress: tail -f $(printf '%q' "$study_dir")/logs/shard-*.log)"
   status=0
@@ -113,5 +150,5 @@ else
   fi
   merge=$(study_job_id "$merge" "the merge may have been submitted (squeue -n tanbo-study-merge)") || exit
   echo "merge: job $merge, after the shards: $study_dir/study.csv, study.txt, study.png"
-  echo "a failed shard I: sbatch --dependency=afterok:\$(sbatch --parsable --array=I $q_shard) $q_merge"
+  echo "a failed shard I: $(rerun_hint I)"
 fi

@@ -3,7 +3,7 @@
 # checks of their arguments and the two scripts they write into the study's folder,
 #   DIR/shard.sh I   plays shard I of N into DIR/shards/shard-I.csv (through a temporary file
 #                    renamed on success, so a failed shard leaves no file);
-#                    under Slurm I is $SLURM_ARRAY_TASK_ID
+#                    under Slurm I is $TANBO_SHARD_BASE (0 if unset) + $SLURM_ARRAY_TASK_ID
 #   DIR/merge.sh     merges DIR/shards/shard-1..N.csv into DIR/study.csv, study.txt and
 #                    study.png; its arguments go to tanbo study --merge (e.g. --allow-partial)
 # The study's options, the program and every path are written into them quoted, so that they
@@ -153,6 +153,16 @@ study_job_id() {
   printf '%s' "$id"
 }
 
+# Slurm's MaxArraySize (scontrol show config), 1001 when it cannot be read: array task ids
+# must be below it.
+study_max_array_size() {
+  local config size
+  config=$(scontrol show config 2> /dev/null) || config=""
+  size=$(awk '$1 == "MaxArraySize" { print $3 }' <<< "$config")
+  [[ $size =~ ^[1-9][0-9]{0,8}$ ]] || size=1001
+  echo "$size"
+}
+
 # Prints "#SBATCH --NAME=VALUE" with VALUE quoted as sbatch reads its directives.
 study_sbatch_line() {
   local value=${2//\\/\\\\}
@@ -190,7 +200,14 @@ study_write_scripts() {
     printf '%s\n' "$common"
     printf 'options=(%s)\n' "$(study_quote_words "${study_options[@]}")"
     cat << 'SHARD'
-i=${1:-${SLURM_ARRAY_TASK_ID:-}}
+# Under Slurm, shard TANBO_SHARD_BASE + the array task's id (arrays past MaxArraySize).
+i=${1:-}
+task=${SLURM_ARRAY_TASK_ID:-} base=${TANBO_SHARD_BASE:-0}
+if [[ -z $i && $task =~ ^[0-9]{1,9}$ && $base =~ ^[0-9]{1,9}$ ]]; then
+  i=$((10#$base + 10#$task))
+elif [[ -z $i ]]; then
+  i=$task
+fi
 if ! [[ $i =~ ^[1-9][0-9]*$ ]] || ((i > count)); then
   echo "shard.sh: expected a shard number from 1 to $count, got '$i'" >&2
   exit 2

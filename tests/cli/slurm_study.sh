@@ -140,6 +140,42 @@ eval "$rerun" > /dev/null
 cmp "run 3/study.csv" whole.csv
 grep -q "^--parsable --array=3 " "$SBATCH_STUB_DIR/calls" || fail "the re-run call"
 
+# ---- more shards than Slurm's MaxArraySize (3 here, from a stub scontrol): arrays 1-2, then
+# 0-2 and 0-1 from shards 3 and 6 (task a running shard base + a); the same study. Before, sbatch
+# refused the array 1-7 and nothing ran.
+mkdir small-bin
+printf '#!/bin/bash\n[[ "$*" == "show config" ]] && echo "MaxArraySize            = 3"\n' > small-bin/scontrol
+chmod +x small-bin/scontrol
+rm -rf "$SBATCH_STUB_DIR"
+PATH="$work/small-bin:$PATH" bash "$script" --out arrays --shards 7 --wait -- "${study[@]}" \
+  --csv --title "$title" > arrays.out 2> arrays.err || fail "shards in arrays: $(cat arrays.err)"
+cmp arrays/study.csv whole.csv
+grep -q "^shards: jobs 100 101 102, arrays of at most 3 tasks" arrays.out || fail "$(cat arrays.out)"
+mapfile -t calls < "$SBATCH_STUB_DIR/calls"
+q=$(printf '%q' "$work/arrays/shard.sh")
+[[ ${calls[0]} == "--parsable --array=1-2 $q" &&
+  ${calls[1]} == "--parsable --array=0-2 --export=ALL\,TANBO_SHARD_BASE=3 $q" &&
+  ${calls[2]} == "--parsable --array=0-1 --export=ALL\,TANBO_SHARD_BASE=6 $q" &&
+  ${calls[3]} == "--wait --dependency=afterok:100:101:102 "* ]] || fail "the calls: $(cat "$SBATCH_STUB_DIR/calls")"
+for i in 1 2 3 4 5 6 7; do
+  head -n 1 "arrays/shards/shard-$i.csv" | grep -qx "# tanbo study shard $i/7" || fail "shard $i/7"
+done
+# A failed shard from MaxArraySize up is named with its array's base.
+touch break
+rm -rf "$SBATCH_STUB_DIR"
+status=0
+PATH="$work/small-bin:$PATH" TANBO=$work/flaky bash "$script" --out arrays2 --shards 7 --wait -- \
+  "${study[@]}" > /dev/null 2> arrays2.err || status=$?
+rm break
+[[ $status -eq 1 ]] && grep -q "missing shards: 3; run them again" arrays2.err &&
+  grep -qF -- "--export=ALL,TANBO_SHARD_BASE=\$((I - I % 3))" arrays2.err || fail "$(cat arrays2.err)"
+# A shard task under Slurm with a base, and task ids that are not numbers.
+SLURM_ARRAY_TASK_ID=1 TANBO_SHARD_BASE=6 bash arrays/shard.sh 2> shard.err || fail "base 6, task 1"
+grep -q "^shard 7/7 " shard.err || fail "base 6, task 1 ran: $(cat shard.err)"
+status=0
+SLURM_ARRAY_TASK_ID='1+x' bash arrays/shard.sh 2> shard.err || status=$?
+[[ $status -eq 2 ]] && grep -qF "got '1+x'" shard.err || fail "task 1+x: $status $(cat shard.err)"
+
 # ---- a failed merge: --wait exits with its status
 cat > nomerge << EOF
 #!/bin/bash
