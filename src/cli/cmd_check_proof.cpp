@@ -56,8 +56,9 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
     out << "invalid: " << r.reason << "\n";
     return 1;
   }
+  // A certificate of a position within a game proves the win from there only.
   out << "valid: " << player_name(r.winner) << " wins " << r.topology << " (setup " << r.setup
-      << ")\n"
+      << ")" << (r.moves.empty() ? "" : " after the moves " + r.moves) << "\n"
       << "positions: " << r.checked << " checked, " << r.winner_nodes << " with "
       << player_name(r.winner) << " to move, " << r.listed << " listed\n";
   return 0;

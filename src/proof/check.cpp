@@ -550,6 +550,8 @@ CheckResult check(std::istream& in, const std::function<void(const CheckProgress
   r.topology = c.topo->spec;
   r.board = c.topo;
   r.setup = c.setup;
+  std::istringstream words(c.moves);
+  for (std::string word; words >> word;) r.moves += (r.moves.empty() ? "" : " ") + word;
   r.listed = c.lines.size();
   if (c.start.to_move == kEmpty) {
     r.reason = "the game is already over after the moves";

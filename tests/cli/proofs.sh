@@ -19,6 +19,15 @@ out=$(cat out)
 "$TANBO" check-proof 4x4.proof > out 2> err || fail "check-proof of a good certificate: $(cat out err)"
 grep -qx "valid: white wins grid 4x4 (setup spaced)" out || fail "check-proof said: $(cat out)"
 
+# A certificate of a position within a game says which: its win holds after those moves only.
+"$TANBO" new g.tanbo --topology "grid 4x4" --setup spaced > /dev/null &&
+  "$TANBO" move g.tanbo B1 > /dev/null && "$TANBO" move g.tanbo D2 > /dev/null &&
+  "$TANBO" solve g.tanbo --table 8 --progress 0 --proof g.proof > /dev/null 2>&1 ||
+  fail "a game's certificate was not written"
+"$TANBO" check-proof g.proof > out 2> err || fail "check-proof of a game's certificate: $(cat out err)"
+grep -qx "valid: white wins grid 4x4 (setup spaced) after the moves B1 D2" out ||
+  fail "a game's certificate: $(cat out)"
+
 # A line removed: the check names the position that is missing, exit 1.
 sed '10d' 4x4.proof > cut.proof
 missing=$(sed -n '10p' 4x4.proof | sed 's/ [^ ]*$//')

@@ -68,13 +68,14 @@ std::vector<std::pair<Vertex, Player>> read_position(const Topology& topo, std::
 // What a check found.
 struct CheckResult {
   bool valid = false;
-  std::string reason;              // why not, naming the position that breaks the proof
-  Player winner = kEmpty;          // the winner the proof claims
-  std::string topology;            // the board's spec
-  TopologyPtr board;               // the board checked (a DOT board from the certificate's text)
-  std::string setup;               // the setup's name
-  std::uint64_t listed = 0;        // positions listed in the file
-  std::uint64_t checked = 0;       // positions visited by the check (each once)
+  std::string reason;         // why not, naming the position that breaks the proof
+  Player winner = kEmpty;     // the winner the proof claims
+  std::string topology;       // the board's spec
+  TopologyPtr board;          // the board checked (a DOT board from the certificate's text)
+  std::string setup;          // the setup's name
+  std::string moves;          // the moves from the setup to the proven position, one space apart
+  std::uint64_t listed = 0;   // positions listed in the file
+  std::uint64_t checked = 0;  // positions visited by the check (each once)
   std::uint64_t winner_nodes = 0;  // of them, positions where the winner is to move
 };
 
