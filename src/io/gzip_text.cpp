@@ -147,6 +147,12 @@ class TextInput::Buffer : public std::streambuf {
           break;
         }
       }
+      // Between members, only another member (its first byte 0x1f) may follow.
+      if (!member_open_ && in_[in_used_] != 0x1f) {
+        throw Error(name_ +
+                    ": it goes on after the end of its compressed text, with bytes that "
+                    "are not gzip");
+      }
       z_.next_in = in_.data() + in_used_;
       z_.avail_in = static_cast<uInt>(in_size_ - in_used_);
       const int status = inflate(&z_, Z_NO_FLUSH);

@@ -122,7 +122,15 @@ grep -qF 'cut.gz: the compressed text ends early' err || fail "cut gzip: $(cat e
 { cat small.proof.gz; echo junk; } > junk.gz
 "$TANBO" check-proof junk.gz > out 2> err
 [ $? -eq 2 ] || fail "a gzip file with junk after it: status"
-grep -qF 'junk.gz: damaged compressed data' err || fail "junk after gzip: $(cat err)"
+grep -qF 'junk.gz: it goes on after the end of its compressed text' err ||
+  fail "junk after gzip: $(cat err)"
+{ cat small.proof.gz; head -c 512 /dev/zero; } > padded.gz  # (a tape's padding)
+"$TANBO" check-proof padded.gz > out 2> err
+[ $? -eq 2 ] && grep -qF 'padded.gz: it goes on after the end' err || fail "zeros after gzip: $(cat err)"
+{ cat small.proof.gz; printf '\037\213\010'; } > member.gz  # a member cut short
+"$TANBO" check-proof member.gz > out 2> err
+[ $? -eq 2 ] && grep -qF 'member.gz: the compressed text ends early' err ||
+  fail "a cut second member: $(cat err)"
 
 # --proof may not replace what the solve reads: its game file, its DOT board, its checkpoint.
 "$TANBO" new game.tanbo --topology "grid 4x4" > /dev/null 2>&1 || fail "new game.tanbo"
