@@ -42,15 +42,25 @@ void print_game(const Game& game, std::ostream& out, bool colour) {
   out << render_board(game.position, o) << render_status(game.position, game.names) << "\n";
 }
 
-// Writes `text` to `output` atomically, or to `out` when output is "" or "-".
+// Writes `text` to `output` atomically, or to `out` when output is "" or "-". An output that
+// exists is replaced only when `replace` says so.
 void write_output(const std::string& output, const std::string& text, std::ostream& out,
-                  std::ostream& err) {
+                  std::ostream& err, bool replace = true) {
   if (output.empty() || output == "-") {
     out << text;
-  } else {
-    write_file_atomic(output, text);
-    err << "wrote " << shown_name(output) << "\n";
+    return;
   }
+  if (replace) {
+    write_file_atomic(output, text);
+  } else {
+    try {
+      create_file_exclusive(output, text);
+    } catch (const Error&) {
+      if (::access(output.c_str(), F_OK) != 0) throw;
+      throw Error(shown_name(output) + " exists already (use --force to overwrite it)");
+    }
+  }
+  err << "wrote " << shown_name(output) << "\n";
 }
 
 // Shared shape of the commands that take GAME first.
@@ -293,6 +303,7 @@ int cmd_export(const std::vector<std::string>& args, std::istream&, std::ostream
     err << "tanbo export: say which format: --sgf (the only one so far)\n";
     return 2;
   }
+  check_not_an_input(output, {g.file}, "-o");
   write_output(output, write_sgf(load_game(g.file)), out, err);
   return 0;
 }
@@ -301,22 +312,26 @@ int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream
                std::ostream& err) {
   GameArgs g("tanbo import options");
   std::string output;
+  bool force = false;
   g.desc.add_options()("output,o", po::value(&output),
-                       "write the game file here (atomically) instead of stdout");
+                       "write the game file here (atomically) instead of stdout")(
+      "force", po::bool_switch(&force), "with -o: overwrite an existing file");
   if (const auto stop =
           g.parse(args,
-                  "usage: tanbo import FILE.sgf [-o GAME]\n"
+                  "usage: tanbo import FILE.sgf [-o GAME [--force]]\n"
                   "Reads an SGF record (its main line, replaying every move through the rules)\n"
                   "and writes it as a game file; says on stderr how many variations it left out.\n"
+                  "An existing GAME is replaced only with --force.\n"
                   "example: tanbo import game.sgf -o game.tanbo",
                   out, err))
     return *stop;
+  check_not_an_input(output, {g.file}, "-o");
   const std::string text = read_text_file(g.file, "game files");
   const std::string origin = shown_name(g.file);
   std::size_t left_out = 0;
   const Game game =
       is_sgf_text(text) ? read_sgf(text, origin, &left_out) : game_from_text(text, origin);
-  write_output(output, write_game(game), out, err);
+  write_output(output, write_game(game), out, err, force);
   if (left_out > 0) {
     err << "tanbo import: left out " << left_out << " variation" << (left_out == 1 ? "" : "s")
         << " (only the main line is imported)\n";

@@ -36,11 +36,9 @@ StudyProgress::Mode progress_mode(const CommandOptions& o, std::ostream& err) {
   return isatty(STDERR_FILENO) ? StudyProgress::Mode::kTerminal : StudyProgress::Mode::kLines;
 }
 
+// The table or CSV first, then the chart: a chart that cannot be written after all (a full disk)
+// loses no result.
 void write_report(const StudyReport& r, const CommandOptions& o, std::ostream& out) {
-  if (!o.png_path.empty()) {
-    write_file_atomic(o.png_path,
-                      encode_png(study_chart(r.tallies, o.title.empty() ? r.title : o.title)));
-  }
   if (o.csv) {
     if (r.header) out << shard_header(*r.header);
     if (!r.note.empty()) out << "# " << r.note << "\n";
@@ -48,6 +46,11 @@ void write_report(const StudyReport& r, const CommandOptions& o, std::ostream& o
   } else {
     print_study_table(r.tallies, out);
     if (!r.note.empty()) out << r.note << "\n";
+  }
+  out << std::flush;
+  if (!o.png_path.empty()) {
+    write_file_atomic(o.png_path,
+                      encode_png(study_chart(r.tallies, o.title.empty() ? r.title : o.title)));
   }
 }
 
@@ -134,6 +137,7 @@ int cmd_study(const std::vector<std::string>& args, std::istream&, std::ostream&
     std::vector<std::string> inputs = o.merge;
     inputs.push_back(o.study.list_path);
     check_not_an_input(o.png_path, inputs, "--png");
+    if (!o.png_path.empty()) check_writable(o.png_path);  // before hours of games, not after
   }
   if (!(o.exact >= 0 && o.exact <= 1e7)) throw Error("--exact must be 0 to 10^7 seconds");
   StudyReport report;

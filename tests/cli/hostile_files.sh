@@ -111,6 +111,22 @@ for png in self.tanbo self-link.tanbo; do
 done
 printf 'grid 3x3\n' > list.txt
 refused 2 "--png list.txt is the input list.txt" "$TANBO" study -T list.txt --games 2 --png list.txt
+# A chart that cannot be written is refused before the games (the whole study's table was lost).
+refused 2 "nodir/x.png: cannot write in its folder nodir" \
+  "$TANBO" study -T list.txt --games 2 --png nodir/x.png
+[ -s out ] && fail "a study with an unwritable --png played: $(cat out)"
+# import and export never write over their input, and import keeps an existing game file.
+"$TANBO" export small.tanbo --sgf -o small.sgf 2> /dev/null || fail "export small.tanbo"
+cp small.sgf small-copy.sgf
+for f in self.tanbo self-link.tanbo; do
+  refused 1 "-o $f is the input self.tanbo: it would be replaced" "$TANBO" export self.tanbo --sgf -o "$f"
+done
+refused 1 "-o small.sgf is the input small.sgf" "$TANBO" import small.sgf -o small.sgf
+cmp -s small.sgf small-copy.sgf && cmp -s self.tanbo small.tanbo || fail "import/export replaced an input"
+refused 1 "self.tanbo exists already (use --force to overwrite it)" \
+  "$TANBO" import small.sgf -o self.tanbo
+cmp -s self.tanbo small.tanbo || fail "import replaced an existing game"
+"$TANBO" import small.sgf -o self.tanbo --force 2> /dev/null || fail "import --force"
 refused 2 "--png FILE is empty" "$TANBO" analyze small.tanbo --png ""
 refused 2 "--png FILE is empty" "$TANBO" study -T list.txt --games 2 --png ""
 refused 2 "unrecognised option '--pn'" "$TANBO" study -T list.txt --games 2 --pn x.png
