@@ -92,6 +92,33 @@ TEST(Mcts, TimeLimitStopsTheSearch) {
   EXPECT_LT(m.last_stats().seconds, 2.0);
 }
 
+// On a board of a million points one playout takes about a second, and greedy's priors of the
+// start would take seconds more: the time limit holds all the same (a 1 s move took 11 s).
+TEST(Mcts, TimeLimitHoldsOnAMillionPointBoard) {
+  Mcts m(parse_mcts_options("time=0.5"), 1);
+  const Position pos = test::make("grid 1000x1000");
+  const Vertex v = m.search(pos);
+  EXPECT_EQ(pos.check_move(kBlack, v), MoveStatus::kLegal);
+  EXPECT_LT(m.last_stats().seconds, 4.0);  // generous: a loaded machine
+}
+
+// Greedy's priors rank the moves, except where ranking them would look at too many roots
+// (moves times root ids over kOnePlyWork): then every move's share is alike.
+TEST(Mcts, OnePlyPriorsAreAlikeWhereRankingCostsTooMuch) {
+  std::vector<double> shares;
+  std::vector<std::uint32_t> order;
+  Position small = test::make("grid 9x9");
+  one_ply_shares(small, small.legal_moves(kBlack), shares, order);
+  EXPECT_EQ(*std::max_element(shares.begin(), shares.end()), 1.0);
+  EXPECT_LT(*std::min_element(shares.begin(), shares.end()), 1.0);
+  Position big = test::make("grid 1000x1000");
+  const std::vector<Vertex> moves = big.legal_moves(kBlack);
+  ASSERT_GT(static_cast<double>(moves.size()) * big.num_root_ids(), kOnePlyWork);
+  one_ply_shares(big, moves, shares, order);
+  ASSERT_EQ(shares.size(), moves.size());
+  EXPECT_TRUE(std::all_of(shares.begin(), shares.end(), [](double x) { return x == 0.5; }));
+}
+
 // stop() from another thread ends a search of a minute within moments, with the threads of one
 // shared tree and of root-parallel trees, and the move is legal; a stop() while no search runs
 // does not cut the next one short (it runs its full playout limit).

@@ -45,10 +45,13 @@ struct Limits {
   std::atomic<std::uint64_t> started{0};
   const std::atomic<bool>* stop = nullptr;  // set by Mcts::stop()
 
+  // Whether the search must end: stopped, or past its deadline.
+  bool over() const {
+    return stop->load(std::memory_order_relaxed) || (has_deadline && Clock::now() >= deadline);
+  }
   // Claims the right to run one more playout.
   bool claim() {
-    if (stop->load(std::memory_order_relaxed)) return false;
-    if (has_deadline && Clock::now() >= deadline) return false;
+    if (over()) return false;
     if (playouts == 0) return true;
     return started.fetch_add(1, std::memory_order_relaxed) < playouts;
   }
@@ -77,7 +80,7 @@ class Worker {
 
   // Runs playouts until a limit is reached or the root is proven.
   void run(Tree& tree, Limits& limits, bool shared) {
-    while (!root_proven_ && limits.claim()) iterate(tree, shared);
+    while (!root_proven_ && limits.claim()) iterate(tree, shared, limits);
   }
 
   std::uint64_t playouts = 0;
@@ -180,12 +183,13 @@ class Worker {
 
   // One playout: down the tree (go_down), to the end of the game (playout), and the result
   // back up the path (back_up).
-  void iterate(Tree& tree, bool shared) {
+  void iterate(Tree& tree, bool shared, const Limits& limits) {
     scratch_ = root_;
     path_.clear();
     steps_.clear();
     if (!go_down(tree, shared)) return;
-    const Player winner = playout();
+    const Player winner = playout(limits);
+    if (winner == kEmpty) return;  // cut off by the search's end: it counts for nothing
     if (config_.last_good_reply) replies_.learn(steps_, winner);
     back_up(tree, shared, winner);
   }
@@ -223,12 +227,16 @@ class Worker {
   }
 
   // Plays the game out from the leaf; returns the winner (a playout cut off by the safety net
-  // counts the player with the most stones as the winner).
-  Player playout() {
+  // counts the player with the most stones as the winner), or kEmpty when the search ended
+  // meanwhile: the limits are looked at every kPlayoutCheck moves, since one playout on a board of
+  // a million points takes about a second.
+  Player playout(const Limits& limits) {
+    constexpr std::uint64_t kPlayoutCheck = 4096;
     std::uint64_t moves = 0;
     const std::uint64_t cap = 50ull * n_ + 1000;  // never reached by the rules; a safety net
     const bool record = config_.rave || config_.last_good_reply;
     while (!scratch_.is_over() && moves < cap) {
+      if (moves % kPlayoutCheck == kPlayoutCheck - 1 && limits.over()) return kEmpty;
       const Player p = scratch_.to_move();
       const Vertex v = playout_move(p, moves);
       scratch_.play(v);

@@ -50,6 +50,10 @@ double one_ply_score(Position& pos, Vertex v) {
 void one_ply_shares(Position& pos, std::span<const Vertex> moves, std::vector<double>& shares,
                     std::vector<std::uint32_t>& order) {
   shares.clear();
+  if (static_cast<double>(moves.size()) * pos.num_root_ids() > kOnePlyWork) {
+    shares.assign(moves.size(), 0.5);  // all alike: no knowledge, rather than seconds of it
+    return;
+  }
   for (Vertex v : moves) shares.push_back(one_ply_score(pos, v));
   order.resize(moves.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
