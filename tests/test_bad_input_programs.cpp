@@ -177,6 +177,22 @@ TEST(BadCli, ProgramRefusesBadBoardsWithAMessageAndStatus2) {
   tanbo::test::expect_refused(bin + " frobnicate", "unknown subcommand");
 }
 
+// A word no option or argument takes is named (a spec of several words left unquoted, most
+// often), and a missing argument by the name --help gives it; before, Boost called a stray word
+// "ambiguous" with every option of the command listed, and a missing GAME "--game".
+TEST(BadCli, StrayWordsAndMissingArgumentsAreNamed) {
+  const std::string bin = TANBO_BINARY;
+  for (const std::string& c :
+       {" play --topology grid 3x3", " bench 3x3", " gtp 3x3", " match 3x3", " study 3x3"}) {
+    const auto r = tanbo::test::expect_refused(bin + c, "unexpected argument \"3x3\"");
+    EXPECT_EQ(r.status, 2) << c;
+    EXPECT_EQ(r.err.find("ambiguous"), std::string::npos) << c << ": " << r.err;
+  }
+  tanbo::test::expect_refused(bin + " solve a.tanbo b.tanbo", "unexpected argument \"b.tanbo\"");
+  tanbo::test::expect_refused(bin + " show", "GAME is missing");
+  tanbo::test::expect_refused(bin + " move g.tanbo", "POINT is missing");
+}
+
 // The overview lists every subcommand, however long its name, under --help, -h and help
 // (status 0, on stdout) and when no subcommand is given (status 2, on stderr).
 TEST(BadCli, OverviewListsEverySubcommand) {

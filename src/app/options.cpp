@@ -1,7 +1,9 @@
 #include "tanbo/app/options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "tanbo/core/error.hpp"
@@ -106,6 +108,9 @@ Position make_position(const BoardOptions& b) {
 
 namespace {
 
+// The hidden name of the words on a command line that no option or argument takes.
+constexpr const char* kExtraWords = "tanbo-extra-words";
+
 // No option takes more than this: the longest path Linux opens is 4,096 bytes.
 constexpr std::size_t kMaxArgument = 4096;
 
@@ -156,22 +161,45 @@ std::optional<int> parse_args(const std::vector<std::string>& args,
       "max-memory", po::value(&max_memory),
       "the memory limit boards are checked against, e.g. 2G or 512M (default: the smallest of "
       "physical memory, the cgroup's memory.max and ulimit -v; also TANBO_MAX_MEMORY)");
+  // Words beyond the command's own (GAME, FILE, ...) are gathered under a hidden name, to be
+  // refused by name: Boost's own message for them lists every option as "ambiguous".
+  po::options_description parsing(all);
+  parsing.add_options()(kExtraWords, po::value<std::vector<std::string>>());
+  po::positional_options_description words =
+      positional ? *positional : po::positional_options_description();
+  if (words.max_total_count() != std::numeric_limits<unsigned>::max()) words.add(kExtraWords, -1);
   try {
     check_argument_lengths(args);
     // Options are taken by their whole names only: Boost would take a unique prefix (--pn for
     // --png), which lets an abbreviation slip past scripts that filter options by name.
-    auto parser = po::command_line_parser(args).options(all).style(
-        po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
-    if (positional) parser.positional(*positional);
-    const po::parsed_options parsed = parser.run();
+    const po::parsed_options parsed =
+        po::command_line_parser(args)
+            .options(parsing)
+            .positional(words)
+            .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+            .run();
     refuse_negative_unsigned(parsed, all);
     po::store(parsed, vm);
+    if (vm.count(kExtraWords)) {
+      throw Error("unexpected argument " +
+                  quote_input(vm[kExtraWords].as<std::vector<std::string>>()[0]) +
+                  ": options begin with -- (a value of several words goes in quotes, as in "
+                  "--topology \"grid 3x3\")");
+    }
     if (vm.count("help")) {
       out << help_text << "\n" << all << "\n";
       return 0;
     }
     po::notify(vm);
     if (!max_memory.empty()) set_max_memory(parse_memory_size(max_memory, "--max-memory"));
+  } catch (const po::required_option& e) {
+    // The arguments given by place (GAME, POINT, ...) are options to Boost: named as in --help.
+    std::string name = e.get_option_name();
+    name.erase(0, name.find_first_not_of('-'));
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    err << "tanbo: " << name << " is missing (see --help)\n";
+    return 2;
   } catch (const po::error& e) {
     err << "tanbo: " << clip_words(e.what()) << " (see --help)\n";
     return 2;
