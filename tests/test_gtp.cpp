@@ -161,6 +161,9 @@ TEST_F(Gtp, RefusedMovesSayWhyAndChangeNothing) {
   refused("genmove", "? usage: genmove PLAYER\n\n");
   refused("boardsize x", "? unacceptable size: boardsize takes a whole number\n\n");
   refused("boardsize 0", "? unacceptable size: board size must be at least 1\n\n");
+  refused("boardsize 1000000",
+          "? unacceptable size: a board of \"1000000\" points a side has "
+          "more points than the 2147483648 supported\n\n");
   refused(
       "boardsize 2",
       "? unacceptable size: setup spaced does not fit grid 2x2 (the board is too small to give 2 "

@@ -181,10 +181,14 @@ void GtpEngine::register_board() {
   c["boardsize"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "boardsize N");
     const std::string& s = a[0];
-    if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char ch) {
+    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char ch) {
           return std::isdigit(static_cast<unsigned char>(ch));
         })) {
       throw Error("unacceptable size: boardsize takes a whole number");
+    }
+    if (s.size() - std::min(s.find_first_not_of('0'), s.size()) > 6) {
+      throw Error("unacceptable size: a board of " + quote_input(s) +
+                  " points a side has more points than the 2147483648 supported");
     }
     try {
       auto t = parse_topology("grid " + s + "x" + s);
