@@ -4,8 +4,10 @@
 // game in place), the command line, and the inputs the fuzzers once crashed on
 // (tests/fuzz/regressions/).
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -191,6 +193,21 @@ TEST(BadCli, StrayWordsAndMissingArgumentsAreNamed) {
   tanbo::test::expect_refused(bin + " solve a.tanbo b.tanbo", "unexpected argument \"b.tanbo\"");
   tanbo::test::expect_refused(bin + " show", "GAME is missing");
   tanbo::test::expect_refused(bin + " move g.tanbo", "POINT is missing");
+}
+
+// An option given empty is refused, not read as its default: "--as ''" skipped the turn check,
+// "--load ''" started a new game, "--setup ''" took the board's own setup.
+TEST(BadCli, EmptyValuesAreRefusedNotTakenAsDefaults) {
+  const std::string bin = TANBO_BINARY;
+  tanbo::test::expect_refused(bin + " play --setup ''", "--setup NAME is empty");
+  tanbo::test::expect_refused(bin + " gtp --topology ' '", "--topology SPEC is empty");
+  tanbo::test::expect_refused(bin + " play --load ''", "--load FILE is empty");
+  const std::string game = temp_file("empty-as.tanbo", "");
+  std::remove(game.c_str());
+  ASSERT_EQ(tanbo::test::run_command(bin + " new " + game + " --topology 'grid 5x5'").status, 0);
+  const std::string before = tanbo::test::read_file(game);
+  tanbo::test::expect_refused(bin + " move " + game + " B1 --as ''", "--as PLAYER is empty");
+  EXPECT_EQ(tanbo::test::read_file(game), before);
 }
 
 // The overview lists every subcommand, however long its name, under --help, -h and help

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -13,11 +14,24 @@
 
 namespace tanbo::app {
 
+namespace {
+
+// A notifier that refuses an option given empty (or blank), which would otherwise read as its
+// default: "--setup ''" is a mistake, not a wish for the board's own setup.
+std::function<void(const std::string&)> not_blank(std::string shown) {
+  return [shown = std::move(shown)](const std::string& value) {
+    if (trim(value).empty()) throw Error(shown + " is empty: give one, or leave the option out");
+  };
+}
+
+}  // namespace
+
 void add_board_options(po::options_description& desc, BoardOptions& b, bool with_seed) {
   desc.add_options()(
-      "topology,t", po::value(&b.topology)->default_value(b.topology),
+      "topology,t",
+      po::value(&b.topology)->default_value(b.topology)->notifier(not_blank("--topology SPEC")),
       "board: \"line N\", \"grid AxBx... [wrap]\", \"hex N\" or \"file PATH\" (DOT)")(
-      "setup,s", po::value(&b.setup)->default_value(b.setup),
+      "setup,s", po::value(&b.setup)->default_value(b.setup)->notifier(not_blank("--setup NAME")),
       "starting setup (steere1995, pbmserv, steere2005, steere2026, four, dense, hexbo, spaced, "
       "file)")("players,p", po::value(&b.players),
                "number of players (2-8), or their names: --players alice,bob");

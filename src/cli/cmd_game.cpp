@@ -145,6 +145,10 @@ int cmd_move(const std::vector<std::string>& args, std::istream&, std::ostream& 
                   out, err))
     return *stop;
   if (!check_colour(colour, "move", err)) return 2;
+  if (g.vm.count("as") && trim(as).empty()) {  // "" would skip the turn check
+    err << "tanbo move: --as PLAYER is empty: give a name, colour or number\n";
+    return 2;
+  }
   const Game game = update_game_file(g.file, [&](Game& game) {
     Position& pos = game.position;
     if (pos.is_over()) throw Error("the game is over: " + result_text(game));

@@ -262,6 +262,7 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
     err << "tanbo play: --colour must be auto, always or never, not \"" << colour << "\"\n";
     return 2;
   }
+  refuse_empty_names(vm, {{"load", "--load FILE"}});  // "" would start a new game instead
   std::optional<Game> game;
   if (!load.empty()) {
     if (!vm["topology"].defaulted() || !vm["setup"].defaulted() || vm.count("players")) {
