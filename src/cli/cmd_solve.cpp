@@ -76,7 +76,8 @@ void print_result(const Position& pos, const SolveResult& r, const SolveArgs& a,
     }
   }
   out << "nodes: " << r.nodes << " (" << rate(r.nodes, r.seconds) << ")\n";
-  out << "time: " << std::fixed << std::setprecision(2) << r.seconds << " s\n";
+  // Flushed: a certificate or checkpoint written next may take minutes.
+  out << "time: " << std::fixed << std::setprecision(2) << r.seconds << " s\n" << std::flush;
 }
 
 // The certificate of the result, written atomically as it is found: the winning moves come from

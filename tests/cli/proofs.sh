@@ -147,8 +147,10 @@ grep -qF -- '--proof and --checkpoint name one file' err || fail "checkpoint: $(
 # Ctrl-C while the certificate is written: the result stands, nothing is left half written.
 "$TANBO" solve --topology "grid 4x8" --table 256 --progress 0 --proof stopped.proof.gz > out 2> err &
 pid=$!
+# (The result printed first: a check before the search makes a temporary file for a moment,
+# when no handler is there yet and a background job ignores SIGINT.)
 for _ in $(seq 1 600); do
-  compgen -G '.stopped.proof.gz.tmp.*' > /dev/null && break
+  grep -q '^time: ' out && compgen -G '.stopped.proof.gz.tmp.*' > /dev/null && break
   sleep 0.05
 done
 kill -INT $pid
