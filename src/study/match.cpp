@@ -43,6 +43,26 @@ void save_played_game(const Match& m, std::uint64_t g, Position pos) {
   create_file_exclusive(saved_game_path(m.options, g), write_game(game));
 }
 
+// The folder of --save-games: made when it is missing (its parent must exist, as for any file
+// written), and holding no game of another match, whatever its number of digits.
+void prepare_save_dir(const std::string& dir) {
+  const std::string shown = "--save-games " + shown_name(dir);
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec) && !std::filesystem::create_directory(dir, ec)) {
+    throw Error(shown + ": cannot create the folder (" + ec.message() + ")");
+  }
+  if (!std::filesystem::is_directory(dir, ec)) throw Error(shown + ": is not a folder");
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("game-", 0) == 0 && name.size() > 11 &&
+        name.compare(name.size() - 6, 6, ".tanbo") == 0) {
+      throw Error(shown + " holds " + shown_name(entry.path().string()) +
+                  " already (another match's?); choose another folder");
+    }
+  }
+  if (ec) throw Error(shown + ": cannot read the folder (" + ec.message() + ")");
+}
+
 }  // namespace
 
 Match prepare_match(const MatchOptions& o) {
@@ -53,18 +73,7 @@ Match prepare_match(const MatchOptions& o) {
   auto topo = parse_topology(o.topology);
   m.setup = setup_for_players(*topo, o.setup, m.k());
   m.start = std::make_shared<const Position>(topo, m.setup);
-  if (!o.save_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(o.save_dir, ec);
-    if (ec || !std::filesystem::is_directory(o.save_dir)) {
-      throw Error("--save-games " + shown_name(o.save_dir) + ": cannot create the directory");
-    }
-    const std::string first = saved_game_path(o, 0);
-    if (std::filesystem::exists(first, ec)) {
-      throw Error("--save-games " + shown_name(o.save_dir) + " holds " + shown_name(first) +
-                  " already (another match's?); choose another folder");
-    }
-  }
+  if (!o.save_dir.empty()) prepare_save_dir(o.save_dir);
   return m;
 }
 

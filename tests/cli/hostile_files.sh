@@ -135,6 +135,14 @@ mkdir saved && printf 'precious\n' > saved/game-001.tanbo
 refused 2 "holds saved/game-001.tanbo already" "$TANBO" match -p random,random -t "grid 3x3" \
   --games 2 --save-games saved
 grep -qx precious saved/game-001.tanbo || fail "match replaced another match's game"
+# Nor mixed with another match's games numbered with more digits, nor made with its parents.
+refused 2 "holds saved/game-001.tanbo already" "$TANBO" match -p random,random -t "grid 3x3" \
+  --games 1000 --save-games saved
+refused 2 "--save-games no/such: cannot create the folder" "$TANBO" match -p random,random \
+  -t "grid 3x3" --save-games no/such
+[ -e no ] && fail "match made the folders of --save-games no/such"
+refused 2 "--save-games list.txt: is not a folder" "$TANBO" match -p random,random -t "grid 3x3" \
+  --save-games list.txt
 # A game file its user may not write is not replaced through the folder (as root, another user).
 # (only where that user can run the program: a build inside /root is out of its reach)
 as_nobody=(setpriv --reuid 65534 --regid 65534 --clear-groups)
