@@ -340,7 +340,7 @@ TEST_F(Gtp, AnalyzeAnswersTheSameCommandAlike) {
 // streaming form is answered by tanbo gtp's input loop only (GtpBinary.StreamingAnalysis...).
 TEST_F(Gtp, AnalyzeFormsRefuseAlike) {
   EXPECT_EQ(send("boardsize 7"), "=\n\n");
-  const std::string playouts = "? PLAYOUTS must be a whole number from 1 to 1e+09, not ";
+  const std::string playouts = "? PLAYOUTS must be a whole number from 1 to 1000000000, not ";
   for (const char* bad : {"1e2", "0x10", "100.0", "-5", "0", "+3"}) {
     const std::string why = playouts + "\"" + bad + "\"\n\n";
     refused(std::string("tanbo-analyze ") + bad, why);
@@ -549,7 +549,7 @@ TEST(GtpBinary, StreamingAnalysisStopsAtPlayoutsAndRefusesAsThePlainForm) {
   EXPECT_TRUE(std::is_sorted(second.begin(), second.end())) << r.out;
   const std::string tail = r.out.substr(r.out.find("\n\n?3") + 2);
   EXPECT_EQ(tail,
-            "?3 PLAYOUTS must be a whole number from 1 to 1e+09, not \"0x10\"\n\n"
+            "?3 PLAYOUTS must be a whole number from 1 to 1000000000, not \"0x10\"\n\n"
             "?4 INTERVAL must be a number from 0.05 to 3600, not \"1e2\"\n\n"
             "=5\n\n"
             "?6 the game is over: Black has won\n\n"

@@ -20,8 +20,8 @@ double parse_number(std::string_view key, std::string_view value, double lo, dou
   const auto x = parse_decimal(value);
   if (!x || !(*x >= lo && *x <= hi)) {
     std::ostringstream os;
-    os << "mcts option " << key << "=" << value << ": expected a number from " << lo << " to "
-       << hi;
+    os << "mcts option " << key << "=" << value << ": expected a number from " << plain_number(lo)
+       << " to " << plain_number(hi);
     throw Error(os.str());
   }
   return *x;

@@ -21,8 +21,8 @@ double need_number(const std::string& text, const char* what, double lo, double 
   const auto x = parse_number(text, whole);
   if (!x || *x < lo || *x > hi) {
     std::ostringstream os;
-    os << what << " must be " << (whole ? "a whole number" : "a number") << " from " << lo << " to "
-       << hi << ", not " << quote_input(text);
+    os << what << " must be " << (whole ? "a whole number" : "a number") << " from "
+       << plain_number(lo) << " to " << plain_number(hi) << ", not " << quote_input(text);
     throw Error(os.str());
   }
   return *x;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -46,6 +47,15 @@ std::optional<double> parse_number(std::string_view text, bool whole) {
   const auto n = parse_whole(text);
   if (!n) return std::nullopt;
   return static_cast<double>(*n);
+}
+
+std::string plain_number(double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6f", x);
+  std::string s = text;
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.back() == '.') s.pop_back();
+  return s;
 }
 
 }  // namespace tanbo

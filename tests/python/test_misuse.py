@@ -177,7 +177,7 @@ def test_per_game_playouts_beyond_an_array_are_refused_by_name():
 
 def test_time_is_seconds_under_the_spec_s_name():
     game = tanbo.Game("grid 5x5")
-    # time=0 and time=inf were refused ("expected a number from 0.001 to 1e+06") although
+    # time=0 and time=inf were refused ("expected a number from 0.001 to 1000000") although
     # seconds= takes them as no time limit, and seconds= silently won over time=.
     for time in (0, math.inf, 1e10):
         assert tanbo.mcts(game, playouts=30, time=time)["playouts"] == 30
