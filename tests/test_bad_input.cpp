@@ -268,7 +268,7 @@ TEST(BadGameFile, TruncatedFilesAreRefusedOrShorterGames) {
   const std::string good = kGoodGame;
   const std::string before_moves = good.substr(0, good.find("moves"));
   EXPECT_NE(game_error(before_moves).find("ends before its \"moves\" line"), std::string::npos);
-  EXPECT_NE(game_error("").find("not a Tanbo game file"), std::string::npos);
+  EXPECT_NE(game_error("").find("neither a Tanbo game file nor an SGF record"), std::string::npos);
   // Every prefix: a specific, located refusal, or the game up to a whole move.
   for (std::size_t len = 0; len < good.size(); ++len) {
     try {

@@ -106,7 +106,8 @@ void print_reviews(const Game& game, const std::vector<Review>& reviews, double 
     out << line.str() << "\n";
   }
   out << "win rates are the mover's (! = proven by the solver); " << flagged
-      << " moves lost more than " << margin << " or a proven win\n";
+      << (flagged == 1 ? " move" : " moves") << " lost more than " << margin
+      << " or a proven win\n";
   const Position& end = game.position;
   out << "result: "
       << (end.is_over() ? result_text(game)

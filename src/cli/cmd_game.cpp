@@ -1,5 +1,6 @@
 // Game files for play by file, mail or chat: tanbo new / move / show / undo / resign /
 // export / import. Every command that changes a file writes it atomically.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,6 +43,16 @@ void print_game(const Game& game, std::ostream& out, bool colour) {
   out << render_board(game.position, o) << render_status(game.position, game.names) << "\n";
 }
 
+// The refusal of a new file that could not be made because something has the name: a folder
+// (which --force would not replace either), else a file that --force replaces.
+[[noreturn]] void refuse_existing(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(shown_name(path) + ": is a directory, not a file");
+  }
+  throw Error(shown_name(path) + " exists already (use --force to overwrite it)");
+}
+
 // Writes `text` to `output` atomically, or to `out` when output is "" or "-". An output that
 // exists is replaced only when `replace` says so.
 void write_output(const std::string& output, const std::string& text, std::ostream& out,
@@ -57,7 +68,7 @@ void write_output(const std::string& output, const std::string& text, std::ostre
       create_file_exclusive(output, text);
     } catch (const Error&) {
       if (::access(output.c_str(), F_OK) != 0) throw;
-      throw Error(shown_name(output) + " exists already (use --force to overwrite it)");
+      refuse_existing(output);
     }
   }
   err << "wrote " << shown_name(output) << "\n";
@@ -119,7 +130,7 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
     create_game_file(game, file, force);
   } catch (const Error& e) {
     if (force || ::access(file.c_str(), F_OK) != 0) throw;
-    throw Error(shown_name(file) + " exists already (use --force to overwrite it)");
+    refuse_existing(file);
   }
   out << "created " << shown_name(file) << ": " << game.position.topology().spec << ", setup "
       << game.position.setup().name << ", " << game.position.num_players() << " players\n";

@@ -186,7 +186,9 @@ class GameFileReader {
       if (t.empty() || t[0] == '#') continue;
       in_moves = header_line(t);
     }
-    if (!have_version_) throw fail("empty file: not a Tanbo game file");
+    if (!have_version_) {  // (nothing but blank or comment lines: no line to name)
+      throw Error(where_ + ": empty: neither a Tanbo game file nor an SGF record");
+    }
     if (!in_moves) throw fail("the file ends before its \"moves\" line (truncated?)");
     if (topology_.empty()) throw fail("no \"topology\" line in the header");
     moves_line_ = line_no_;

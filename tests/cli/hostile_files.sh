@@ -127,6 +127,10 @@ refused 1 "self.tanbo exists already (use --force to overwrite it)" \
   "$TANBO" import small.sgf -o self.tanbo
 cmp -s self.tanbo small.tanbo || fail "import replaced an existing game"
 "$TANBO" import small.sgf -o self.tanbo --force 2> /dev/null || fail "import --force"
+refused 2 "folder: is a directory, not a file" "$TANBO" new folder
+refused 1 "folder: is a directory, not a file" "$TANBO" import small.sgf -o folder
+: > empty.sgf
+refused 1 "empty.sgf: empty: neither a Tanbo game file nor an SGF record" "$TANBO" show empty.sgf
 refused 2 "--png FILE is empty" "$TANBO" analyze small.tanbo --png ""
 refused 2 "--png FILE is empty" "$TANBO" study -T list.txt --games 2 --png ""
 refused 2 "unrecognised option '--pn'" "$TANBO" study -T list.txt --games 2 --pn x.png
