@@ -310,6 +310,15 @@ TEST(Sgf, BoardSizesAreWholeNumbersGivenOnce) {
   EXPECT_EQ(read_sgf("(;GM[1]SZ[7:5])").position.topology().spec, "grid 7x5");
 }
 
+// Old (FF[3]) names may hold lower-case letters, which are not part of them; a name of lower-case
+// letters only is refused (it was passed over: "(;sz[9];b[ch])" read as an empty 19x19 game).
+TEST(Sgf, PropertyNamesAreTheirCapitals) {
+  EXPECT_EQ(read_sgf("(;GM[1]SiZe[9];B[ch])").position.topology().spec, "grid 9x9");
+  EXPECT_EQ(refusal("(;sz[9];b[ch])"),
+            "x.sgf:1: property \"sz\" has no capital letter: SGF "
+            "names properties in capitals (SZ, B, W)");
+}
+
 TEST(Sgf, MessagesQuoteValuesShortAndEscaped) {
   const std::string huge(1000000, '9');
   const std::string sz = refusal("(;GM[1]SZ[" + huge + "])");

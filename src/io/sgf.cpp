@@ -246,10 +246,17 @@ class Parser {
     std::set<std::string> seen;  // (a node may hold many properties: no quadratic search)
     skip_ws();
     while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
+      // Its capitals: the lower-case letters of old (FF[3]) names are not part of them ("SiZe"
+      // is SZ); a name of lower-case letters only is none, not a property to pass over.
       std::string id;
+      const std::size_t start = i_;
       while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
         if (std::isupper(static_cast<unsigned char>(s_[i_]))) id += s_[i_];
         ++i_;
+      }
+      if (id.empty()) {
+        throw err("property " + quote_input(s_.substr(start, i_ - start)) +
+                  " has no capital letter: SGF names properties in capitals (SZ, B, W)");
       }
       skip_ws();
       std::vector<std::string> values;
