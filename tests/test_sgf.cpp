@@ -314,6 +314,11 @@ TEST(Sgf, BoardSizesAreWholeNumbersGivenOnce) {
 // letters only is refused (it was passed over: "(;sz[9];b[ch])" read as an empty 19x19 game).
 TEST(Sgf, PropertyNamesAreTheirCapitals) {
   EXPECT_EQ(read_sgf("(;GM[1]SiZe[9];B[ch])").position.topology().spec, "grid 9x9");
+  EXPECT_EQ(refusal("(;GM[1]SZ[9]AB[aa]AE[bb])"),
+            "x.sgf: node 1: AE in the root (stones taken off the start) is not read: give the "
+            "start with AB and AW only");
+  EXPECT_EQ(refusal("(;GM[1]SZ[9]PL[W])"), "x.sgf: node 1: PL[W]: Black moves first in Tanbo");
+  EXPECT_EQ(read_sgf("(;GM[1]SZ[9]PL[B])").position.to_move(), kBlack);
   EXPECT_EQ(refusal("(;sz[9];b[ch])"),
             "x.sgf:1: property \"sz\" has no capital letter: SGF "
             "names properties in capitals (SZ, B, W)");

@@ -303,6 +303,7 @@ class Reader {
 
   Game read() {
     read_board();
+    check_start();
     std::optional<Position> start;
     try {
       start.emplace(topo_, read_setup());
@@ -382,6 +383,20 @@ class Reader {
       }
     }
     return out;
+  }
+
+  // What the root says of the start that a game cannot hold is refused rather than passed
+  // over: the position would differ from the record's.
+  void check_start() const {
+    const Props& root = nodes_.front();
+    if (property(root, "AE")) {
+      throw fail(0,
+                 "AE in the root (stones taken off the start) is not read: give the start "
+                 "with AB and AW only");
+    }
+    if (const auto* pl = property(root, "PL"); pl && pl->front() != "B") {
+      throw fail(0, "PL[" + shown(pl->front()) + "]: Black moves first in Tanbo");
+    }
   }
 
   // The root's AB/AW: a named setup when the stones are one, else "custom"; the board's
