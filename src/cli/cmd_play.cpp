@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -16,6 +18,7 @@
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/render.hpp"
+#include "tanbo/platform/signal_thread.hpp"
 
 namespace tanbo::cli {
 
@@ -35,6 +38,7 @@ const char* const kPlayHelp =
     "board, moves, save FILE, load FILE, resign, help, quit. When the game is over: review,\n"
     "back, forward, goto N, first, last, moves, undo [N] (and play on), save FILE, new, quit;\n"
     "--load of a finished game opens it there. Move N is the N-th turn, as in tanbo show.\n"
+    "Ctrl-C makes a thinking engine move now; at a prompt it leaves the game.\n"
     "examples:\n"
     "  tanbo play --topology \"grid 5x5x5\" --white engine\n"
     "  tanbo play --topology \"grid 9x9\" --players alice,bob\n"
@@ -87,6 +91,20 @@ class TerminalGame {
  public:
   TerminalGame(Session& session, PlayConsole& console) : session_(session), console_(console) {}
 
+  // Ctrl-C, taken on a thread of its own (SignalThread): while an engine thinks, the first asks
+  // it to play the best move it has found (Agent::stop); otherwise it leaves the game, as quit
+  // does but with status 130.
+  void interrupt() {
+    Agent* engine = thinking_.load();
+    if (engine && !stop_asked_.exchange(true)) {
+      engine->stop();
+      return;
+    }
+    const char* const bye = "\nLeaving the game unfinished (Ctrl-C).\n";
+    (void)!::write(STDOUT_FILENO, bye, std::char_traits<char>::length(bye));
+    std::_Exit(130);  // (the game is saved by `save FILE` only: nothing else to finish)
+  }
+
   int run() {
     draw();
     for (;;) {
@@ -128,8 +146,13 @@ class TerminalGame {
   }
 
   void engine_turn() {
-    const std::string spec = session_.engine(pos().to_move())->spec();
+    Agent* engine = session_.engine(pos().to_move());
+    const std::string spec = engine->spec();
+    out() << std::flush;
+    stop_asked_ = false;
+    thinking_ = engine;
     session_.engine_move();
+    thinking_ = nullptr;
     out() << "move " << pos().ply() << " [" << spec
           << "]: " << describe_move(pos(), pos().last_move()) << "\n";
     draw();
@@ -230,6 +253,8 @@ class TerminalGame {
 
   Session& session_;
   PlayConsole& console_;
+  std::atomic<Agent*> thinking_{nullptr};  // the engine whose move is being searched
+  std::atomic<bool> stop_asked_{false};    // Ctrl-C asked it to move now
 };
 
 }  // namespace
@@ -330,8 +355,20 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
     out << (i ? ", " : " ") << player_title(static_cast<Player>(i + 1)) << " " << seats[i].spec;
   }
   out << ". Type help for the commands.\n";
+  // Ctrl-C is taken before the engines' threads start, and only in the program itself (a test
+  // that calls cmd_play with streams of its own keeps its signals).
+  std::optional<SignalThread> ctrl_c;
+  if (&in == &std::cin) ctrl_c.emplace(std::initializer_list<int>{SIGINT});
   Session session(std::move(*game), std::move(seats));
-  return TerminalGame(session, console).run();
+  TerminalGame terminal(session, console);
+  struct StopFirst {  // the signals' thread ends before the game it acts on goes
+    std::optional<SignalThread>& thread;
+    ~StopFirst() {
+      if (thread) thread->stop();
+    }
+  } stop_first{ctrl_c};
+  if (ctrl_c) ctrl_c->start([&terminal](int) { terminal.interrupt(); });
+  return terminal.run();
 }
 
 }  // namespace tanbo::cli

@@ -1,4 +1,3 @@
-#include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
 
@@ -6,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <iostream>
-#include <thread>
 
 #include "connections.hpp"
 #include "files.hpp"
@@ -15,6 +13,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/platform/signal_thread.hpp"
 
 namespace tanbo::serve {
 
@@ -329,17 +328,8 @@ void Server::routes(httplib::Server& svr) {
 
 int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   const std::string web_root = find_web_root(o.web_root);
-  // Signals go to the one thread that waits for them (blocked before any thread starts).
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGUSR1);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  // A shell starts a background job with SIGINT ignored, and an ignored signal is never
-  // pending: the default action (blocked here) lets sigwait take it.
-  ::signal(SIGINT, SIG_DFL);
-  ::signal(SIGTERM, SIG_DFL);
+  // Ctrl-C and SIGTERM go to a thread of their own (blocked before any other thread starts).
+  SignalThread signals({SIGINT, SIGTERM});
   ::signal(SIGPIPE, SIG_IGN);
 
   Store store(o.db, o.sync != "normal");
@@ -378,16 +368,13 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
     err << "tanbo serve: the page's files were not found (web/ next to the program, or "
            "--web-root DIR): only the API is served\n";
   }
-  std::thread waiter([&] {
-    int sig = 0;
-    sigwait(&signals, &sig);
+  signals.start([&](int) {
     server.stop();
     games.wake_all();
     svr.stop();
   });
   const bool ok = svr.listen_after_bind();
-  pthread_kill(waiter.native_handle(), SIGUSR1);  // ends the waiter if no signal came
-  waiter.join();
+  signals.stop();  // before the server it stops goes
   if (!ok && svr.is_running()) err << "tanbo serve: the server stopped on an error\n";
   out << "tanbo serve: stopped (" << games.size() << " games in " << shown_name(o.db)
       << "; at most " << games.most_in_memory() << " in memory at once)" << std::endl;
