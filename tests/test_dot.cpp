@@ -162,6 +162,17 @@ TEST(Dot, IdsThatTheProtocolReadsAsAPassOrAResignationAreRefused) {
             (Ids{"a", "b", "passes", "pass2", "resigned", "_resign"}));
 }
 
+// Ids are UTF-8 text, as game files, the protocol and Python show them: other bytes are refused
+// (a Latin-1 "né" made games whose names Python could not show, with empty error messages).
+TEST(Dot, IdsThatAreNotUtf8AreRefused) {
+  EXPECT_EQ(error_of("graph { n\xe9 [stone=1]; b [stone=2]; n\xe9 -- b }"),
+            "DOT board t.dot: node id \"n\\xe9\" is not UTF-8 text");
+  EXPECT_EQ(make_from_dot("graph { n\xc3\xa9 [stone=1]; b [stone=2]; n\xc3\xa9 -- b }", "t.dot")
+                ->node_ids.front(),
+            "n\u00e9");
+  EXPECT_THROW(parse_topology("file \xff.dot", TopologyLimits{}), Error);
+}
+
 // A game file carries its DOT board in its `dot` lines: they are read by the same reader, so a
 // board with a node `pass` is refused there too.
 TEST(Dot, AGameFileWhoseBoardHasANodePassIsRefused) {

@@ -180,6 +180,8 @@ TEST(GameFile, GarbledAndTruncatedRefused) {
   EXPECT_EQ(refusal("tanbo-game 1\ntopology grid 9x9\nsetup steere1995\n"),
             "g.tanbo:3: the file ends before its \"moves\" line (truncated?)");
   EXPECT_EQ(refusal(""), "g.tanbo: empty: neither a Tanbo game file nor an SGF record");
+  EXPECT_EQ(refusal("tanbo-game 1\ntopology grid 9x9\nplayer black Ren\xe9\n"),
+            "g.tanbo:3: the line is not UTF-8 text (game files are)");
   EXPECT_EQ(refusal("(;GM[1]").rfind("g.tanbo:1: not a Tanbo game file", 0), 0u);
   EXPECT_EQ(refusal("tanbo-game 2\n"),
             "g.tanbo:1: format version \"2\" is not supported (this program reads version 1)");

@@ -319,6 +319,12 @@ TEST(Sgf, PropertyNamesAreTheirCapitals) {
             "start with AB and AW only");
   EXPECT_EQ(refusal("(;GM[1]SZ[9]PL[W])"), "x.sgf: node 1: PL[W]: Black moves first in Tanbo");
   EXPECT_EQ(read_sgf("(;GM[1]SZ[9]PL[B])").position.to_move(), kBlack);
+  // Names are UTF-8 text, read from ISO-8859-1 when CA says so.
+  EXPECT_EQ(read_sgf("(;GM[1]CA[ISO-8859-1]SZ[9]PB[Ren\xe9])").names[0], "Ren\u00e9");
+  EXPECT_EQ(read_sgf("(;GM[1]SZ[9]PB[Ren\u00e9])").names[0], "Ren\u00e9");
+  EXPECT_EQ(refusal("(;GM[1]SZ[9]PB[Ren\xe9])"),
+            "x.sgf: node 1: PB is not UTF-8 text (a record "
+            "in ISO-8859-1 says so with CA[ISO-8859-1])");
   EXPECT_EQ(refusal("(;sz[9];b[ch])"),
             "x.sgf:1: property \"sz\" has no capital letter: SGF "
             "names properties in capitals (SZ, B, W)");

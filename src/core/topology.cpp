@@ -262,6 +262,9 @@ void check_node_ids(const std::vector<std::string>& ids, const std::string& wher
                   " cannot name a point: an id must be one word without spaces, control "
                   "characters or '#'");
     }
+    if (!is_utf8(id)) {  // (game files, the protocol and Python show names as UTF-8 text)
+      throw Error(where + ": node id " + quote_input(id) + " is not UTF-8 text");
+    }
     if (id.size() > std::string_view("resigns").size()) continue;  // longer than any of them
     for (const auto& [word, why] : kReservedIds) {
       if (to_lower(id) == word) {
@@ -496,6 +499,9 @@ bool is_file_spec(std::string_view spec) {
 }
 
 TopologyPtr parse_topology(std::string_view spec_text, const TopologyLimits& limits) {
+  if (!is_utf8(spec_text)) {  // (a spec is shown and written to game files as UTF-8 text)
+    throw Error("the topology spec " + quote_input(spec_text) + " is not UTF-8 text");
+  }
   const auto words = split_ws(spec_text);
   if (words.empty()) {
     throw Error(

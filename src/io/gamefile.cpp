@@ -155,6 +155,10 @@ class GameFileReader {
     int line = 0;
   };
 
+  // A game file is UTF-8 text (docs/game-format.md): names in other bytes could not be shown.
+  void need_utf8(const std::string& line) const {
+    if (!is_utf8(line)) throw fail("the line is not UTF-8 text (game files are)");
+  }
   Error fail(const std::string& why) const {
     return Error(where_ + ":" + std::to_string(line_no_) + ": " + why);
   }
@@ -176,6 +180,7 @@ class GameFileReader {
     std::string line;
     while (!in_moves && std::getline(in_, line)) {
       ++line_no_;
+      need_utf8(line);
       drop_carriage_returns(line);
       if (append_dot_line(line, dot_)) {
         if (!is_file_spec(topology_))
@@ -310,6 +315,7 @@ class GameFileReader {
     std::string line;
     while (std::getline(in_, line)) {
       ++line_no_;
+      need_utf8(line);
       const std::string t = trim(line);
       if (t.empty() || t[0] == '#') continue;
       if (have_result) throw fail("nothing may follow the \"result\" line");

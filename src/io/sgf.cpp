@@ -427,10 +427,36 @@ class Reader {
   void read_header(Game& game) const {
     const Props& root = nodes_.front();
     game.names.assign(2, "");
-    if (auto pb = property(root, "PB")) game.names[0] = simple_text(pb->front());
-    if (auto pw = property(root, "PW")) game.names[1] = simple_text(pw->front());
-    if (auto dt = property(root, "DT")) game.date = simple_text(dt->front());
-    if (auto ev = property(root, "EV")) game.event = simple_text(ev->front());
+    if (auto pb = property(root, "PB")) game.names[0] = text_of("PB", pb->front());
+    if (auto pw = property(root, "PW")) game.names[1] = text_of("PW", pw->front());
+    if (auto dt = property(root, "DT")) game.date = text_of("DT", dt->front());
+    if (auto ev = property(root, "EV")) game.event = text_of("EV", ev->front());
+  }
+
+  // A SimpleText value as UTF-8, the text of game files: from ISO-8859-1 when the root's CA
+  // says so (each byte its code point), else as it is, refused when it is not UTF-8.
+  std::string text_of(const char* id, const std::string& value) const {
+    std::string charset;
+    if (const auto* ca = property(nodes_.front(), "CA")) charset = to_lower(trim(ca->front()));
+    if (charset == "iso-8859-1" || charset == "latin1" || charset == "latin-1") {
+      std::string utf8;
+      for (const char c : value) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x80) {
+          utf8 += c;
+        } else {
+          utf8 += static_cast<char>(0xC0 | (u >> 6));
+          utf8 += static_cast<char>(0x80 | (u & 0x3F));
+        }
+      }
+      return simple_text(utf8);
+    }
+    if (!is_utf8(value)) {
+      throw fail(0, std::string(id) +
+                        " is not UTF-8 text (a record in ISO-8859-1 says so with "
+                        "CA[ISO-8859-1])");
+    }
+    return simple_text(value);
   }
 
   // Every B/W node through the rules. The stones a move removed may be given on the move's
