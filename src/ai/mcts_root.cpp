@@ -75,7 +75,9 @@ std::vector<MoveAnalysis> analysis_of(const RootTally& tally, const std::vector<
                                       const Tree& tree) {
   std::vector<MoveAnalysis> lines;
   for (std::size_t i : order) {
-    if (tally.visits[i] == 0 && tally.proof[i] == 0) continue;
+    // Moves not looked at are left out, but for the first: the move the search chose, even when
+    // its time ran out before a playout ended (a limit of microseconds, a board of millions).
+    if (!lines.empty() && tally.visits[i] == 0 && tally.proof[i] == 0) continue;
     MoveAnalysis a;
     a.move = tally.moves[i];
     a.visits = static_cast<std::uint32_t>(tally.visits[i]);
