@@ -23,7 +23,7 @@ PyObject* guarded(F&& f) {
   try {
     return f();
   } catch (const Error& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
+    set_error(PyExc_ValueError, e.what());
   } catch (py::error_already_set& e) {
     e.restore();
   } catch (py::builtin_exception& e) {
@@ -31,7 +31,7 @@ PyObject* guarded(F&& f) {
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
   } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+    set_error(PyExc_RuntimeError, e.what());
   }
   return nullptr;
 }

@@ -7,12 +7,15 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <new>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tanbo/core/error.hpp"
@@ -25,6 +28,38 @@
 namespace tanbo::python {
 
 namespace py = pybind11;
+
+// Whether the interpreter is shutting down; asked without the GIL. A call running on a daemon
+// thread when the program ends must not take the GIL again: Python ends a thread that asks for
+// it then (pthread_exit), and that unwinding through the C++ frames of the call aborted the
+// process ("terminate called without an active exception").
+inline bool exiting() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing() != 0;
+#else
+  return _Py_IsFinalizing() != 0;
+#endif
+}
+
+// What a call does instead of taking the GIL back once the interpreter is shutting down (its
+// work stopped and joined): it waits, without the GIL, for the process to end.
+[[noreturn]] inline void wait_for_exit() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+// Sets a Python exception of `type` with `message`, whatever bytes it holds: a name from a file
+// may not be UTF-8, and PyErr_SetString would then raise an exception with no text at all.
+inline void set_error(PyObject* type, const char* message) {
+  PyObject* text = PyUnicode_DecodeUTF8(message, static_cast<Py_ssize_t>(std::strlen(message)),
+                                        "backslashreplace");
+  if (!text) {
+    PyErr_Clear();
+    PyErr_SetString(type, "(a message that cannot be shown)");
+    return;
+  }
+  PyErr_SetObject(type, text);
+  Py_DECREF(text);
+}
 
 // current_player() once the game is over, as OpenSpiel's kTerminalPlayerId.
 inline constexpr int kTerminal = -4;
@@ -180,11 +215,22 @@ class PyGame {
   // The text is made while the GIL is held (the game may change once it is released); the
   // write, which waits up to 10 s for another process's lock on the file, lets other Python
   // threads run.
+  // The GIL is given up and taken back by hand, not by py::gil_scoped_release: when the
+  // interpreter shuts down meanwhile (a daemon thread), taking it back ends the thread by an
+  // unwinding that must not meet a noexcept destructor (the process aborted, status 134); here
+  // it goes on through pybind11, which lets it pass.
   void save(const std::string& path) const {
     const std::string file = named_file(path, "save");
     const std::string text = write_game_as(game(), file, true);
-    py::gil_scoped_release others_run;
-    write_file_atomic(file, text);
+    std::exception_ptr error;
+    PyThreadState* others_run = PyEval_SaveThread();
+    try {
+      write_file_atomic(file, text);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    PyEval_RestoreThread(others_run);
+    if (error) std::rethrow_exception(error);
   }
   std::string to_sgf() const { return write_sgf(game()); }
   std::string to_text() const { return write_game(game()); }

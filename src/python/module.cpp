@@ -102,7 +102,14 @@ void add_openspiel(py::class_<PyGame>& game) {
           py::is_operator())
       .def("__hash__", &PyGame::position_hash)
       .def(py::pickle([](const PyGame& g) { return g.to_text(); },
-                      [](const std::string& text) { return deserialize(text); }));
+                      [](const std::string& text) { return deserialize(text); }))
+      // Every protocol, 0 and 1 too: their default makes the object through object.__new__,
+      // which a pybind11 class refuses (the process aborted). (__setstate__ stays for pickles
+      // of earlier versions.)
+      .def("__reduce_ex__", [](const PyGame& g, int) {
+        return py::make_tuple(py::module_::import("tanbo").attr("_game_from_text"),
+                              py::make_tuple(g.to_text()));
+      });
   add_fast_methods(game);  // is_terminal, legal_actions, apply_action
 }
 
@@ -129,7 +136,7 @@ PYBIND11_MODULE(_tanbo, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      set_error(PyExc_ValueError, e.what());
     }
   });
   py::object namedtuple = py::module_::import("collections").attr("namedtuple");

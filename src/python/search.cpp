@@ -43,24 +43,6 @@ Position searched_copy(const PyGame& g) {
   return g.pos();
 }
 
-// Whether the interpreter is shutting down; asked without the GIL. A call running on a daemon
-// thread when the program ends must not take the GIL again: Python ends a thread that asks for
-// it then (pthread_exit), and that unwinding through the C++ frames of the call aborted the
-// process ("terminate called without an active exception").
-bool exiting() {
-#if PY_VERSION_HEX >= 0x030D0000
-  return Py_IsFinalizing() != 0;
-#else
-  return _Py_IsFinalizing() != 0;
-#endif
-}
-
-// What a call does instead of taking the GIL back once the interpreter is shutting down (its
-// work stopped and joined): it waits, without the GIL, for the process to end.
-[[noreturn]] void wait_for_exit() {
-  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
-}
-
 // Whether a signal handler raised (KeyboardInterrupt for Ctrl-C); takes the GIL to ask. The
 // exception is left set for py::error_already_set.
 bool interrupted() {
@@ -436,7 +418,14 @@ void bind_search(py::module_& m) {
       .def("forget", &PySearch::forget, "drops the tree (a new game starts)")
       .def_property_readonly("spec", &PySearch::spec, "the mcts: player spec of this search")
       .def_property_readonly("_initialised", &PySearch::initialised,
-                             "whether __init__ made this search (tanbo/__init__.py)");
+                             "whether __init__ made this search (tanbo/__init__.py)")
+      // A search holds its tree and threads, which no pickle carries: refused at every
+      // protocol (0 and 1 aborted the process through object.__new__).
+      .def("__reduce_ex__", [](const PySearch&, int) -> py::object {
+        throw py::type_error(
+            "cannot pickle a tanbo.Search: its tree stays in memory; make a "
+            "new one with tanbo.Search(...)");
+      });
   m.def("solve", &solve, py::arg("game"), py::arg("seconds") = 0.0, py::arg("threads") = 1,
         py::arg("nodes") = 0, py::arg("method") = "pn", py::arg("table_mb") = 64,
         py::arg("first") = false,

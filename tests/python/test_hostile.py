@@ -145,3 +145,60 @@ def test_roots_takes_time_in_proportion_to_the_board():
     assert len(names) == 10**6 and len(roots) == 28224
     assert sum(len(r.stones) for r in roots) == len(game.stones(1)) + len(game.stones(2))
     assert took < 2 * listing + 1.0, (took, listing)
+
+
+# save() on a daemon thread while the interpreter shuts down: the process aborted ("terminate
+# called after throwing", status 134) when the write's thread asked for the GIL back.
+SAVE_AT_EXIT = """
+import sys, threading, time, tanbo
+game = tanbo.Game("grid 19x19")
+def save_for_ever():
+    while True:
+        game.save(sys.argv[1])
+threading.Thread(target=save_for_ever, daemon=True).start()
+time.sleep(0.3)
+print("ok")
+"""
+
+
+def test_save_on_a_daemon_thread_at_exit_ends_the_program_cleanly(tmp_path):
+    for _ in range(3):
+        r = subprocess.run([sys.executable, "-c", SAVE_AT_EXIT, str(tmp_path / "g.tanbo")],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0 and r.stdout == "ok\n", (r.returncode, r.stderr)
+        assert tanbo.load(str(tmp_path / "g.tanbo")).ply == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["g.tanbo"]  # no temporary file left
+
+
+def test_games_pickle_at_every_protocol_and_searches_at_none():
+    game = tanbo.Game("grid 5x5")
+    game.apply_action(game.legal_actions()[0])
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # 0 and 1 aborted the process
+        back = pickle.loads(pickle.dumps(game, protocol))
+        assert back == game and back.history() == game.history(), protocol
+        with pytest.raises(TypeError, match="cannot pickle a tanbo.Search"):
+            pickle.dumps(tanbo.Search(), protocol)
+
+
+def test_a_time_limit_too_short_for_a_playout_still_gives_a_move():
+    game = tanbo.Game("grid 9x9")
+    for seconds in (1e-6, 5e-324):  # "the search found no move"
+        r = tanbo.mcts(game, playouts=0, seconds=seconds)
+        assert r["move"] in game.legal_moves(), r
+    assert tanbo.Search(seconds=1e-6).search(game)["move"] in game.legal_moves()
+
+
+def test_messages_keep_their_text_whatever_bytes_they_quote(tmp_path):
+    game = tanbo.Game("grid 5x5")
+    with pytest.raises(ValueError, match=r'holds a control character'):
+        tanbo.mcts(game, explore="0.3\0x")  # was "mcts option explore=0.3", cut at the NUL
+    dot = tmp_path / "latin.dot"
+    dot.write_bytes(b"graph{ n\xe9[stone=1]; b[stone=2]; n\xe9--c--b; c--d--n\xe9; d--b }")
+    with pytest.raises(ValueError, match=r'node id "n\\xe9" is not UTF-8 text'):
+        tanbo.Game("file " + str(dot))
+    sgf = tmp_path / "latin.sgf"
+    sgf.write_bytes(b"(;GM[1]SZ[9]PB[Ren\xe9];B[bi])")  # not UTF-8, and no CA saying otherwise
+    with pytest.raises(ValueError, match="PB is not UTF-8 text"):
+        tanbo.load(str(sgf))
+    sgf.write_bytes(b"(;GM[1]CA[ISO-8859-1]SZ[9]PB[Ren\xe9];B[bi])")
+    assert "player black Ren\u00e9" in tanbo.load(str(sgf)).to_text()

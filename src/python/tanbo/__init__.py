@@ -11,6 +11,11 @@ for _type in (Game, Search):
 del _type
 
 
+def _game_from_text(text):
+    """A pickled Game (Game.__reduce_ex__): the game its text gives, replayed through the rules."""
+    return loads(text)
+
+
 def _made_once(cls, name, advice):
     """pybind11 ignores __init__ and __setstate__ called on an object that is made already, so
     that the call seemed to work and changed nothing: such a call raises TypeError instead."""
