@@ -17,11 +17,15 @@ namespace tanbo::app {
 namespace {
 
 // A notifier that refuses an option given empty (or blank), which would otherwise read as its
-// default: "--setup ''" is a mistake, not a wish for the board's own setup.
-std::function<void(const std::string&)> not_blank(std::string shown) {
-  return [shown = std::move(shown)](const std::string& value) {
-    if (trim(value).empty()) throw Error(shown + " is empty: give one, or leave the option out");
-  };
+// default: "--setup ''" is a mistake, not a wish for the board's own setup. (A notifier also
+// sees the default: where that is empty itself, as tanbo view's --topology, "" is the default.)
+std::function<void(const std::string&)> not_blank(std::string shown, const std::string& fallback) {
+  return
+      [shown = std::move(shown), blank_default = trim(fallback).empty()](const std::string& value) {
+        if (!blank_default && trim(value).empty()) {
+          throw Error(shown + " is empty: give one, or leave the option out");
+        }
+      };
 }
 
 }  // namespace
@@ -29,9 +33,12 @@ std::function<void(const std::string&)> not_blank(std::string shown) {
 void add_board_options(po::options_description& desc, BoardOptions& b, bool with_seed) {
   desc.add_options()(
       "topology,t",
-      po::value(&b.topology)->default_value(b.topology)->notifier(not_blank("--topology SPEC")),
+      po::value(&b.topology)
+          ->default_value(b.topology)
+          ->notifier(not_blank("--topology SPEC", b.topology)),
       "board: \"line N\", \"grid AxBx... [wrap]\", \"hex N\" or \"file PATH\" (DOT)")(
-      "setup,s", po::value(&b.setup)->default_value(b.setup)->notifier(not_blank("--setup NAME")),
+      "setup,s",
+      po::value(&b.setup)->default_value(b.setup)->notifier(not_blank("--setup NAME", b.setup)),
       "starting setup (steere1995, pbmserv, steere2005, steere2026, four, dense, hexbo, spaced, "
       "file)")("players,p", po::value(&b.players),
                "number of players (2-8), or their names: --players alice,bob");
