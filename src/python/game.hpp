@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -16,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tanbo/core/error.hpp"
@@ -59,6 +61,29 @@ inline void set_error(PyObject* type, const char* message) {
   }
   PyErr_SetObject(type, text);
   Py_DECREF(text);
+}
+
+// An integer argument (a Python int, a NumPy integer, anything with __index__) that must fit
+// `int`: one beyond that is refused with `refusal`'s words for its decimal text, a ValueError
+// as for any other number out of range (pybind11 would raise "incompatible function
+// arguments"). None gives nullopt.
+template <class Refusal>
+std::optional<int> int_argument(const py::object& x, Refusal&& refusal) {
+  if (x.is_none()) return std::nullopt;
+  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(x.ptr()));
+  if (!index) throw py::error_already_set();  // TypeError: not an integer
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow || v < INT_MIN || v > INT_MAX) {
+    throw Error(refusal(std::string(py::str(index))));
+  }
+  return static_cast<int>(v);
+}
+// The same for an argument that may not be None.
+template <class Refusal>
+int required_int_argument(const py::object& x, Refusal&& refusal) {
+  if (x.is_none()) throw py::type_error("an integer is required, not None");
+  return *int_argument(x, std::forward<Refusal>(refusal));
 }
 
 // current_player() once the game is over, as OpenSpiel's kTerminalPlayerId.
@@ -361,6 +386,10 @@ class PyGame {
     return "player " + player + " is not a player of this " + std::to_string(pos().num_players()) +
            "-player game (0 to " + std::to_string(pos().num_players() - 1) + ")";
   }
+  std::string not_a_player(const std::string& player) const {  // (1-based)
+    return "player " + player + " is not a player of this " + std::to_string(pos().num_players()) +
+           "-player game";
+  }
   std::string not_a_point_id(const std::string& id) const {
     return "move id " + id + " is not a point of this board (0 to " +
            std::to_string(topo().num_vertices() - 1) + ")";
@@ -383,10 +412,8 @@ class PyGame {
     return out;
   }
   void check_player(int player) const {
-    if (player < 1 || player > pos().num_players()) {
-      throw Error("player " + std::to_string(player) + " is not a player of this " +
-                  std::to_string(pos().num_players()) + "-player game");
-    }
+    if (player < 1 || player > pos().num_players())
+      throw Error(not_a_player(std::to_string(player)));
   }
   static std::string player_text(Player p) { return std::string(player_name(p)); }
   static std::string checked_setup(const std::optional<std::string>& setup) {

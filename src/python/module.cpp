@@ -60,6 +60,17 @@ py::array_t<float> observation_tensors(const std::vector<const PyGame*>& games,
   return out;
 }
 
+// The refusals of an integer argument too big for C++ (int_argument), by what it stands for.
+auto player_refusal(const PyGame& g) {
+  return [&g](const std::string& text) { return g.not_a_player(text); };
+}
+auto player_index_refusal(const PyGame& g) {
+  return [&g](const std::string& text) { return g.not_a_player_index(text); };
+}
+auto point_id_refusal(const PyGame& g) {
+  return [&g](const std::string& text) { return g.not_a_point_id(text); };
+}
+
 PyGame deserialize(const std::string& text) {
   return PyGame(read_game(text, "text"));
 }
@@ -73,12 +84,25 @@ void add_openspiel(py::class_<PyGame>& game) {
           "is_chance_node", [](const PyGame&) { return false; }, "always False")
       .def("returns", &PyGame::returns, "+1 for the winner, -1 for the others, 0 while playing")
       .def("rewards", &PyGame::returns, "the returns (given only at the end)")
-      .def("legal_actions_mask", &PyGame::legal_actions_mask, py::arg("player") = py::none(),
-           "a NumPy bool array by vertex id: True on the legal points")
-      .def("action_to_string", &PyGame::action_to_string, py::arg("action"), "a point's name")
+      .def(
+          "legal_actions_mask",
+          [](const PyGame& g, const py::object& player) {
+            return g.legal_actions_mask(int_argument(player, player_index_refusal(g)));
+          },
+          py::arg("player") = py::none(),
+          "a NumPy bool array by vertex id: True on the legal points")
       .def(
           "action_to_string",
-          [](const PyGame& g, int, std::int64_t a) { return g.action_to_string(a); },
+          [](const PyGame& g, const py::object& a) {
+            return g.action_to_string(required_int_argument(a, point_id_refusal(g)));
+          },
+          py::arg("action"), "a point's name")
+      .def(
+          "action_to_string",
+          [](const PyGame& g, const py::object& player, const py::object& a) {
+            int_argument(player, player_index_refusal(g));
+            return g.action_to_string(required_int_argument(a, point_id_refusal(g)));
+          },
           py::arg("player"), py::arg("action"))
       .def("string_to_action", &PyGame::string_to_action, py::arg("name"), "a point's vertex id")
       .def(
@@ -94,9 +118,14 @@ void add_openspiel(py::class_<PyGame>& game) {
       .def("serialize", &PyGame::to_text, "the game as game-file text (Game.deserialize)")
       .def_static("deserialize", &deserialize, py::arg("text"),
                   "a game from serialize()'s text, replayed through the rules")
-      .def("observation_tensor", &PyGame::observation_tensor, py::arg("player") = py::none(),
-           "float32 planes from a player's view (None: the side to move): its stones, the "
-           "others' in turn order, the empty points, ones when it is to move")
+      .def(
+          "observation_tensor",
+          [](const PyGame& g, const py::object& player) {
+            return g.observation_tensor(int_argument(player, player_index_refusal(g)));
+          },
+          py::arg("player") = py::none(),
+          "float32 planes from a player's view (None: the side to move): its stones, the "
+          "others' in turn order, the empty points, ones when it is to move")
       .def(
           "__eq__", [](const PyGame& a, const PyGame& b) { return a.same_position(b); },
           py::is_operator())
@@ -167,13 +196,27 @@ PYBIND11_MODULE(_tanbo, m) {
       .def("play", &PyGame::play, py::arg("name"),
            "plays a point for the side to move; an illegal move raises ValueError with the "
            "reason and changes nothing")
-      .def("play_id", &PyGame::play_id, py::arg("id"), "plays a point given by its vertex id")
-      .def("resign", &PyGame::resign, py::arg("player") = py::none(),
-           "a player (default: the side to move) resigns")
+      .def(
+          "play_id",
+          [](PyGame& g, const py::object& id) {
+            g.play_id(required_int_argument(id, point_id_refusal(g)));
+          },
+          py::arg("id"), "plays a point given by its vertex id")
+      .def(
+          "resign",
+          [](PyGame& g, const py::object& player) {
+            g.resign(int_argument(player, player_refusal(g)));
+          },
+          py::arg("player") = py::none(), "a player (default: the side to move) resigns")
       .def("undo", &PyGame::undo, "takes back the last turn")
       .def("moves", &PyGame::moves,
            "the game so far: point names, 'resign COLOUR' for a resignation")
-      .def("stones", &PyGame::stones, py::arg("player"), "a player's stones (point names)")
+      .def(
+          "stones",
+          [](const PyGame& g, const py::object& player) {
+            return g.stones(required_int_argument(player, player_refusal(g)));
+          },
+          py::arg("player"), "a player's stones (point names)")
       .def(
           "roots", [root_type](const PyGame& g) { return g.roots(root_type); },
           "every root on the board as Root(player, stones, space)")

@@ -202,3 +202,23 @@ def test_messages_keep_their_text_whatever_bytes_they_quote(tmp_path):
         tanbo.load(str(sgf))
     sgf.write_bytes(b"(;GM[1]CA[ISO-8859-1]SZ[9]PB[Ren\xe9];B[bi])")
     assert "player black Ren\u00e9" in tanbo.load(str(sgf)).to_text()
+
+
+def test_integers_too_big_for_cpp_are_refused_as_values_out_of_range():
+    # pybind11 refused them with "incompatible function arguments" (TypeError), where
+    # apply_action's ValueError names the number.
+    game = tanbo.Game("grid 5x5")
+    point = "is not a point of this board (0 to 24)"
+    for call, message in ((lambda: game.play_id(2**63), "move id 9223372036854775808 " + point),
+                          (lambda: game.action_to_string(2**70), point),
+                          (lambda: game.stones(2**40), "player 1099511627776 is not a player"),
+                          (lambda: game.resign(2**40), "player 1099511627776 is not a player"),
+                          (lambda: game.legal_actions_mask(-2**40), "(0 to 1)"),
+                          (lambda: game.observation_tensor(2**40), "(0 to 1)")):
+        with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            call()
+    with pytest.raises(TypeError):
+        game.play_id(None)
+    assert game.ply == 0
+    numpy = pytest.importorskip("numpy")
+    assert game.action_to_string(numpy.int64(3)) == "D1"  # __index__ integers as before
