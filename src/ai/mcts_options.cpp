@@ -105,8 +105,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = item.substr(eq + 1);
     // (the messages below repeat the value as it is: a NUL would cut them short)
-    if (std::any_of(item.begin(), item.end(),
-                    [](char ch) { return static_cast<unsigned char>(ch) < 32 || ch == 127; })) {
+    if (has_control_characters(item)) {
       throw Error("mcts option " + quote_input(item) + " holds a control character");
     }
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {

@@ -79,9 +79,7 @@ int player_count(const std::string& players) {
     throw Error(shown + ": give 2 to 8 names separated by commas");
   }
   // A name is written on a line of the game file: a control character would break the line.
-  if (std::any_of(players.begin(), players.end(), [](char c) {
-        return static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) == 127;
-      })) {
+  if (has_control_characters(players)) {
     throw Error(shown + ": a name cannot hold control characters (tab, line feed, ...)");
   }
   if (!is_utf8(players)) throw Error(shown + ": names must be UTF-8 text (game files are)");

@@ -118,8 +118,7 @@ int cmd_new(const std::vector<std::string>& args, std::istream&, std::ostream& o
           out, err))
     return *stop;
   if (!check_colour(colour, "new", err)) return 2;
-  if (std::any_of(event.begin(), event.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 32 || c == 127; })) {
+  if (has_control_characters(event)) {
     throw Error("--event " + quote_input(event) +
                 ": the text is one line of the file and cannot hold control characters");
   }

@@ -70,6 +70,11 @@ bool has_direction_controls(std::string_view text) {
   return false;
 }
 
+bool has_control_characters(std::string_view text) {
+  return std::any_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 32 || c == 127; });
+}
+
 bool is_utf8(std::string_view text) {
   for (std::size_t at = 0; at < text.size();) {
     if (static_cast<unsigned char>(text[at]) < 0x80) {

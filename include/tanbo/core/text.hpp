@@ -30,6 +30,10 @@ bool read_line(std::istream& in, std::string& line, std::size_t max, std::size_t
 // quote_input reads them; overlong forms and surrogates are not told apart).
 bool is_utf8(std::string_view text);
 
+// Whether `text` holds a control byte (below 32, or 127): such text cannot stand on one line of
+// a file or a message as it is.
+bool has_control_characters(std::string_view text);
+
 // Whether UTF-8 `text` holds a character that changes the direction text is shown in (U+061C,
 // U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069): in a name such a character makes what
 // follows it on the line show in another order than it is written.
