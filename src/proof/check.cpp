@@ -186,7 +186,7 @@ struct Certificate {
   std::string setup;
   int players = 2;
   State start;        // the proven position
-  std::string moves;  // the moves that led there, as written
+  std::string moves;  // the moves that led there, one space apart
   Player winner = kEmpty;
   PositionSet lines{kVisited + 1};  // the listed positions
 };
@@ -309,10 +309,10 @@ Certificate read_header(std::istream& in, std::uint64_t& number, MemoryBudget& m
   }
   c.start.to_move = kBlack;
   check_setup(*c.topo, c.start);
-  c.moves = need_line(in, "moves", number);
+  std::istringstream words(need_line(in, "moves", number));
   const std::uint64_t moves_line = number;
-  std::istringstream words(c.moves);
   for (std::string name; words >> name;) {
+    c.moves += (c.moves.empty() ? "" : " ") + name;
     const Vertex v = point(*c.topo, name, moves_line);
     if (c.start.to_move == kEmpty || !legal(c.topo->graph, c.start, v)) {
       throw Error("line " + std::to_string(moves_line) + ": move " + quote_input(name) +
@@ -550,8 +550,7 @@ CheckResult check(std::istream& in, const std::function<void(const CheckProgress
   r.topology = c.topo->spec;
   r.board = c.topo;
   r.setup = c.setup;
-  std::istringstream words(c.moves);
-  for (std::string word; words >> word;) r.moves += (r.moves.empty() ? "" : " ") + word;
+  r.moves = c.moves;
   r.listed = c.lines.size();
   if (c.start.to_move == kEmpty) {
     r.reason = "the game is already over after the moves";
