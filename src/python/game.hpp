@@ -7,7 +7,6 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -16,7 +15,6 @@
 #include <new>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -30,24 +28,6 @@
 namespace tanbo::python {
 
 namespace py = pybind11;
-
-// Whether the interpreter is shutting down; asked without the GIL. A call running on a daemon
-// thread when the program ends must not take the GIL again: Python ends a thread that asks for
-// it then (pthread_exit), and that unwinding through the C++ frames of the call aborted the
-// process ("terminate called without an active exception").
-inline bool exiting() {
-#if PY_VERSION_HEX >= 0x030D0000
-  return Py_IsFinalizing() != 0;
-#else
-  return _Py_IsFinalizing() != 0;
-#endif
-}
-
-// What a call does instead of taking the GIL back once the interpreter is shutting down (its
-// work stopped and joined): it waits, without the GIL, for the process to end.
-[[noreturn]] inline void wait_for_exit() {
-  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
-}
 
 // Sets a Python exception of `type` with `message`, whatever bytes it holds: a name from a file
 // may not be UTF-8, and PyErr_SetString would then raise an exception with no text at all.
@@ -239,9 +219,8 @@ class PyGame {
   // ---- files
   // The text is made while the GIL is held (the game may change once it is released); the
   // write, which waits up to 10 s for another process's lock on the file, lets other Python
-  // threads run.
-  // The GIL is given up and taken back by hand, not by py::gil_scoped_release: when the
-  // interpreter shuts down meanwhile (a daemon thread), taking it back ends the thread by an
+  // threads run. The GIL is given up and taken back by hand, not by py::gil_scoped_release: when
+  // the interpreter shuts down meanwhile (a daemon thread), taking it back ends the thread by an
   // unwinding that must not meet a noexcept destructor (the process aborted, status 134); here
   // it goes on through pybind11, which lets it pass.
   void save(const std::string& path) const {

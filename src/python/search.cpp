@@ -43,6 +43,24 @@ Position searched_copy(const PyGame& g) {
   return g.pos();
 }
 
+// Whether the interpreter is shutting down; asked without the GIL. A call running on a daemon
+// thread when the program ends must not take the GIL again: Python ends a thread that asks for
+// it then (pthread_exit), and that unwinding through the C++ frames of the call aborted the
+// process ("terminate called without an active exception").
+bool exiting() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing() != 0;
+#else
+  return _Py_IsFinalizing() != 0;
+#endif
+}
+
+// What a call does instead of taking the GIL back once the interpreter is shutting down (its
+// work stopped and joined): it waits, without the GIL, for the process to end.
+[[noreturn]] void wait_for_exit() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
 // Whether a signal handler raised (KeyboardInterrupt for Ctrl-C); takes the GIL to ask. The
 // exception is left set for py::error_already_set.
 bool interrupted() {
