@@ -38,7 +38,8 @@ const char* const kPlayHelp =
     "board, moves, save FILE, load FILE, resign, help, quit. When the game is over: review,\n"
     "back, forward, goto N, first, last, moves, undo [N] (and play on), save FILE, new, quit;\n"
     "--load of a finished game opens it there. Move N is the N-th turn, as in tanbo show.\n"
-    "Ctrl-C makes a thinking engine move now; at a prompt it leaves the game.\n"
+    "Ctrl-C makes a thinking engine move now; at a prompt it leaves the game (status 130).\n"
+    "SIGTERM and SIGHUP leave the game at once (status 143, 129).\n"
     "examples:\n"
     "  tanbo play --topology \"grid 5x5x5\" --white engine\n"
     "  tanbo play --topology \"grid 9x9\" --players alice,bob\n"
@@ -91,18 +92,21 @@ class TerminalGame {
  public:
   TerminalGame(Session& session, PlayConsole& console) : session_(session), console_(console) {}
 
-  // Ctrl-C, taken on a thread of its own (SignalThread): while an engine thinks, the first asks
-  // it to play the best move it has found (Agent::stop); otherwise it leaves the game, as quit
-  // does but with status 130.
-  void interrupt() {
+  // A signal, taken on a thread of its own (SignalThread). Ctrl-C (SIGINT) while an engine
+  // thinks asks it to play the best move it has found (Agent::stop); a second Ctrl-C, a Ctrl-C
+  // at a prompt, SIGTERM and SIGHUP leave the game, as quit does but with status 128 + the
+  // signal's number (130 for Ctrl-C).
+  void interrupt(int signal) {
     Agent* engine = thinking_.load();
-    if (engine && !stop_asked_.exchange(true)) {
+    if (signal == SIGINT && engine && !stop_asked_.exchange(true)) {
       engine->stop();
       return;
     }
-    const char* const bye = "\nLeaving the game unfinished (Ctrl-C).\n";
+    const char* const bye = signal == SIGINT   ? "\nLeaving the game unfinished (Ctrl-C).\n"
+                            : signal == SIGHUP ? "\nLeaving the game unfinished (SIGHUP).\n"
+                                               : "\nLeaving the game unfinished (SIGTERM).\n";
     (void)!::write(STDOUT_FILENO, bye, std::char_traits<char>::length(bye));
-    std::_Exit(130);  // (the game is saved by `save FILE` only: nothing else to finish)
+    std::_Exit(128 + signal);  // (the game is saved by `save FILE` only: nothing else to finish)
   }
 
   int run() {
@@ -355,10 +359,10 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
     out << (i ? ", " : " ") << player_title(static_cast<Player>(i + 1)) << " " << seats[i].spec;
   }
   out << ". Type help for the commands.\n";
-  // Ctrl-C is taken before the engines' threads start, and only in the program itself (a test
-  // that calls cmd_play with streams of its own keeps its signals).
+  // The signals are taken before the engines' threads start, and only in the program itself (a
+  // test that calls cmd_play with streams of its own keeps its signals).
   std::optional<SignalThread> ctrl_c;
-  if (&in == &std::cin) ctrl_c.emplace(std::initializer_list<int>{SIGINT});
+  if (&in == &std::cin) ctrl_c.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP});
   Session session(std::move(*game), std::move(seats));
   TerminalGame terminal(session, console);
   struct StopFirst {  // the signals' thread ends before the game it acts on goes
@@ -367,7 +371,7 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
       if (thread) thread->stop();
     }
   } stop_first{ctrl_c};
-  if (ctrl_c) ctrl_c->start([&terminal](int) { terminal.interrupt(); });
+  if (ctrl_c) ctrl_c->start([&terminal](int signal) { terminal.interrupt(signal); });
   return terminal.run();
 }
 
