@@ -17,6 +17,7 @@
 #include "tanbo/io/sgf.hpp"
 #include "tanbo/platform/input_file.hpp"
 #include "tanbo/platform/memory.hpp"
+#include "tanbo/study/study.hpp"
 
 using namespace tanbo;
 namespace fs = std::filesystem;
@@ -130,4 +131,33 @@ TEST_F(InputFiles, CheckWritableLeavesNothingBehind) {
             std::string::npos);
   check_writable(path("x.png"));
   EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+// Editors on Windows start UTF-8 files with a byte-order mark: every text reader passes over it.
+// Text in UTF-16 or UTF-32 is refused with its encoding named, by the same readers.
+TEST_F(InputFiles, AByteOrderMarkIsPassedOverAndUtf16IsNamed) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string game = "tanbo-game 1\ntopology grid 5x5\nsetup spaced\nmoves\n1 B1\n";
+  const std::string sgf = "(;GM[1]FF[4]SZ[5];B[ba])";
+  EXPECT_EQ(game_from_text(bom + game, "g").position.ply(), 1u);
+  EXPECT_TRUE(is_sgf_text(bom + sgf));
+  EXPECT_EQ(game_from_text(bom + sgf, "s").position.ply(), 1u);
+  const std::string dot = "graph { a [stone=1]; b [stone=2]; a -- x -- b }";
+  EXPECT_EQ(make_from_dot(bom + dot, "d", {})->num_vertices(), 3u);
+  { std::ofstream(path("list.txt")) << bom << "grid 4x4\n"; }
+  ASSERT_EQ(read_study_list(path("list.txt")).size(), 1u);
+  EXPECT_EQ(read_study_list(path("list.txt"))[0].spec, "grid 4x4");
+
+  const auto utf16le = [](const std::string& ascii) {
+    std::string out;
+    for (char c : ascii) out += std::string{c, '\0'};
+    return out;
+  };
+  const std::string u16 = " the text is UTF-16, not UTF-8 (save it as UTF-8 and try again)";
+  EXPECT_EQ(error_of([&] { game_from_text(utf16le(game), "g"); }), "g:" + u16);
+  EXPECT_EQ(error_of([&] { game_from_text("\xFF\xFE" + utf16le(sgf), "s"); }), "s:" + u16);
+  EXPECT_EQ(error_of([&] { game_from_text(std::string("\0(\0;", 4), "s"); }), "s:" + u16);
+  EXPECT_EQ(error_of([&] { make_from_dot("\xFE\xFF" + dot, "d", {}); }), "DOT board d:" + u16);
+  EXPECT_EQ(error_of([&] { game_from_text(std::string("\xFF\xFE\0\0t\0\0\0", 8), "g"); }),
+            "g: the text is UTF-32, not UTF-8 (save it as UTF-8 and try again)");
 }

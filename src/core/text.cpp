@@ -1,5 +1,7 @@
 #include "tanbo/core/text.hpp"
 
+#include "tanbo/core/error.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <istream>
@@ -73,6 +75,35 @@ bool has_direction_controls(std::string_view text) {
 bool has_control_characters(std::string_view text) {
   return std::any_of(text.begin(), text.end(),
                      [](char c) { return static_cast<unsigned char>(c) < 32 || c == 127; });
+}
+
+namespace {
+
+// Whether `text` starts as two ASCII characters in UTF-16 without a byte-order mark do: a NUL
+// beside each (after it, little-endian; before it, big-endian).
+bool ascii_in_utf16(std::string_view t) {
+  if (t.size() < 4) return false;
+  const auto ascii = [](char c) { return c > 0 && static_cast<unsigned char>(c) < 128; };
+  return (ascii(t[0]) && t[1] == '\0' && ascii(t[2]) && t[3] == '\0') ||
+         (t[0] == '\0' && ascii(t[1]) && t[2] == '\0' && ascii(t[3]));
+}
+
+}  // namespace
+
+std::string_view without_byte_order_mark(std::string_view text, std::string_view origin) {
+  const auto starts = [&](std::string_view mark) { return text.substr(0, mark.size()) == mark; };
+  using namespace std::string_view_literals;
+  const char* encoding = nullptr;
+  if (starts("\x00\x00\xFE\xFF"sv) || starts("\xFF\xFE\x00\x00"sv)) {
+    encoding = "UTF-32";
+  } else if (starts("\xFE\xFF"sv) || starts("\xFF\xFE"sv) || ascii_in_utf16(text)) {
+    encoding = "UTF-16";
+  }
+  if (encoding) {
+    throw Error(std::string(origin) + ": the text is " + encoding +
+                ", not UTF-8 (save it as UTF-8 and try again)");
+  }
+  return starts("\xEF\xBB\xBF"sv) ? text.substr(3) : text;
 }
 
 bool is_utf8(std::string_view text) {

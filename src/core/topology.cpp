@@ -350,6 +350,7 @@ void read_dot_attributes(const dot::DotGraph& dg, Topology& topo, const std::str
 TopologyPtr make_from_dot(std::string_view dot_text, std::string_view origin,
                           const TopologyLimits& limits) {
   const std::string where = "DOT board " + shown_name(origin);
+  dot_text = without_byte_order_mark(dot_text, where);
   if (dot_text.find('\0') != std::string_view::npos) {
     throw Error(where + ": the file is binary, not Graphviz DOT text");
   }

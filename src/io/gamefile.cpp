@@ -379,7 +379,7 @@ class GameFileReader {
 
 Game read_game(std::string_view text, std::string_view origin) {
   check_input_size(text.size(), kMaxGameFileBytes, origin, "game files");
-  return GameFileReader(text, origin).read();
+  return GameFileReader(without_byte_order_mark(text, origin), origin).read();
 }
 
 Game load_game(const std::string& path) {

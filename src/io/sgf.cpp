@@ -579,7 +579,7 @@ std::string write_sgf(const Game& game) {
 Game read_sgf(std::string_view text, std::string_view origin, std::size_t* variations_left_out) {
   check_input_size(text.size(), kMaxGameFileBytes, origin, "SGF records");
   const std::string where(origin);
-  Parser parser(text, where);
+  Parser parser(without_byte_order_mark(text, origin), where);
   std::vector<Props> nodes = parser.main_line();
   Game game = Reader(std::move(nodes), where).read();
   if (variations_left_out) *variations_left_out = parser.variations_left_out();
@@ -587,6 +587,7 @@ Game read_sgf(std::string_view text, std::string_view origin, std::size_t* varia
 }
 
 bool is_sgf_text(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte-order mark
   const auto first = text.find_first_not_of(" \t\r\n");
   return first != std::string_view::npos && text[first] == '(';
 }

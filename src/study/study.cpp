@@ -46,7 +46,7 @@ std::string refusal(const MergeCheck& c, bool allow_partial) {
 std::vector<StudyEntry> read_study_list(const std::string& path) {
   const std::string text = read_text_file(path);
   std::vector<StudyEntry> out;
-  std::istringstream in(text);
+  std::istringstream in(std::string(without_byte_order_mark(text, shown_name(path))));
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {

@@ -30,6 +30,12 @@ bool read_line(std::istream& in, std::string& line, std::size_t max, std::size_t
 // quote_input reads them; overlong forms and surrogates are not told apart).
 bool is_utf8(std::string_view text);
 
+// `text` without the UTF-8 byte-order mark at its start, if it has one (editors on Windows write
+// it). Text in UTF-16 or UTF-32 (one of their byte-order marks, or two ASCII characters at the
+// start, each beside a NUL) throws Error: "ORIGIN: the text is UTF-16, not UTF-8 (...)". Every
+// text file tanbo reads (game files, SGF, DOT, topology lists) is UTF-8.
+std::string_view without_byte_order_mark(std::string_view text, std::string_view origin);
+
 // Whether `text` holds a control byte (below 32, or 127): such text cannot stand on one line of
 // a file or a message as it is.
 bool has_control_characters(std::string_view text);
