@@ -352,6 +352,13 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   });
   svr.set_keep_alive_max_count(1000);
   svr.set_tcp_nodelay(true);
+  // SO_REUSEADDR only: a restart may take the port while old connections linger (TIME_WAIT).
+  // The library's default adds SO_REUSEPORT, with which a second server on the port started
+  // as well and the kernel shared the requests between the two (and their databases).
+  svr.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   svr.set_logger([](const auto&, const auto&) { Listener::answered(); });
   server.routes(svr);
 

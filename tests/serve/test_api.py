@@ -598,6 +598,16 @@ def test_refused_start():
                            text=True, timeout=20, cwd=TMP)
         assert r.returncode == 2 and words in r.stderr and r.stdout == "", (args, r)
     taken.close()
+    # A port another tanbo serve listens on is refused too (the two would share its requests).
+    first = Server(TANBO, TMP, db="first.sqlite")
+    try:
+        port = first.base.rsplit(":", 1)[1]
+        r = subprocess.run([TANBO, "serve", "--host", "127.0.0.1", "--port", port,
+                            "--db", os.path.join(TMP, "second.sqlite")],
+                           capture_output=True, text=True, timeout=20, cwd=TMP)
+        assert r.returncode == 2 and "cannot listen" in r.stderr and r.stdout == "", r
+    finally:
+        first.stop()
 
 
 def test_kill_9_keeps_answered_moves():
