@@ -61,6 +61,67 @@ TEST_F(Gtp, FramingIdsCommentsAndBlankLines) {
   EXPECT_EQ(send("known_command"), "? usage: known_command COMMAND\n\n");
 }
 
+// An empty answer to a command with an id keeps a space after the id: GoGui reads an answer as
+// what follows its first space, so "=7" alone would read as "7".
+TEST_F(Gtp, AnEmptyAnswerWithAnIdEndsItsFirstLineWithASpace) {
+  EXPECT_EQ(send("7 clear_board"), "=7 \n\n");
+  EXPECT_EQ(send("clear_board"), "=\n\n");
+  EXPECT_EQ(send("8 showboard").rfind("=8 \n", 0), 0u);
+}
+
+// The protocol's preprocessing comes before the length limit: a line of megabytes of blanks,
+// or a command followed by megabytes of comment, is read as what is left of it.
+TEST_F(Gtp, LongBlanksAndCommentsAreNoLineTooLong) {
+  std::istringstream in(std::string(std::size_t{2} << 20, ' ') + "\n" +
+                        std::string(std::size_t{2} << 20, '\t') + "\r\n6 name # " +
+                        std::string(std::size_t{3} << 20, 'x') + "\n7 name " +
+                        std::string(std::size_t{2} << 20, 'y') + "\n8 name\n");
+  std::ostringstream out;
+  engine.run(in, out);
+  EXPECT_EQ(out.str(),
+            "=6 tanbo\n\n?7 the line is longer than 1048576 bytes, the most a command may have"
+            "\n\n=8 tanbo\n\n");
+}
+
+// GoGui and gogui-twogtp send boardsize before every game: on a lattice whose every axis has N
+// points, boardsize N keeps the engine's board and setup (a torus, a cube); another N keeps
+// the torus.
+TEST_F(Gtp, BoardsizeKeepsTheBoardItNames) {
+  ASSERT_EQ(send("topology grid 6x6 wrap"), "=\n\n");
+  ASSERT_EQ(send("play b B1"), "=\n\n");
+  EXPECT_EQ(send("boardsize 6"), "=\n\n");  // a new game on the same board
+  EXPECT_EQ(send("topology"), "= grid 6x6 wrap\n\n");
+  EXPECT_EQ(engine.position().ply(), 0u);
+  EXPECT_EQ(send("boardsize 7"), "=\n\n");
+  EXPECT_EQ(send("topology"), "= grid 7x7 wrap\n\n");
+  ASSERT_EQ(send("topology grid 5x5x5"), "=\n\n");
+  ASSERT_EQ(send("setup spaced"), "=\n\n");
+  EXPECT_EQ(send("boardsize 5"), "=\n\n");
+  EXPECT_EQ(send("topology"), "= grid 5x5x5\n\n");
+  EXPECT_EQ(engine.position().setup().name, "spaced");
+  EXPECT_EQ(send("boardsize 9"), "=\n\n");
+  EXPECT_EQ(send("topology"), "= grid 9x9\n\n");
+  EXPECT_EQ(engine.position().setup().name, "steere1995");
+}
+
+// A clock below 0 (GoGui sends what it counts after a loss on time) is a clock at 0.
+TEST_F(Gtp, TimeLeftBelowZeroIsAClockAtZero) {
+  EXPECT_EQ(send("time_left b -3.5 0"), "=\n\n");
+  refused("time_left b -x 0", "? TIME must be a number of seconds from 0 to 10^7, not \"x\"\n\n");
+}
+
+// GoGui makes an engine that lists the gogui-rules_ commands the ruler of its board: they are
+// listed only on the boards GoGui can show.
+TEST_F(Gtp, RulesCommandsAreListedOnlyWhereGoGuiCanShowTheGame) {
+  ASSERT_EQ(send("topology grid 3x3x3"), "=\n\n");
+  EXPECT_EQ(send("known_command gogui-rules_board"), "= false\n\n");
+  EXPECT_EQ(send("list_commands").find("gogui-rules_"), std::string::npos);
+  EXPECT_EQ(send("gogui-rules_board").rfind("? GoGui shows square boards", 0), 0u);
+  ASSERT_EQ(send("boardsize 9"), "=\n\n");
+  EXPECT_EQ(send("known_command gogui-rules_board"), "= true\n\n");
+  EXPECT_NE(send("list_commands").find("\ngogui-rules_board\n"), std::string::npos);
+}
+
 TEST_F(Gtp, ListCommandsHasEveryCommandOfTheProtocol) {
   const std::string r = send("list_commands");
   ASSERT_EQ(r.substr(0, 2), "= ");
@@ -116,7 +177,7 @@ TEST_F(Gtp, PlayAndTheQueries) {
   EXPECT_EQ(send("legal_moves"), "= B1 A2 C2 B3 H7 G8 J8 H9\n\n");
   EXPECT_EQ(send("legal_moves white"), "= H1 G2 J2 H3 B7 A8 C8 B9\n\n");
   EXPECT_EQ(send("roots"), "= black 1 4 B2\nwhite 1 4 H2\nwhite 1 4 B8\nblack 1 4 H8\n\n");
-  EXPECT_EQ(send("5 play black b3"), "=5\n\n");  // case-insensitive vertex
+  EXPECT_EQ(send("5 play black b3"), "=5 \n\n");  // case-insensitive vertex
   EXPECT_EQ(send("side_to_move"), "= white\n\n");
   EXPECT_EQ(send("play 2 H3"), "=\n\n");  // players by number
   EXPECT_EQ(send("play B C2"), "=\n\n");
@@ -162,8 +223,11 @@ TEST_F(Gtp, RefusedMovesSayWhyAndChangeNothing) {
   refused("boardsize x", "? unacceptable size: boardsize takes a whole number\n\n");
   refused("boardsize 0", "? unacceptable size: board size must be at least 1\n\n");
   refused("boardsize 1000000",
-          "? unacceptable size: a board of \"1000000\" points a side has "
-          "more points than the 2147483648 supported\n\n");
+          "? unacceptable size: GTP names the points of boards up to 25x25 (the topology "
+          "command takes larger ones)\n\n");
+  refused("boardsize 26",
+          "? unacceptable size: GTP names the points of boards up to 25x25 (the topology "
+          "command takes larger ones)\n\n");
   refused(
       "boardsize 2",
       "? unacceptable size: setup spaced does not fit grid 2x2 (the board is too small to give 2 "
@@ -211,10 +275,13 @@ TEST_F(Gtp, UndoClearBoardAndWinner) {
   EXPECT_EQ(send("list_stones black"), "=\n\n");
   EXPECT_EQ(send("play w H3"), "? illegal move: the game is over: White has won\n\n");
   // After the end genmove gives the endings controllers know: the winner passes, the loser
-  // resigns; a pass changes nothing, and undo takes it back first.
+  // resigns; a pass (genmove's, which GTP adds to the history, or one relayed with play)
+  // changes nothing, and undo takes the passes back first.
   EXPECT_EQ(send("genmove w"), "= pass\n\n");
   EXPECT_EQ(send("reg_genmove b"), "= resign\n\n");
   EXPECT_EQ(send("play w pass"), "=\n\n");
+  EXPECT_EQ(send("undo"), "=\n\n");
+  EXPECT_EQ(send("winner"), "= white\n\n");
   EXPECT_EQ(send("undo"), "=\n\n");
   EXPECT_EQ(send("winner"), "= white\n\n");
   EXPECT_EQ(send("undo"), "=\n\n");
@@ -371,7 +438,7 @@ TEST_F(Gtp, ShowboardAndQuit) {
       }() + "\n\n");
   EXPECT_EQ(r.find("\n\n"), r.size() - 2) << "a blank line inside the answer";
   EXPECT_FALSE(engine.quit());
-  EXPECT_EQ(send("9 quit"), "=9\n\n");
+  EXPECT_EQ(send("9 quit"), "=9 \n\n");
   EXPECT_TRUE(engine.quit());
 }
 
@@ -492,14 +559,14 @@ TEST(GtpBinary, PipedSession) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out,
-            "=1\n\n"
-            "=2\n\n"
+            "=1 \n\n"
+            "=2 \n\n"
             "?3 illegal move: it is White's turn, not Black's\n\n"
             "?4 \"z1\" is not a point of this board (Go coordinates A1..J9 (no I; or x,y))\n\n"
             "=5 H1 G2 J2 H3 B7 A8 C8 B9\n\n"
             "=6 black 2 6 B2 B3\nwhite 1 4 H2\nwhite 1 4 B8\nblack 1 4 H8\n\n"
             "=7 none\n\n"
-            "=8\n\n");
+            "=8 \n\n");
 }
 
 TEST(GtpBinary, OptionsChooseTheBoardAndBadOnesAreRefused) {
@@ -513,10 +580,22 @@ TEST(GtpBinary, OptionsChooseTheBoardAndBadOnesAreRefused) {
                        "steere2026, dense, spaced");
 }
 
+// A streaming answer ends as soon as its search is done, without waiting for another command:
+// a controller that sends a command only after the last one's answer never hangs on it. (The
+// input stays open for 6 s; the program is stopped after 4.)
+TEST(GtpBinary, StreamingAnalysisEndsWhenItsSearchIsDone) {
+  const auto r = test::run_command("(printf '1 tanbo-analyze 50 0.1\\n'; sleep 6) | timeout 4 " +
+                                   std::string(TANBO_BINARY) + " gtp --topology 'grid 5x5'");
+  ASSERT_EQ(r.out.rfind("=1 \nupdate ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("update 50\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(r.out.size() - 2), "\n\n") << r.out;
+  EXPECT_EQ(r.out.find("\n\n"), r.out.size() - 2) << r.out;
+}
+
 // The "update N" counts of the streaming answer with id `id` in a session's output.
 static std::vector<long> updates_of(const std::string& out, const std::string& id) {
   std::vector<long> counts;
-  const auto start = out.find("=" + id + "\n");
+  const auto start = out.find("=" + id + " \n");
   if (start == std::string::npos) return counts;
   const auto end = out.find("\n\n", start);
   std::istringstream lines(out.substr(start, end - start));
@@ -551,7 +630,7 @@ TEST(GtpBinary, StreamingAnalysisStopsAtPlayoutsAndRefusesAsThePlainForm) {
   EXPECT_EQ(tail,
             "?3 PLAYOUTS must be a whole number from 1 to 1000000000, not \"0x10\"\n\n"
             "?4 INTERVAL must be a number from 0.05 to 3600, not \"1e2\"\n\n"
-            "=5\n\n"
+            "=5 \n\n"
             "?6 the game is over: Black has won\n\n"
             "?7 the game is over: Black has won\n\n"
             "=\n\n");

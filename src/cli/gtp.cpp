@@ -120,8 +120,20 @@ std::string GtpEngine::answer_after_end(Player p) const {
   return p == pos_->winner() ? "pass" : "resign";
 }
 
-void GtpEngine::add_command(const std::string& name, Handler handler) {
+void GtpEngine::add_command(const std::string& name, Handler handler,
+                            std::function<bool()> listed) {
   commands_[name] = std::move(handler);
+  if (listed) {
+    listed_[name] = std::move(listed);
+  } else {
+    listed_.erase(name);
+  }
+}
+
+bool GtpEngine::is_listed(const std::string& name) const {
+  if (!commands_.count(name)) return false;
+  const auto it = listed_.find(name);
+  return it == listed_.end() || it->second();
 }
 
 Player GtpEngine::need_player(const std::string& text) const {
@@ -163,17 +175,36 @@ void GtpEngine::register_admin() {
   c["version"] = [](const auto&) { return Reply{true, TANBO_VERSION}; };
   c["known_command"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "known_command COMMAND");
-    return Reply{true, commands_.count(a[0]) ? "true" : "false"};
+    return Reply{true, is_listed(a[0]) ? "true" : "false"};
   };
   c["list_commands"] = [this](const auto&) {
     std::string s;
-    for (const auto& [name, h] : commands_) s += (s.empty() ? "" : "\n") + name;
+    for (const auto& [name, h] : commands_) {
+      if (is_listed(name)) s += (s.empty() ? "" : "\n") + name;
+    }
     return Reply{true, s};
   };
   c["quit"] = [this](const auto&) {
     quit_ = true;
     return Reply{true, ""};
   };
+}
+
+// boardsize N's new game. A lattice whose every axis has N points is the same board: it keeps
+// its topology and setup, as clear_board does (controllers such as GoGui and gogui-twogtp send
+// boardsize before every game, which must not undo the engine's --topology and --setup: a
+// torus, a cube, a setup). Any other N gives grid NxN with its default setup, a torus when the
+// board was one.
+Position GtpEngine::board_of_size(std::uint32_t n) const {
+  const Topology& now = pos_->topology();
+  const bool same =
+      now.kind == BoardKind::kLattice && !now.dims.empty() &&
+      std::all_of(now.dims.begin(), now.dims.end(), [n](std::uint32_t d) { return d == n; });
+  if (same) return Position(pos_->topology_ptr(), pos_->setup());
+  const bool torus = now.kind == BoardKind::kLattice && now.dims.size() == 2 && now.wrap;
+  const std::string side = std::to_string(n);
+  auto t = parse_topology("grid " + side + "x" + side + (torus ? " wrap" : ""));
+  return Position(t, make_setup(*t));
 }
 
 void GtpEngine::register_board() {
@@ -186,19 +217,15 @@ void GtpEngine::register_board() {
         })) {
       throw Error("unacceptable size: boardsize takes a whole number");
     }
-    if (s.size() - std::min(s.find_first_not_of('0'), s.size()) > 6) {
-      throw Error("unacceptable size: a board of " + quote_input(s) +
-                  " points a side has more points than the 2147483648 supported");
+    const std::string digits = s.substr(std::min(s.find_first_not_of('0'), s.size()));
+    if (digits.size() > 2 || std::stoi("0" + digits) > kMaxGtpBoardSize) {
+      throw Error(
+          "unacceptable size: GTP names the points of boards up to 25x25 (the topology "
+          "command takes larger ones)");
     }
+    const auto n = static_cast<std::uint32_t>(std::stoi("0" + digits));
     try {
-      auto t = parse_topology("grid " + s + "x" + s);
-      // The same board keeps its setup: controllers (GoGui, twogtp) send boardsize before
-      // every game, which must not undo the engine's --setup.
-      if (t->spec == pos_->topology().spec) {
-        reset(Position(pos_->topology_ptr(), pos_->setup()));
-      } else {
-        reset(Position(t, make_setup(*t)));
-      }
+      reset(board_of_size(n));
     } catch (const Error& e) {
       throw Error(std::string("unacceptable size: ") + e.what());
     }
@@ -310,7 +337,12 @@ void GtpEngine::register_engine() {
   c["genmove"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "genmove PLAYER");
     const Player p = need_player(a[0]);
-    if (const std::string end = answer_after_end(p); !end.empty()) return Reply{true, end};
+    if (const std::string end = answer_after_end(p); !end.empty()) {
+      // A pass is a move of the game's record for the controller (GTP adds genmove's move to
+      // the history): undo takes it back first, as a pass relayed with play.
+      if (end == "pass") ++passes_after_end_;
+      return Reply{true, end};
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const Vertex v = generate(p);
     spend(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -342,7 +374,11 @@ void GtpEngine::register_clock() {
   c["time_left"] = [this](const std::vector<std::string>& a) {
     need_args(a, 3, 3, "time_left PLAYER TIME STONES");
     const Player p = need_player(a[0]);
-    const double seconds = need_amount(a[1], "TIME", false);
+    // A clock past its time (GoGui sends what it counts, below 0 after a loss on time) is a
+    // clock at 0.
+    const bool overdrawn = a[1].size() > 1 && a[1][0] == '-';
+    double seconds = need_amount(overdrawn ? a[1].substr(1) : a[1], "TIME", false);
+    if (overdrawn) seconds = 0;
     const int stones = static_cast<int>(need_amount(a[2], "STONES", true));
     clocks_[p] = Clock{true, seconds, stones};
     return Reply{true, ""};
@@ -410,14 +446,39 @@ std::string GtpEngine::handle_line(const std::string& raw) {
       }
     }
   }
+  // "=ID TEXT"; an id is followed by a space even when no text or a new line follows, since
+  // GoGui reads an answer as what follows its first space ("=7" alone would read as "7").
   std::string out = (reply.ok ? "=" : "?") + id;
-  if (!reply.text.empty()) out += (reply.text.front() == '\n' ? "" : " ") + reply.text;
-  return framed(out);
+  if (!id.empty() || (!reply.text.empty() && reply.text.front() != '\n')) out += ' ';
+  return framed(out + reply.text);
+}
+
+bool read_gtp_line(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* const buf = in.rdbuf();
+  bool any = false, comment = false;
+  for (;;) {
+    const int c = buf ? buf->sbumpc() : std::char_traits<char>::eof();
+    if (c == std::char_traits<char>::eof()) {
+      if (!any) in.setstate(std::ios::eofbit | std::ios::failbit);
+      return any;
+    }
+    any = true;
+    if (c == '\n') return true;
+    if (comment || (c < 32 && c != '\t') || c == 127) continue;
+    if (c == '#') {
+      comment = true;
+      continue;
+    }
+    const char ch = c == '\t' ? ' ' : static_cast<char>(c);
+    if (ch == ' ' && !line.empty() && line.back() == ' ') continue;
+    if (line.size() <= kMaxInputLine) line += ch;
+  }
 }
 
 void GtpEngine::run(std::istream& in, std::ostream& out) {
   std::string line;
-  while (!quit_ && out && read_line(in, line, kMaxInputLine + 1)) {
+  while (!quit_ && out && read_gtp_line(in, line)) {
     const std::string reply = handle_line(line);
     if (!reply.empty()) send(out, reply);
   }

@@ -16,6 +16,10 @@
 
 namespace tanbo::cli {
 
+// GTP's vertices name the columns A to Z without I, so `boardsize` takes boards of at most
+// 25x25, and GoGui draws no wider board.
+inline constexpr std::uint32_t kMaxGtpBoardSize = 25;
+
 class GtpEngine {
  public:
   // Answer of one command: success or failure, and the text after "=" or "?".
@@ -40,8 +44,10 @@ class GtpEngine {
   void run(std::istream& in, std::ostream& out);
   bool quit() const { return quit_; }
 
-  // Registers (or replaces) a command; extensions use this.
-  void add_command(const std::string& name, Handler handler);
+  // Registers (or replaces) a command; extensions use this. `listed`, when given, says whether
+  // list_commands and known_command show the command now (a command that only works on some
+  // boards); it is answered either way.
+  void add_command(const std::string& name, Handler handler, std::function<bool()> listed = {});
   // Replaces the move generator used by genmove (default: a uniformly random legal move).
   void set_move_generator(MoveGenerator gen) { generator_ = std::move(gen); }
   // Called after the position is replaced (new board, setup, clear_board or loadsgf).
@@ -84,6 +90,8 @@ class GtpEngine {
   // genmove's answer once a two-player game is over: `resign` for the loser, `pass` for the
   // winner (the endings GTP controllers such as gogui-twogtp know); "" otherwise.
   std::string answer_after_end(Player p) const;
+  // The position boardsize N starts (N from 1 to kMaxGtpBoardSize): see gtp.cpp.
+  Position board_of_size(std::uint32_t n) const;
   void reset_clocks();                   // every player's clock as time_settings starts it
   void spend(Player p, double seconds);  // p's clock after a genmove took `seconds`
 
@@ -108,6 +116,8 @@ class GtpEngine {
   std::unique_ptr<Position> pos_;
   std::vector<std::string> names_;  // players' names of a loaded game
   std::map<std::string, Handler> commands_;
+  std::map<std::string, std::function<bool()>> listed_;  // add_command's `listed`, when given
+  bool is_listed(const std::string& name) const;         // known, and listed now
   MoveGenerator generator_;
   std::function<void()> new_game_hook_;
   std::uint64_t seed_;
@@ -116,6 +126,13 @@ class GtpEngine {
   bool quit_ = false;
   int passes_after_end_ = 0;  // passes played once the game was over (not turns: no change)
 };
+
+// Reads one line of GTP input as the protocol's preprocessing leaves it (GTP 2, section 3.1):
+// control characters other than tab dropped, a tab read as a space, a run of spaces as one, a
+// comment (from '#' to the end of the line) dropped. At most kMaxInputLine + 1 bytes are kept
+// (handle_line refuses a longer line) and the rest is read and dropped, so that a long comment
+// or run of blanks makes no line too long. False at the end of the input.
+bool read_gtp_line(std::istream& in, std::string& line);
 
 // Adds tanbo-solve and tanbo-analyze to an engine (gtp_solver.cpp; the engine constructor
 // calls it).
@@ -143,8 +160,8 @@ std::string analysis_text(const Position& pos, const std::vector<MoveAnalysis>& 
 MctsConfig analysis_config(const GtpEngine& engine);
 // Reads commands from `in` until `quit`, the end of input or an answer that cannot be written,
 // answering on `out`, like GtpEngine::run, and also answers the streaming form
-// "tanbo-analyze PLAYOUTS INTERVAL" with an update every INTERVAL seconds until the next
-// command (gtp_loop.cpp).
+// "tanbo-analyze PLAYOUTS INTERVAL" with an update every INTERVAL seconds until its search is
+// done or the next command comes (gtp_loop.cpp).
 void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out);
 // Splits a command line as GTP reads it (control characters other than tabs dropped, tabs as
 // spaces, nothing from '#' on): the id, if the first word is one, and the other words, the

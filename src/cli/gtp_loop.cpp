@@ -1,6 +1,6 @@
 // `tanbo gtp`'s input loop, with the streaming form of tanbo-analyze: lines are read on their
-// own thread, so that a streaming analysis can answer, update after update, until the next
-// command arrives. See docs/protocol.md.
+// own thread, so that a streaming analysis can answer, update after update, until it is done
+// or the next command arrives. See docs/protocol.md.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -91,12 +91,13 @@ bool parse_request(const GtpEngine& engine, const std::string& raw, StreamReques
 
 // Searches the engine's position (a game that goes on) in steps of `interval` seconds,
 // printing an update after each ("update PLAYOUTS" and one line per candidate move), until
-// PLAYOUTS playouts are done (a step searches at most the playouts left) or the next line
-// arrives; then ends the answer with its blank line.
+// PLAYOUTS playouts are done (a step searches at most the playouts left), the position is
+// proven or the next line arrives; then ends the answer with its blank line at once, so that
+// a controller that waits for each answer before it sends the next command never hangs.
 void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lines,
                      std::ostream& out) {
   const Position& pos = engine.position();
-  if (!send(out, "=" + r.id + "\n")) return;
+  if (!send(out, "=" + r.id + (r.id.empty() ? "\n" : " \n"))) return;  // (as handle_line's)
   MctsConfig config = analysis_config(engine);
   config.move_seconds = r.analyze.interval;
   Mcts mcts(config, engine.seed());
@@ -130,9 +131,7 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
     send(out, "update " + std::to_string(done) + "\n" + text + (text.empty() ? "" : "\n"));
     if (mcts.last_stats().playouts == 0 && mcts.last_stats().proven != 0) break;  // proven
   }
-  if (!out) return;
-  lines.wait_for(1e9);  // answers until the next command
-  send(out, "\n");
+  if (out) send(out, "\n");
 }
 
 }  // namespace
@@ -141,7 +140,7 @@ void run_gtp(GtpEngine& engine, std::istream& in, std::ostream& out) {
   auto lines = std::make_shared<Lines>();
   std::thread reader([lines, &in] {
     try {  // a line is kept to 1 MB and a byte (handle_line refuses it); out of memory ends input
-      for (std::string line; read_line(in, line, kMaxInputLine + 1);) {
+      for (std::string line; read_gtp_line(in, line);) {
         if (!lines->add(std::move(line))) break;
       }
     } catch (const std::bad_alloc&) {

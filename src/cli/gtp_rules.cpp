@@ -16,30 +16,32 @@ namespace {
 using Args = std::vector<std::string>;
 using Reply = GtpEngine::Reply;
 
-// GoGui names columns A..Z without I, so it draws boards of at most 25 columns.
-constexpr std::uint32_t kGoGuiMaxSide = 25;
-
 void need_none(const Args& a, const char* command) {
   if (!a.empty()) throw Error(std::string("usage: ") + command + " (it takes no arguments)");
 }
 
-// The side of the board when GoGui can show the game: a square grid of two players that its
-// Go coordinates name. Else a refusal that says what GoGui can show.
-std::uint32_t gogui_side(const Position& pos) {
+// Why GoGui cannot show the game, or "" when it can: a square grid of two players that its Go
+// coordinates name. The refusal says what GoGui can show.
+std::string why_gogui_cannot_show(const Position& pos) {
   const Topology& t = pos.topology();
   const bool square = t.kind == BoardKind::kLattice && t.dimensions() == 2 &&
-                      t.dims[0] == t.dims[1] && !t.wrap && t.dims[0] <= kGoGuiMaxSide;
+                      t.dims[0] == t.dims[1] && !t.wrap && t.dims[0] <= kMaxGtpBoardSize;
   if (!square) {
-    throw Error(
-        "GoGui shows square boards without wrap of at most 25x25 (grid NxN, or "
-        "boardsize N); this game is on " +
-        t.spec);
+    return "GoGui shows square boards without wrap of at most 25x25 (grid NxN, or boardsize N); "
+           "this game is on " +
+           t.spec;
   }
   if (pos.num_players() != 2) {
-    throw Error("GoGui shows two players, Black and White; this game has " +
-                std::to_string(pos.num_players()));
+    return "GoGui shows two players, Black and White; this game has " +
+           std::to_string(pos.num_players());
   }
-  return t.dims[0];
+  return "";
+}
+
+// The side of the board when GoGui can show the game; else the refusal.
+std::uint32_t gogui_side(const Position& pos) {
+  if (const std::string why = why_gogui_cannot_show(pos); !why.empty()) throw Error(why);
+  return pos.topology().dims[0];
 }
 
 Player opponent(Player p) {
@@ -113,8 +115,12 @@ Reply final_result(const GtpEngine& engine, const Args& a) {
 }  // namespace
 
 void add_rules_commands(GtpEngine& engine) {
+  // Listed (list_commands, known_command) only while GoGui can show the game: GoGui makes an
+  // engine that lists them the ruler of its board, and on any other board each would fail.
   const auto add = [&engine](const char* name, Reply (*f)(const GtpEngine&, const Args&)) {
-    engine.add_command(name, [&engine, f](const Args& a) { return f(engine, a); });
+    engine.add_command(
+        name, [&engine, f](const Args& a) { return f(engine, a); },
+        [&engine] { return why_gogui_cannot_show(engine.position()).empty(); });
   };
   add("gogui-rules_game_id", game_id);
   add("gogui-rules_board_size", board_size);

@@ -81,7 +81,7 @@ cmp -s "$work/analyzed-mcts:playouts=300" "$work/analyzed-mcts:playouts=300,rave
 # Streaming analysis: updates until the next command, then that command's answer.
 (printf 'topology grid 7x7\n5 tanbo-analyze 1000000 0.2\n'; sleep 1; printf 'side_to_move\nquit\n') |
   "$TANBO" gtp > "$work/stream.txt"
-grep -qx "=5" "$work/stream.txt" || fail "stream: no =5: $(cat "$work/stream.txt")"
+grep -qx "=5 " "$work/stream.txt" || fail "stream: no =5: $(cat "$work/stream.txt")"
 [ "$(grep -c '^update [0-9]*$' "$work/stream.txt")" -ge 2 ] || fail "stream: fewer than 2 updates"
 if grep '^move ' "$work/stream.txt" | grep -vqE '^move [A-G][1-7] visits [0-9]+ winrate [01][.][0-9]{4}( proven)? pv( [A-G][1-7])+$'; then
   fail "stream: a line out of form: $(grep '^move ' "$work/stream.txt" | head -3)"
