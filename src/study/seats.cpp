@@ -16,7 +16,8 @@ bool listed(const std::vector<std::string>& names, const std::string& name) {
 
 }  // namespace
 
-Setup setup_for_players(const Topology& topo, const std::string& name, int players) {
+Setup setup_for_players(const Topology& topo, const std::string& name, int players,
+                        std::string_view how_to_choose) {
   std::string chosen = to_lower(trim(name));
   if (chosen.empty() || chosen == "default") chosen = default_setup(topo);
   const auto fit = setups_for(topo, players);
@@ -26,8 +27,9 @@ Setup setup_for_players(const Topology& topo, const std::string& name, int playe
     for (const auto& n : fit) others += (others.empty() ? "" : ", ") + n;
     throw Error("--players lists " + std::to_string(players) + " players, but setup " + chosen +
                 " does not seat " + std::to_string(players) + " players on " + topo.spec +
-                (others.empty() ? "; no setup of this board does"
-                                : "; setups that do: " + others + " (choose one with --setup)"));
+                (others.empty()
+                     ? "; no setup of this board does"
+                     : "; setups that do: " + others + " (" + std::string(how_to_choose) + ")"));
   }
   return make_setup(topo, chosen, players);  // unknown names are refused with the list
 }

@@ -100,7 +100,8 @@ Study prepare_study(const StudyOptions& o) {
   for (const auto& e : s.entries) {
     try {
       auto topo = parse_topology(e.resolved);
-      s.starts.emplace_back(topo, setup_for_players(*topo, e.setup, k));
+      s.starts.emplace_back(
+          topo, setup_for_players(*topo, e.setup, k, "choose one in the list: SPEC | SETUP"));
     } catch (const Error& ex) {
       throw Error(shown_name(o.list_path) + ": " + quote_input(e.spec) + ": " + ex.what());
     }

@@ -52,6 +52,11 @@ status=$?
 grep -qF 'small.txt: "grid 3x3": --players lists 3 players, but setup steere2026 does not seat 3 players on grid 3x3' err \
   || fail "study refusal: $(cat err)"
 [ -s out ] && fail "study played anyway: $(cat out)"
+# A study's setups are chosen in its list (SPEC | SETUP): its hint says so, not --setup.
+printf 'grid 7x7\n' > odd.txt
+"$TANBO" study --topologies odd.txt --players random,random,greedy --games 2 > out 2> err
+grep -qF 'setups that do: dense, spaced (choose one in the list: SPEC | SETUP)' err \
+  || fail "study hint: $(cat err)"
 "$TANBO" study --topologies fits.txt --players random,random,greedy --games 2 > out 2> err \
   || fail "study with 3 players: $(cat err)"
 grep -qF "tanbo study: 3-player games (3 players listed, seats rotating); setups: grid 8x8 spaced, hex 5 hexbo" err \

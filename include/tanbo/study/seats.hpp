@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tanbo/ai/agent.hpp"
@@ -16,8 +17,10 @@ namespace tanbo {
 // never another setup in its place. When it does not seat that many players, throws
 // tanbo::Error with the reason and the setups that would: "--players lists 3 players, but
 // setup steere1995 does not seat 3 players on grid 19x19; setups that do: dense, spaced (choose
-// one with --setup)". An unknown name is refused as make_setup refuses it.
-Setup setup_for_players(const Topology& topo, const std::string& name, int players);
+// one with --setup)"; `how_to_choose` is the hint in brackets (a study's list chooses setups
+// in its lines). An unknown name is refused as make_setup refuses it.
+Setup setup_for_players(const Topology& topo, const std::string& name, int players,
+                        std::string_view how_to_choose = "choose one with --setup");
 
 // Which agent sits in seat s (1-based) of game g when k agents alternate: (s - 1 + g) mod k.
 inline int agent_in_seat(int seat, std::uint64_t game, int agents) {
