@@ -196,7 +196,8 @@ TEST(BadCli, StrayWordsAndMissingArgumentsAreNamed) {
 }
 
 // An option given empty is refused, not read as its default: "--as ''" skipped the turn check,
-// "--load ''" started a new game, "--setup ''" took the board's own setup.
+// "--load ''" started a new game, "--setup ''" took the board's own setup, "-o ''" wrote to
+// stdout.
 TEST(BadCli, EmptyValuesAreRefusedNotTakenAsDefaults) {
   const std::string bin = TANBO_BINARY;
   tanbo::test::expect_refused(bin + " play --setup ''", "--setup NAME is empty");
@@ -208,6 +209,12 @@ TEST(BadCli, EmptyValuesAreRefusedNotTakenAsDefaults) {
   const std::string before = tanbo::test::read_file(game);
   tanbo::test::expect_refused(bin + " move " + game + " B1 --as ''", "--as PLAYER is empty");
   EXPECT_EQ(tanbo::test::read_file(game), before);
+  // An empty output file was read as none: the record went to stdout.
+  const auto exported = tanbo::test::run_command(bin + " export " + game + " --sgf -o ''");
+  EXPECT_EQ(exported.status, 2);
+  EXPECT_EQ(exported.out, "");
+  EXPECT_NE(exported.err.find("-o FILE is empty"), std::string::npos) << exported.err;
+  tanbo::test::expect_refused(bin + " import " + game + " -o ' '", "-o GAME is empty");
 }
 
 // The overview lists every subcommand, however long its name, under --help, -h and help

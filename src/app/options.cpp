@@ -20,15 +20,17 @@ namespace {
 // default: "--setup ''" is a mistake, not a wish for the board's own setup. (A notifier also
 // sees the default: where that is empty itself, as tanbo view's --topology, "" is the default.)
 std::function<void(const std::string&)> not_blank(std::string shown, const std::string& fallback) {
-  return
-      [shown = std::move(shown), blank_default = trim(fallback).empty()](const std::string& value) {
-        if (!blank_default && trim(value).empty()) {
-          throw Error(shown + " is empty: give one, or leave the option out");
-        }
-      };
+  if (trim(fallback).empty()) return [](const std::string&) {};
+  return refuse_blank(std::move(shown));
 }
 
 }  // namespace
+
+std::function<void(const std::string&)> refuse_blank(std::string shown) {
+  return [shown = std::move(shown)](const std::string& value) {
+    if (trim(value).empty()) throw Error(shown + " is empty: give one, or leave the option out");
+  };
+}
 
 void add_board_options(po::options_description& desc, BoardOptions& b, bool with_seed) {
   desc.add_options()(

@@ -304,7 +304,8 @@ int cmd_export(const std::vector<std::string>& args, std::istream&, std::ostream
   std::string output;
   bool sgf = false;
   g.desc.add_options()("sgf", po::bool_switch(&sgf), "write SGF (the only export format)")(
-      "output,o", po::value(&output), "write to this file (atomically) instead of stdout");
+      "output,o", po::value(&output)->notifier(refuse_blank("-o FILE")),
+      "write to this file (atomically) instead of stdout");
   if (const auto stop =
           g.parse(args,
                   "usage: tanbo export GAME --sgf [-o FILE]\n"
@@ -327,7 +328,7 @@ int cmd_import(const std::vector<std::string>& args, std::istream&, std::ostream
   GameArgs g("tanbo import options");
   std::string output;
   bool force = false;
-  g.desc.add_options()("output,o", po::value(&output),
+  g.desc.add_options()("output,o", po::value(&output)->notifier(refuse_blank("-o GAME")),
                        "write the game file here (atomically) instead of stdout")(
       "force", po::bool_switch(&force), "with -o: overwrite an existing file");
   if (const auto stop =

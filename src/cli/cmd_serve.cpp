@@ -23,7 +23,7 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "threads the engine seats think on (1 to 64)")(
       "max-points", po::value(&o.max_points)->default_value(o.max_points),
       "the largest board a game may have, in points")(
-      "web-root", po::value(&o.web_root),
+      "web-root", po::value(&o.web_root)->notifier(refuse_blank("--web-root DIR")),
       "the page's folder (default: web/ next to the program, or ../share/tanbo/web)")(
       "rate", po::value(&o.rate)->default_value(o.rate),
       "API requests a second each client address may make (bursts of 4 times as many); 0: "

@@ -7,6 +7,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <iosfwd>
 #include <optional>
@@ -25,6 +26,11 @@ struct BoardOptions {
   std::string players;  // "" = the setup's own count
   std::uint64_t seed = 1;
 };
+
+// A notifier for a string option without a default that refuses a value given empty or blank
+// (`-o ''`), which would otherwise read as the option left out: "SHOWN is empty: give one, or
+// leave the option out".
+std::function<void(const std::string&)> refuse_blank(std::string shown);
 
 // Adds --topology, --setup, --players (and --seed when with_seed) bound to `b`.
 void add_board_options(po::options_description& desc, BoardOptions& b, bool with_seed = true);
