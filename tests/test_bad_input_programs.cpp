@@ -215,6 +215,11 @@ TEST(BadCli, EmptyValuesAreRefusedNotTakenAsDefaults) {
   EXPECT_EQ(exported.out, "");
   EXPECT_NE(exported.err.find("-o FILE is empty"), std::string::npos) << exported.err;
   tanbo::test::expect_refused(bin + " import " + game + " -o ' '", "-o GAME is empty");
+  // A move number the game does not have is a bad value too (status 2, as expect_refused wants).
+  tanbo::test::expect_refused(bin + " show " + game + " --move -1",
+                              "--move -1: the game has moves 0 to 0");
+  tanbo::test::expect_refused(bin + " show " + game + " --move 1",
+                              "--move 1: the game has moves 0 to 0");
 }
 
 // The overview lists every subcommand, however long its name, under --help, -h and help

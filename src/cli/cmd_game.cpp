@@ -209,9 +209,9 @@ int cmd_show(const std::vector<std::string>& args, std::istream&, std::ostream& 
   Game game = load_game(g.file);
   Position& pos = game.position;
   const auto total = static_cast<long long>(pos.ply());
-  if (g.vm.count("move") && (move < 0 || move > total)) {
-    throw Error("--move " + std::to_string(move) + ": the game has moves 0 to " +
-                std::to_string(total));
+  if (g.vm.count("move") && (move < 0 || move > total)) {  // a bad value: status 2
+    err << "tanbo show: --move " << move << ": the game has moves 0 to " << total << "\n";
+    return 2;
   }
   std::vector<std::string> played;
   for (const auto& rec : pos.history()) {
