@@ -55,7 +55,8 @@ PyObject* is_terminal(PyObject* self, PyObject*) {
   return guarded([&] { return PyBool_FromLong(game_of(self).is_over()); });
 }
 
-// legal_actions(player=None), positional or by keyword.
+// legal_actions(player=None), positional or by keyword: the player as OpenSpiel takes it, from
+// 0 or one of its special ids (PyGame::legal_actions checks it).
 PyObject* legal_actions(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                         PyObject* kwnames) {
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -79,7 +80,7 @@ PyObject* legal_actions(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
     const long long p = PyLong_AsLongLongAndOverflow(index, &overflow);
     if (overflow) {
       return refuse_huge(
-          index, [&](const std::string& text) { return game_of(self).not_a_player_index(text); });
+          index, [&](const std::string& text) { return game_of(self).not_a_player_id(text); });
     }
     Py_DECREF(index);
     if (p == -1 && PyErr_Occurred()) return nullptr;
@@ -111,7 +112,8 @@ PyMethodDef kMethods[] = {
     {"legal_actions", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(legal_actions)),
      METH_FASTCALL | METH_KEYWORDS,
      "legal_actions(player=None): the side to move's legal points as vertex ids, ascending ([] "
-     "for another player)"},
+     "for any other player, OpenSpiel's special ids -1 to -5 included, and once the game is "
+     "over)"},
     {"apply_action", apply_action, METH_O,
      "apply_action(action): plays a vertex id for the side to move (ValueError when illegal)"},
 };

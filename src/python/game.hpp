@@ -21,6 +21,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/players.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/render.hpp"
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/io/sgf.hpp"
 #include "tanbo/session/session.hpp"
@@ -68,7 +69,14 @@ int required_int_argument(const py::object& x, Refusal&& refusal) {
 
 // current_player() once the game is over, as OpenSpiel's kTerminalPlayerId.
 inline constexpr int kTerminal = -4;
-// An entry of history() for a resignation (a turn that is not a point).
+// The lowest of OpenSpiel's special player ids, which its methods taking a player accept besides
+// the players 0 .. n-1: kChancePlayerId -1, kSimultaneousPlayerId -2, kInvalidPlayer -3,
+// kTerminalPlayerId -4, kMeanFieldPlayerId -5. None of them ever acts in Tanbo.
+inline constexpr int kLowestSpecialPlayer = -5;
+// tanbo.RESIGN: what history() gave for a resignation in earlier versions of the module
+// (OpenSpiel's kInvalidAction, which apply_action cannot replay, and in games of three players
+// or more not even the mover's turn). history() now lists only the moves played, and
+// resignations() the resignations; the constant stays so that code comparing with it still runs.
 inline constexpr int kResignAction = -1;
 
 // A game as Python sees it: a session of people only (every turn is played from Python), never
@@ -247,18 +255,72 @@ class PyGame {
            ">";
   }
 
+  // The position as text (str(), OpenSpiel's ToString and ObservationString), made so that two
+  // games have the same text exactly when they compare equal (same_position): what the text
+  // holds is what == compares, and nothing else (no move count, no last move, no names).
+  //   line 1: the board's spec and the number of players ("grid 4x4, 2 players");
+  //   then the board as `tanbo show` draws it (render_board), without the mark on the last move
+  //   and with every point even on a board too big for a terminal; on DOT boards, which
+  //   `tanbo show` lists as roots (at most 40 stones of 60 roots), every root with all its
+  //   stones (render_roots without limits);
+  //   last line: "Black to play" or "White won", then "; out: Red, Blue" for the players out
+  //   (resigned or left without stones), if any.
+  // The one pair the text does not tell apart: two DOT boards of one file name whose graphs
+  // differ (same_board tells them apart) with the same stones on points of the same names.
+  std::string to_string() const {
+    std::string out = spec() + ", " + std::to_string(num_players()) + " players\n";
+    if (topo().kind == BoardKind::kFile) {
+      out += render_roots(pos(), SIZE_MAX, 0);
+    } else {
+      RenderOptions options;
+      options.mark_last = false;  // the last move is history, not position
+      options.full = true;
+      out += render_board(pos(), options);
+    }
+    out += pos().is_over() ? player_title(pos().winner()) + " won"
+                           : player_title(pos().to_move()) + " to play";
+    std::string out_players;
+    for (Player p = 1; p <= pos().num_players(); ++p) {
+      if (pos().is_out(p)) out_players += (out_players.empty() ? "" : ", ") + player_title(p);
+    }
+    if (!out_players.empty()) out += "; out: " + out_players;
+    return out;
+  }
+  // str(): to_string(), or repr()'s words for a game __init__ never made (str() of any object
+  // should give a text, as a debugger or a log calls it).
+  std::string str() const { return initialised() ? to_string() : repr(); }
+  // OpenSpiel's ObservationString(player): the game is of perfect information, so every player
+  // observes the whole position, to_string(). `player` from 0 (None: the side to move, as
+  // observation_tensor).
+  std::string observation_string(std::optional<int> player) const {
+    if (player) check_player_index(*player);
+    return to_string();
+  }
+
   // ---- OpenSpiel's spelling: players from 0, actions are vertex ids
   int current_player() const { return pos().is_over() ? kTerminal : pos().to_move() - 1; }
+  // Zero-sum returns, as OpenSpiel's n-player zero-sum games give them (games/pig): +1 for the
+  // winner and -1/(n-1) for each other player, so [-1, 1] with two players and [-0.5, 1, -0.5]
+  // with three; 0 for all while the game goes on. (The winner is the library's: the one player
+  // left.)
   std::vector<double> returns() const {
     std::vector<double> out(static_cast<std::size_t>(pos().num_players()), 0.0);
     if (!pos().is_over()) return out;
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = i + 1 == pos().winner() ? 1.0 : -1.0;
+    const double loss = -1.0 / static_cast<double>(out.size() - 1);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = i + 1 == pos().winner() ? 1.0 : loss;
     return out;
   }
-  // A list built in place: this is the inner loop of Python's random games.
+  // OpenSpiel's PlayerReturn: returns()[player], player from 0 (nothing else is a player here).
+  double player_return(int player) const {
+    check_player_index(player);
+    return returns()[static_cast<std::size_t>(player)];
+  }
+  // A list built in place: this is the inner loop of Python's random games. As OpenSpiel's
+  // LegalActions(player): [] for any player but the side to move, OpenSpiel's special ids
+  // (check_player_id) included, and for everyone once the game is over.
   py::list legal_actions(std::optional<std::int64_t> player) const {
     if (player && *player != current_player()) {
-      check_player_index(*player);
+      check_player_id(*player);
       return py::list();
     }
     if (pos().is_over()) return py::list();
@@ -274,29 +336,135 @@ class PyGame {
     bool* data = out.mutable_data();
     std::fill(data, data + topo().num_vertices(), false);
     if (!player || *player == current_player()) {
-      for (Vertex v : legal_move_ids()) data[v] = true;
+      for (Vertex v : legal_move_ids()) data[v] = true;  // none once the game is over
     } else {
-      check_player_index(*player);
+      check_player_id(*player);
     }
     return out;
   }
-  std::string action_to_string(std::int64_t action) const {
+  // A point's name. `player`, when given, must be one of legal_actions' (check_player_id); as
+  // in OpenSpiel, the name does not depend on it (a point is named alike for everyone).
+  std::string action_to_string(std::optional<std::int64_t> player, std::int64_t action) const {
+    if (player) check_player_id(*player);
     check_action(action);
     return topo().name(static_cast<Vertex>(action));
   }
-  Vertex string_to_action(const std::string& name) const { return topo().need_vertex(name); }
+  // The vertex id of a legal move of the side to move, from its name: as OpenSpiel's
+  // StringToAction, which matches the text against the legal actions of the current player
+  // (whatever `player` is) and fails otherwise. Names are read as everywhere in the module
+  // (Topology::parse_vertex: any case, spaces around ignored, "x,y" coordinates on lattices);
+  // text that names no point gets parse_vertex's refusal, and a point that is not a legal move
+  // a refusal naming it and saying why (the rules' explanation, or the game is over).
+  Vertex string_to_action(std::optional<std::int64_t> player, const std::string& name) const {
+    if (player) check_player_id(*player);
+    const Vertex v = topo().need_vertex(name);
+    if (pos().is_over()) {
+      throw Error(topo().name(v) +
+                  " is not a legal move, the game is over: " + result_text(game()));
+    }
+    if (const std::string why = pos().explain(pos().to_move(), v); !why.empty()) {
+      throw Error(topo().name(v) + " is not a legal move: " + why);
+    }
+    return v;
+  }
   // A game ends within (roots x points) turns (docs/solved.md, "No repetitions"): each turn
   // adds a stone or removes a root, roots never appear, and stones never outnumber the points.
   std::uint64_t max_game_length() const {
     return std::uint64_t{pos().num_root_ids()} * topo().num_vertices();
   }
+  // ---- the game so far, in OpenSpiel's terms
+  // OpenSpiel's History(): the actions applied, in order, i.e. the stones played (vertex ids).
+  // A resignation is no action (no apply_action makes it) and is left out: it is given by
+  // resignations(), and by moves() in the module's own terms. Replaying history() from the
+  // start with apply_action, each resignation made at its move_number, gives this game.
   std::vector<std::int64_t> history_ids() const {
     std::vector<std::int64_t> out;
+    out.reserve(pos().history().size());
     for (const auto& rec : pos().history()) {
-      out.push_back(rec.kind == MoveRecord::Kind::kResign ? std::int64_t{kResignAction}
-                                                          : std::int64_t{rec.vertex});
+      if (rec.kind == MoveRecord::Kind::kPlace) out.push_back(std::int64_t{rec.vertex});
     }
     return out;
+  }
+  // OpenSpiel's FullHistory(): the same moves as `pair_type`(player from 0, action) each.
+  py::list full_history(const py::object& pair_type) const {
+    py::list out;
+    for (const auto& rec : pos().history()) {
+      if (rec.kind == MoveRecord::Kind::kPlace) {
+        out.append(pair_type(static_cast<int>(rec.player) - 1, std::int64_t{rec.vertex}));
+      }
+    }
+    return out;
+  }
+  // The resignations, in order, as `resignation_type`(player from 0, move number): the player
+  // resigned when that many moves of history() had been played (the move_number() it resigned
+  // at). Several at one move number come in the order they were made.
+  py::list resignations(const py::object& resignation_type) const {
+    py::list out;
+    std::int64_t moves = 0;
+    for (const auto& rec : pos().history()) {
+      if (rec.kind == MoveRecord::Kind::kPlace) {
+        ++moves;
+      } else {
+        out.append(resignation_type(static_cast<int>(rec.player) - 1, moves));
+      }
+    }
+    return out;
+  }
+  // OpenSpiel's MoveNumber(): the actions applied, len(history()) (ply counts resignations too).
+  std::int64_t move_number() const {
+    std::int64_t moves = 0;
+    for (const auto& rec : pos().history()) moves += rec.kind == MoveRecord::Kind::kPlace;
+    return moves;
+  }
+  // OpenSpiel's IsInitialState(): the game's start, no turn taken (a move or a resignation:
+  // after a resignation on the first turn, history() is empty but the game is over).
+  bool is_initial_state() const { return pos().ply() == 0; }
+  // OpenSpiel's HistoryString(): history()'s ids joined by ", " ("" at the start).
+  std::string history_str() const {
+    std::string out;
+    for (const std::int64_t a : history_ids()) {
+      if (!out.empty()) out += ", ";
+      out += std::to_string(a);
+    }
+    return out;
+  }
+  // OpenSpiel's InformationStateString(player) for a game of perfect information: the history
+  // string, the same for every player (player: 0 .. n-1; None, the side to move or 0 once the
+  // game is over, as observation_tensor). A resignation is no action, but a game where someone
+  // resigned is another state than the same moves without it, so each resignation is written
+  // in its place, as "resign P" (P from 0): the text is history_str() for any game without one.
+  std::string information_state_string(std::optional<int> player) const {
+    if (player) check_player_index(*player);
+    std::string out;
+    for (const auto& rec : pos().history()) {
+      if (!out.empty()) out += ", ";
+      out += rec.kind == MoveRecord::Kind::kPlace
+                 ? std::to_string(rec.vertex)
+                 : "resign " + std::to_string(static_cast<int>(rec.player) - 1);
+    }
+    return out;
+  }
+  // OpenSpiel's UndoAction(player, action): takes back the last turn, which must be `action`
+  // (a vertex id) played by `player` (from 0). Anything else raises and changes nothing: no
+  // turn yet, a last turn that was a resignation (undo() takes that back), or another move.
+  void undo_action(std::int64_t player, std::int64_t action) {
+    check_player_index(player);
+    check_action(action);
+    if (pos().ply() == 0) throw Error("no move to take back: the game is at its start");
+    const MoveRecord& last = pos().last_move();
+    const std::string asked = player_title(static_cast<Player>(player + 1)) + " at " +
+                              topo().name(static_cast<Vertex>(action)) + " (player " +
+                              std::to_string(player) + ", action " + std::to_string(action) + ")";
+    if (last.kind == MoveRecord::Kind::kResign) {
+      throw Error("the last turn was " + player_title(last.player) + "'s resignation, not a move " +
+                  "of " + asked + ": undo() takes it back");
+    }
+    if (last.player != player + 1 || last.vertex != action) {
+      throw Error("the last move was " + player_title(last.player) + " at " +
+                  topo().name(last.vertex) + " (player " + std::to_string(last.player - 1) +
+                  ", action " + std::to_string(last.vertex) + "), not " + asked);
+    }
+    session().take_back(1);
   }
   // Whether `other` is on the same board (tanbo::same_board: DOT boards by their graphs).
   bool same_board(const PyGame& other) const { return tanbo::same_board(topo(), other.topo()); }
@@ -319,9 +487,12 @@ class PyGame {
     return h;
   }
 
-  // The planes of observation_tensor: `player`'s stones, the others' in turn order after it,
-  // the empty points, and a plane of ones when `player` is to move; written to `data`, which
-  // holds (players + 2) x points floats.
+  // The planes of observation_tensor, written to `data`, which holds (players + 2) x points
+  // floats: plane k (0 <= k < players) the stones of player (player + k) mod players, i.e.
+  // the players in seat order starting from `player` (its own stones first); a player who is
+  // out keeps its plane, empty, so that a plane always stands for the same seat (it is not
+  // the order of the turns, which skips the players out). Then the empty points, and a plane of
+  // ones when `player` is to move.
   void write_observation(std::optional<int> player, float* data) const {
     const int n_players = pos().num_players();
     const int me = player ? *player : std::max(current_player(), 0);
@@ -365,6 +536,12 @@ class PyGame {
     return "player " + player + " is not a player of this " + std::to_string(pos().num_players()) +
            "-player game (0 to " + std::to_string(pos().num_players() - 1) + ")";
   }
+  // The refusal of a player given to legal_actions and the like, which also take OpenSpiel's
+  // special ids (check_player_id). Holds not_a_player_index's "(0 to n-1)".
+  std::string not_a_player_id(const std::string& player) const {
+    return not_a_player_index(player) + " nor one of OpenSpiel's special player ids (" +
+           std::to_string(kLowestSpecialPlayer) + " to -1)";
+  }
   std::string not_a_player(const std::string& player) const {  // (1-based)
     return "player " + player + " is not a player of this " + std::to_string(pos().num_players()) +
            "-player game";
@@ -379,6 +556,13 @@ class PyGame {
   void check_player_index(std::int64_t player) const {
     if (player < 0 || player >= pos().num_players())
       throw Error(not_a_player_index(std::to_string(player)));
+  }
+  // A player as OpenSpiel's LegalActions(player), LegalActionsMask(player) and
+  // ActionToString(player, action) take it: 0 .. n-1, or one of its special ids
+  // (kLowestSpecialPlayer .. -1), for which there is never an action here.
+  void check_player_id(std::int64_t player) const {
+    if (player < kLowestSpecialPlayer || player >= pos().num_players())
+      throw Error(not_a_player_id(std::to_string(player)));
   }
   void check_action(std::int64_t id) const {
     if (id < 0 || id >= static_cast<std::int64_t>(topo().num_vertices()))

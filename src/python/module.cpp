@@ -67,6 +67,9 @@ auto player_refusal(const PyGame& g) {
 auto player_index_refusal(const PyGame& g) {
   return [&g](const std::string& text) { return g.not_a_player_index(text); };
 }
+auto player_id_refusal(const PyGame& g) {  // a player or one of OpenSpiel's special ids
+  return [&g](const std::string& text) { return g.not_a_player_id(text); };
+}
 auto point_id_refusal(const PyGame& g) {
   return [&g](const std::string& text) { return g.not_a_point_id(text); };
 }
@@ -76,35 +79,77 @@ PyGame deserialize(const std::string& text) {
 }
 
 // The methods of OpenSpiel's State, in its spelling and meaning (players from 0, actions are
-// vertex ids), with value equality, hashing and pickling of positions.
-void add_openspiel(py::class_<PyGame>& game) {
+// vertex ids), with value equality, hashing and pickling of positions. `player_action_type` and
+// `resignation_type` are the named tuples of full_history() and resignations().
+void add_openspiel(py::class_<PyGame>& game, const py::object& player_action_type,
+                   const py::object& resignation_type) {
   game.def("current_player", &PyGame::current_player,
            "the side to move, 0-based; tanbo.TERMINAL (-4) once the game is over")
       .def(
-          "is_chance_node", [](const PyGame&) { return false; }, "always False")
-      .def("returns", &PyGame::returns, "+1 for the winner, -1 for the others, 0 while playing")
+          "is_chance_node", [](const PyGame&) { return false; }, "always False (no chance)")
+      .def(
+          "is_simultaneous_node", [](const PyGame&) { return false; },
+          "always False (one player moves at a time)")
+      .def(
+          "is_mean_field_node", [](const PyGame&) { return false; },
+          "always False (not a mean field game)")
+      .def(
+          "is_player_node", [](const PyGame& g) { return g.current_player() >= 0; },
+          "whether a player is to move (current_player() >= 0): True until the game is over")
+      .def("returns", &PyGame::returns,
+           "+1 for the winner, -1/(players-1) for each other player (zero-sum), 0 for all while "
+           "playing")
       .def("rewards", &PyGame::returns, "the returns (given only at the end)")
+      .def(
+          "player_return",
+          [](const PyGame& g, const py::object& player) {
+            return g.player_return(required_int_argument(player, player_index_refusal(g)));
+          },
+          py::arg("player"), "returns()[player], player from 0")
+      .def(
+          "player_reward",
+          [](const PyGame& g, const py::object& player) {
+            return g.player_return(required_int_argument(player, player_index_refusal(g)));
+          },
+          py::arg("player"), "rewards()[player], player from 0")
       .def(
           "legal_actions_mask",
           [](const PyGame& g, const py::object& player) {
-            return g.legal_actions_mask(int_argument(player, player_index_refusal(g)));
+            return g.legal_actions_mask(int_argument(player, player_id_refusal(g)));
           },
           py::arg("player") = py::none(),
-          "a NumPy bool array by vertex id: True on the legal points")
+          "a NumPy bool array by vertex id: True on the legal points (all False for any "
+          "player but the side to move, OpenSpiel's special ids -1 to -5 included)")
       .def(
           "action_to_string",
           [](const PyGame& g, const py::object& a) {
-            return g.action_to_string(required_int_argument(a, point_id_refusal(g)));
+            return g.action_to_string(std::nullopt, required_int_argument(a, point_id_refusal(g)));
           },
           py::arg("action"), "a point's name")
       .def(
           "action_to_string",
           [](const PyGame& g, const py::object& player, const py::object& a) {
-            int_argument(player, player_index_refusal(g));
-            return g.action_to_string(required_int_argument(a, point_id_refusal(g)));
+            const int p = required_int_argument(player, player_id_refusal(g));
+            return g.action_to_string(p, required_int_argument(a, point_id_refusal(g)));
           },
-          py::arg("player"), py::arg("action"))
-      .def("string_to_action", &PyGame::string_to_action, py::arg("name"), "a point's vertex id")
+          py::arg("player"), py::arg("action"),
+          "a point's name; player as legal_actions takes it (0 to players-1, or -1 to -5)")
+      .def(
+          "string_to_action",
+          [](const PyGame& g, const std::string& name) {
+            return g.string_to_action(std::nullopt, name);
+          },
+          py::arg("name"),
+          "the vertex id of a legal move of the side to move, from its name (any case, spaces "
+          "around ignored); ValueError naming the point and why when it is not a legal move")
+      .def(
+          "string_to_action",
+          [](const PyGame& g, const py::object& player, const std::string& name) {
+            return g.string_to_action(required_int_argument(player, player_id_refusal(g)), name);
+          },
+          py::arg("player"), py::arg("name"),
+          "the same, player as legal_actions takes it (matched against the side to move's "
+          "legal moves, as OpenSpiel does)")
       .def(
           "num_distinct_actions", [](const PyGame& g) { return g.pos().num_vertices(); },
           "the number of points (actions are 0 to this - 1)")
@@ -113,8 +158,60 @@ void add_openspiel(py::class_<PyGame>& game) {
       .def("num_players", &PyGame::num_players, "the number of players")
       .def(
           "clone", [](const PyGame& g) { return PyGame(g.game()); }, "an independent copy")
+      .def(
+          "child",
+          [](const PyGame& g, const py::object& action) {
+            PyGame child(g.game());
+            child.play_id(required_int_argument(action, point_id_refusal(g)));
+            return child;
+          },
+          py::arg("action"),
+          "a copy with the action applied (ValueError when illegal; the game is unchanged)")
+      .def(
+          "undo_action",
+          [](PyGame& g, const py::object& player, const py::object& action) {
+            g.undo_action(required_int_argument(player, player_index_refusal(g)),
+                          required_int_argument(action, point_id_refusal(g)));
+          },
+          py::arg("player"), py::arg("action"),
+          "takes back the last move, which must be `action` played by `player` (from 0); "
+          "ValueError otherwise (a resignation too: undo() takes that back)")
       .def("history", &PyGame::history_ids,
-           "the turns played as vertex ids (tanbo.RESIGN, -1, for a resignation)")
+           "the moves played as vertex ids, as applied by apply_action (resignations are not "
+           "actions: resignations())")
+      .def(
+          "full_history",
+          [player_action_type](const PyGame& g) { return g.full_history(player_action_type); },
+          "the moves played as tanbo.PlayerAction(player, action), player from 0")
+      .def(
+          "resignations",
+          [resignation_type](const PyGame& g) { return g.resignations(resignation_type); },
+          "the resignations as tanbo.Resignation(player, move_number), player from 0, "
+          "move_number the moves of history() played before it")
+      .def("history_str", &PyGame::history_str, "history()'s ids joined by ', '")
+      .def("move_number", &PyGame::move_number,
+           "the moves played, len(history()) (ply also counts resignations)")
+      .def("is_initial_state", &PyGame::is_initial_state,
+           "whether no turn was taken yet (no move, no resignation)")
+      .def("to_string", &PyGame::to_string,
+           "the position as text: the board's spec, the board drawn as tanbo show draws it, "
+           "whose turn or who won; equal exactly for equal positions (==)")
+      .def("__str__", &PyGame::str)
+      .def(
+          "observation_string",
+          [](const PyGame& g, const py::object& player) {
+            return g.observation_string(int_argument(player, player_index_refusal(g)));
+          },
+          py::arg("player") = py::none(),
+          "to_string() for any player (perfect information); player from 0")
+      .def(
+          "information_state_string",
+          [](const PyGame& g, const py::object& player) {
+            return g.information_state_string(int_argument(player, player_index_refusal(g)));
+          },
+          py::arg("player") = py::none(),
+          "history_str() for any player (perfect information), with 'resign P' in place of "
+          "each resignation; player from 0")
       .def("serialize", &PyGame::to_text, "the game as game-file text (Game.deserialize)")
       .def_static("deserialize", &deserialize, py::arg("text"),
                   "a game from serialize()'s text, replayed through the rules")
@@ -125,7 +222,8 @@ void add_openspiel(py::class_<PyGame>& game) {
           },
           py::arg("player") = py::none(),
           "float32 planes from a player's view (None: the side to move): its stones, the "
-          "others' in turn order, the empty points, ones when it is to move")
+          "others' in seat order after it (player+1, player+2, ... mod players; a player out "
+          "keeps its empty plane), the empty points, ones when it is to move")
       .def(
           "__eq__", [](const PyGame& a, const PyGame& b) { return a.same_position(b); },
           py::is_operator())
@@ -174,6 +272,18 @@ PYBIND11_MODULE(_tanbo, m) {
   root_type.attr("__doc__") =
       "A root: its player (1-based), its stones and its root space (point names).";
   m.attr("Root") = root_type;
+  // pyspiel's PlayerAction has .player and .action; a named tuple has them too and unpacks.
+  py::object player_action_type =
+      namedtuple("PlayerAction", "player action", py::arg("module") = "tanbo");
+  player_action_type.attr("__doc__") =
+      "A move of full_history(): the player (0-based) and the action (a vertex id).";
+  m.attr("PlayerAction") = player_action_type;
+  py::object resignation_type =
+      namedtuple("Resignation", "player move_number", py::arg("module") = "tanbo");
+  resignation_type.attr("__doc__") =
+      "A resignation of resignations(): the player (0-based) and the move_number() at which it "
+      "resigned (the moves of history() played before it).";
+  m.attr("Resignation") = resignation_type;
 
   py::class_<PyGame> game(m, "Game", "A game of Tanbo: the board, the position and its history.");
   game.def(py::init<const std::string&, const std::optional<std::string>&, std::optional<int>>(),
@@ -236,7 +346,7 @@ PYBIND11_MODULE(_tanbo, m) {
       .def("__repr__", &PyGame::repr)
       .def_property_readonly("_initialised", &PyGame::initialised,
                              "whether __init__ or unpickling made this game (tanbo/__init__.py)");
-  add_openspiel(game);
+  add_openspiel(game, player_action_type, resignation_type);
 
   m.def(
       "load",

@@ -134,6 +134,31 @@ print(blank == game)
     assert not os.path.exists("never.tanbo")
 
 
+def test_the_openspiel_methods_of_a_game_made_without_init_are_refused():
+    # str() gives repr()'s words (str() of an object should never fail); every other new
+    # method of OpenSpiel's State refuses the game as the others do, never reading it.
+    out = run_child("""
+import tanbo
+blank = tanbo.Game.__new__(tanbo.Game)
+print(str(blank))
+calls = [blank.to_string, blank.observation_string, blank.information_state_string,
+         blank.history_str, blank.full_history, blank.resignations, blank.move_number,
+         blank.is_initial_state, blank.is_player_node, lambda: blank.child(0),
+         lambda: blank.undo_action(0, 0), lambda: blank.player_return(0),
+         lambda: blank.player_reward(0), lambda: blank.string_to_action(0, "A1"),
+         lambda: blank.action_to_string(0, 0)]
+for call in calls:
+    try:
+        call()
+        print("ran")
+    except ValueError as e:
+        print(e)
+""").splitlines()
+    assert out[0] == "<tanbo.Game, not initialised>"
+    assert out[1:] == ["this tanbo.Game was never initialised (Game.__new__ without __init__): "
+                       "make games with tanbo.Game(...), tanbo.load or tanbo.loads"] * 15
+
+
 def test_player_numbers_and_ids_out_of_range_are_named_as_given():
     game = tanbo.Game("grid 5x5")
     # legal_actions raised RuntimeError "Unable to cast Python instance of type <class 'int'>
@@ -141,7 +166,8 @@ def test_player_numbers_and_ids_out_of_range_are_named_as_given():
     for player in (2**31, 2**40, 2**70, -2**70):
         with pytest.raises(ValueError) as e:
             game.legal_actions(player)
-        assert str(e.value) == f"player {player} is not a player of this 2-player game (0 to 1)"
+        assert str(e.value) == (f"player {player} is not a player of this 2-player game (0 to 1) "
+                                "nor one of OpenSpiel's special player ids (-5 to -1)")
     for bad in ("0", 1.0, [0]):
         with pytest.raises(TypeError) as e:
             game.legal_actions(bad)

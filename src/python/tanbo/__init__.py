@@ -2,8 +2,8 @@
 Carlo search and the exact solver of the tanbo program (docs/python.md)."""
 import functools as _functools
 
-from ._tanbo import (RESIGN, TERMINAL, Game, Root, Search, __version__, load, loads, mcts,
-                     observation_tensors, random_playouts, solve)
+from ._tanbo import (RESIGN, TERMINAL, Game, PlayerAction, Resignation, Root, Search,
+                     __version__, load, loads, mcts, observation_tensors, random_playouts, solve)
 
 # Pickle and repr name the classes where users find them.
 for _type in (Game, Search):
@@ -36,5 +36,6 @@ _made_once(Game, "__setstate__", "make a new game with tanbo.loads(text) or pick
 _made_once(Search, "__init__", "make a new one with tanbo.Search(...)")
 del _made_once
 
-__all__ = ["Game", "Root", "Search", "RESIGN", "TERMINAL", "__version__", "load", "loads", "mcts",
-           "observation_tensors", "random_playouts", "solve"]
+__all__ = ["Game", "PlayerAction", "Resignation", "Root", "Search", "RESIGN", "TERMINAL",
+           "__version__", "load", "loads", "mcts", "observation_tensors", "random_playouts",
+           "solve"]
