@@ -56,4 +56,9 @@ for point in b f z; do "$TANBO" move ring.tanbo $point > out || fail "move $poin
 "$TANBO" move ring.tanbo x 2> err && fail "White x, touching no White stone, was accepted"
 grep -q "no White stone touches x" err || fail "no reason for x: $(cat err)"
 "$TANBO" show ring.tanbo | grep -q "Black root a: 3 stones" || fail "show ring: z is not Black's"
+# The boards of examples/ (docs use them) are played from their own stones.
+for board in "$2"/../examples/boards/*.dot; do
+  "$TANBO" new example.tanbo --topology "file $board" --force > out || fail "$board: $(cat out)"
+  "$TANBO" bench --topology "file $board" --games 20 > out || fail "bench $board: $(cat out)"
+done
 echo ok
