@@ -19,7 +19,8 @@ int cmd_bench(const std::vector<std::string>& args, std::istream&, std::ostream&
   po::variables_map vm;
   if (const auto stop = parse_args(
           args, desc, nullptr, vm,
-          "usage: tanbo bench [--topology SPEC] [--games N] [--seed S]\n"
+          "usage: tanbo bench [--topology SPEC] [--setup NAME] [--players N] [--games N]\n"
+          "                   [--seed S]\n"
           "Plays N games choosing a legal move uniformly at random each turn, on one\n"
           "thread, each from a copy of the start position (the time counts the copies,\n"
           "not the allocation of the position before the first), and ends with one line:\n"

@@ -59,7 +59,8 @@ const char* const kPrompts =
     "  resign         the side to move resigns\n"
     "  help           this list\n"
     "  quit           leave the game\n"
-    "When the game is over: review, back, forward, goto N, undo [N], save FILE, new, quit.\n";
+    "When the game is over: review, back, forward, goto N, first, last, moves, undo [N], save\n"
+    "FILE, new, quit.\n";
 
 // Builds the agent for a seat; throws tanbo::Error with make_agent's reason.
 std::unique_ptr<Agent> resolve(const std::string& who, const std::string& engine,

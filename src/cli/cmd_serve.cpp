@@ -45,7 +45,9 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
   if (const auto stop = parse_args(
           args, desc, nullptr, vm,
           "usage: tanbo serve [--host 127.0.0.1] [--port 8080] [--db FILE] [--engine-threads N]\n"
-          "                   [--max-points N] [--web-root DIR]\n"
+          "                   [--max-points N] [--web-root DIR] [--rate N] [--max-streams N]\n"
+          "                   [--max-connections N] [--request-timeout S] [--sync normal|full]\n"
+          "                   [--games-in-memory N]\n"
           "Serves the web page and its HTTP API: games started with a link, played from\n"
           "browsers and by engine seats, watched live, stored in a SQLite database (docs/web.md).\n"
           "Prints \"tanbo serve: listening on http://HOST:PORT/\"; stops on Ctrl-C or SIGTERM.\n"
