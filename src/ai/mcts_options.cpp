@@ -50,12 +50,6 @@ constexpr const char* kOptionKeys =
     "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
     "tmoves, explore, ravek, expand, reuse, trans, reply, solver";
 
-std::string format_number(double x) {
-  std::ostringstream os;
-  os << x;
-  return os.str();
-}
-
 }  // namespace
 
 double exploration_constant(const MctsConfig& config, const Graph& graph) {
@@ -115,7 +109,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     if (key == "playouts") {
       c.playouts = parse_count(key, value, 1, 1000000000000ull);
     } else if (key == "time") {
-      c.move_seconds = parse_number(key, value, 0.001, 1e6);
+      c.move_seconds = parse_number(key, value, 0.001, 1e9);  // Python's limits (search.cpp)
     } else if (key == "gametime") {
       c.game_seconds = parse_number(key, value, 0.01, 1e7);
     } else if (key == "threads") {
@@ -174,8 +168,8 @@ std::string mcts_spec(const MctsConfig& c) {
   const MctsConfig d;
   std::vector<std::string> parts;
   if (c.playouts) parts.push_back("playouts=" + std::to_string(c.playouts));
-  if (c.move_seconds > 0) parts.push_back("time=" + format_number(c.move_seconds));
-  if (c.game_seconds > 0) parts.push_back("gametime=" + format_number(c.game_seconds));
+  if (c.move_seconds > 0) parts.push_back("time=" + plain_number(c.move_seconds));
+  if (c.game_seconds > 0) parts.push_back("gametime=" + plain_number(c.game_seconds));
   if (c.threads != 1) parts.push_back("threads=" + std::to_string(c.threads));
   if (c.tree_parallel != d.tree_parallel) parts.push_back("parallel=root");
   if (c.rave != d.rave) parts.push_back(c.rave ? "rave=1" : "rave=0");
@@ -185,9 +179,9 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.light_tries != d.light_tries) parts.push_back("tries=" + std::to_string(c.light_tries));
   if (c.tactics_in_playouts) parts.push_back(*c.tactics_in_playouts ? "tactics=1" : "tactics=0");
   if (c.tactics_move_limit) parts.push_back("tmoves=" + std::to_string(*c.tactics_move_limit));
-  if (c.exploration) parts.push_back("explore=" + format_number(*c.exploration));
+  if (c.exploration) parts.push_back("explore=" + plain_number(*c.exploration));
   if (c.rave_equivalence != d.rave_equivalence)
-    parts.push_back("ravek=" + format_number(c.rave_equivalence));
+    parts.push_back("ravek=" + plain_number(c.rave_equivalence));
   if (c.expand_visits != d.expand_visits)
     parts.push_back("expand=" + std::to_string(c.expand_visits));
   if (c.reuse_tree != d.reuse_tree) parts.push_back(c.reuse_tree ? "reuse=1" : "reuse=0");

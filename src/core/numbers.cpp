@@ -50,12 +50,10 @@ std::optional<double> parse_number(std::string_view text, bool whole) {
 }
 
 std::string plain_number(double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.6f", x);
-  std::string s = text;
-  s.erase(s.find_last_not_of('0') + 1);
-  if (s.back() == '.') s.pop_back();
-  return s;
+  char text[400];  // the longest fixed form of a double: 309 digits, a sign and a point, or
+                   // 0. and 324 decimals of the smallest
+  const auto r = std::to_chars(text, text + sizeof text, x, std::chars_format::fixed);
+  return std::string(text, r.ec == std::errc() ? r.ptr : text);
 }
 
 }  // namespace tanbo

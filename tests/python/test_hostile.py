@@ -181,11 +181,26 @@ def test_games_pickle_at_every_protocol_and_searches_at_none():
 
 
 def test_a_time_limit_too_short_for_a_playout_still_gives_a_move():
-    game = tanbo.Game("grid 9x9")
-    for seconds in (1e-6, 5e-324):  # "the search found no move"
-        r = tanbo.mcts(game, playouts=0, seconds=seconds)
-        assert r["move"] in game.legal_moves(), r
-    assert tanbo.Search(seconds=1e-6).search(game)["move"] in game.legal_moves()
+    # "the search found no move" (a limit of 1e-6 s, before any playout). On a board of 40,000
+    # points the first playout takes longer than the least limit, 0.001 s.
+    game = tanbo.Game("grid 200x200")
+    r = tanbo.mcts(game, playouts=0, seconds=0.001)
+    assert r["move"] in game.legal_moves(), r
+    assert tanbo.Search(seconds=0.001).search(game)["move"] in game.legal_moves()
+
+
+@pytest.mark.skipif("TANBO" not in os.environ, reason="needs the tanbo program (CTest sets TANBO)")
+def test_a_search_s_spec_is_one_the_command_line_takes():
+    # Search(seconds=1e-6).spec was "mcts:playouts=1000,time=1e-06", which tanbo play refuses.
+    for seconds in (1e-6, 5e-324):
+        with pytest.raises(ValueError, match="seconds must be 0 .no time limit. or at least 0.001"):
+            tanbo.Search(seconds=seconds)
+    for seconds, text in ((0.001, "0.001"), (123456789, "123456789"), (0.25, "0.25")):
+        spec = tanbo.Search(seconds=seconds).spec
+        assert spec == "mcts:playouts=1000,time=" + text, spec
+        r = subprocess.run([os.environ["TANBO"], "play", "--topology", "grid 5x5", "--black", spec],
+                           input="quit\n", capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0 and "Black " + spec in r.stdout, r
 
 
 def test_messages_keep_their_text_whatever_bytes_they_quote(tmp_path):

@@ -19,8 +19,9 @@ std::optional<std::uint64_t> parse_whole(std::string_view text, std::uint64_t ma
 std::optional<double> parse_decimal(std::string_view text);
 // parse_whole's value when `whole`, else parse_decimal's.
 std::optional<double> parse_number(std::string_view text, bool whole);
-// A limit written as these functions read numbers, for messages: "0.001", "10000000" (not
-// "1e+07", which they refuse). Up to 6 decimals, without trailing zeros.
+// A number written as these functions read numbers, for messages and specs: "0.001",
+// "10000000" (not "1e+07", which they refuse), "0.000001": the fewest digits that read back as
+// exactly `x` (std::to_chars, fixed), without an exponent.
 std::string plain_number(double x);
 
 }  // namespace tanbo
