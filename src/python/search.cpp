@@ -445,6 +445,11 @@ void bind_search(py::module_& m) {
            "game continues it; the dict of tanbo.mcts (reused_visits: the visits kept)")
       .def("forget", &PySearch::forget, "drops the tree (a new game starts)")
       .def_property_readonly("spec", &PySearch::spec, "the mcts: player spec of this search")
+      .def("__repr__",
+           [](const PySearch& s) {
+             return s.initialised() ? "<tanbo.Search " + s.spec() + ">"
+                                    : std::string("<tanbo.Search, not initialised>");
+           })
       .def_property_readonly("_initialised", &PySearch::initialised,
                              "whether __init__ made this search (tanbo/__init__.py)")
       // A search holds its tree and threads, which no pickle carries: refused at every

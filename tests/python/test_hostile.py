@@ -196,8 +196,10 @@ def test_a_search_s_spec_is_one_the_command_line_takes():
         with pytest.raises(ValueError, match="seconds must be 0 .no time limit. or at least 0.001"):
             tanbo.Search(seconds=seconds)
     for seconds, text in ((0.001, "0.001"), (123456789, "123456789"), (0.25, "0.25")):
-        spec = tanbo.Search(seconds=seconds).spec
+        search = tanbo.Search(seconds=seconds)
+        spec = search.spec
         assert spec == "mcts:playouts=1000,time=" + text, spec
+        assert repr(search) == "<tanbo.Search " + spec + ">"
         r = subprocess.run([os.environ["TANBO"], "play", "--topology", "grid 5x5", "--black", spec],
                            input="quit\n", capture_output=True, text=True, timeout=30)
         assert r.returncode == 0 and "Black " + spec in r.stdout, r
