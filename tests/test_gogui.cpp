@@ -41,18 +41,20 @@ std::vector<std::string> words_of(const std::string& text) {
 }
 
 // Reads a gogui-rules_board answer as GoGui does: only X, O, . and ? count, row by row from
-// the top row down, each row from column A. Returns the stones by vertex (x + n*y).
-std::vector<Player> read_board(const std::string& text, std::uint32_t n) {
+// the top row down, each row from column A. Returns the stones by vertex (x + w*y) of a board of
+// w columns and h rows (h = w: a square).
+std::vector<Player> read_board(const std::string& text, std::uint32_t w, std::uint32_t h = 0) {
+  if (h == 0) h = w;
   std::vector<char> cells;
   for (char c : text) {
     if (c == 'X' || c == 'O' || c == '.' || c == '?') cells.push_back(c);
   }
-  EXPECT_EQ(cells.size(), std::size_t{n} * n) << text;
-  std::vector<Player> stones(std::size_t{n} * n, kEmpty);
+  EXPECT_EQ(cells.size(), std::size_t{w} * h) << text;
+  std::vector<Player> stones(std::size_t{w} * h, kEmpty);
   for (std::size_t i = 0; i < cells.size() && i < stones.size(); ++i) {
-    const std::size_t x = i % n, y = n - 1 - i / n;
+    const std::size_t x = i % w, y = h - 1 - i / w;
     EXPECT_NE(cells[i], '?') << "no point of a grid is off the board";
-    stones[x + n * y] = cells[i] == 'X' ? kBlack : cells[i] == 'O' ? kWhite : kEmpty;
+    stones[x + w * y] = cells[i] == 'X' ? kBlack : cells[i] == 'O' ? kWhite : kEmpty;
   }
   return stones;
 }
@@ -187,13 +189,13 @@ TEST_F(GoGui, ResignationIsAResult) {
 
 TEST_F(GoGui, BoardsItCannotDrawAreRefused) {
   for (const std::string spec :
-       {"grid 5x5x5", "grid 5x7", "hex 3", "line 9", "grid 7x7 wrap", "grid 26x26"}) {
+       {"grid 5x5x5", "grid 5x26", "hex 3", "line 9", "grid 7x7 wrap", "grid 26x26"}) {
     ASSERT_EQ(send("topology " + spec), "=\n\n") << spec;
     const test::GtpState before = test::gtp_state(ruler);
     for (const char* c : kRulerCommands) {
       EXPECT_EQ(send(c),
-                "? GoGui shows square boards without wrap of at most 25x25 (grid NxN, "
-                "or boardsize N); this game is on " +
+                "? GoGui shows grids of two axes without wrap, at most 25 points a side (grid "
+                "NxN or boardsize N; grid WxH with GoGui 1.6); this game is on " +
                     spec + "\n\n")
           << c;
     }
@@ -206,6 +208,20 @@ TEST_F(GoGui, BoardsItCannotDrawAreRefused) {
   send("boardsize 25");
   EXPECT_EQ(ask("gogui-rules_board_size"), "25");
   EXPECT_EQ(read_board(ask("gogui-rules_board"), 25), stones_of(ruler.position()));
+}
+
+// GoGui 1.6 reads "W H" from gogui-rules_board_size and draws a rectangle, whose points it names
+// with Go coordinates as tanbo does (columns A.., rows 1..).
+TEST_F(GoGui, ARectangleIsShownByItsWidthAndHeight) {
+  ASSERT_EQ(send("topology grid 5x7"), "=\n\n");
+  EXPECT_EQ(ask("gogui-rules_board_size"), "5 7");
+  EXPECT_EQ(read_board(ask("gogui-rules_board"), 5, 7), stones_of(ruler.position()));
+  EXPECT_EQ(send("play b A2"), "=\n\n");
+  EXPECT_EQ(read_board(ask("gogui-rules_board"), 5, 7), stones_of(ruler.position()));
+  EXPECT_EQ(ask("gogui-rules_side_to_move"), "white");
+  ASSERT_EQ(send("topology grid 25x3"), "=\n\n");
+  EXPECT_EQ(ask("gogui-rules_board_size"), "25 3");
+  EXPECT_EQ(read_board(ask("gogui-rules_board"), 25, 3), stones_of(ruler.position()));
 }
 
 TEST_F(GoGui, BoardsizeOfTheSameBoardKeepsTheSetup) {

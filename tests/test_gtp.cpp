@@ -116,7 +116,7 @@ TEST_F(Gtp, RulesCommandsAreListedOnlyWhereGoGuiCanShowTheGame) {
   ASSERT_EQ(send("topology grid 3x3x3"), "=\n\n");
   EXPECT_EQ(send("known_command gogui-rules_board"), "= false\n\n");
   EXPECT_EQ(send("list_commands").find("gogui-rules_"), std::string::npos);
-  EXPECT_EQ(send("gogui-rules_board").rfind("? GoGui shows square boards", 0), 0u);
+  EXPECT_EQ(send("gogui-rules_board").rfind("? GoGui shows grids of two axes", 0), 0u);
   ASSERT_EQ(send("boardsize 9"), "=\n\n");
   EXPECT_EQ(send("known_command gogui-rules_board"), "= true\n\n");
   EXPECT_NE(send("list_commands").find("\ngogui-rules_board\n"), std::string::npos);

@@ -2,6 +2,7 @@
 // engine that answers them, and then shows the engine's board after every move, asks it which
 // points may be played and when the game is over. Each is a small function;
 // add_rules_commands registers them. See docs/protocol.md, section GoGui.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,15 +21,16 @@ void need_none(const Args& a, const char* command) {
   if (!a.empty()) throw Error(std::string("usage: ") + command + " (it takes no arguments)");
 }
 
-// Why GoGui cannot show the game, or "" when it can: a square grid of two players that its Go
-// coordinates name. The refusal says what GoGui can show.
+// Why GoGui cannot show the game, or "" when it can: a grid of two axes without wrap, at most
+// 25 points a side, whose Go coordinates GoGui's are, and two players. The refusal says what
+// GoGui can show.
 std::string why_gogui_cannot_show(const Position& pos) {
   const Topology& t = pos.topology();
-  const bool square = t.kind == BoardKind::kLattice && t.dimensions() == 2 &&
-                      t.dims[0] == t.dims[1] && !t.wrap && t.dims[0] <= kMaxGtpBoardSize;
-  if (!square) {
-    return "GoGui shows square boards without wrap of at most 25x25 (grid NxN, or boardsize N); "
-           "this game is on " +
+  const bool grid = t.kind == BoardKind::kLattice && t.dimensions() == 2 && !t.wrap &&
+                    t.dims[0] <= kMaxGtpBoardSize && t.dims[1] <= kMaxGtpBoardSize;
+  if (!grid) {
+    return "GoGui shows grids of two axes without wrap, at most 25 points a side (grid NxN or "
+           "boardsize N; grid WxH with GoGui 1.6); this game is on " +
            t.spec;
   }
   if (pos.num_players() != 2) {
@@ -38,10 +40,10 @@ std::string why_gogui_cannot_show(const Position& pos) {
   return "";
 }
 
-// The side of the board when GoGui can show the game; else the refusal.
-std::uint32_t gogui_side(const Position& pos) {
+// The columns and rows of the board when GoGui can show the game; else the refusal.
+std::array<std::uint32_t, 2> gogui_size(const Position& pos) {
   if (const std::string why = why_gogui_cannot_show(pos); !why.empty()) throw Error(why);
-  return pos.topology().dims[0];
+  return {pos.topology().dims[0], pos.topology().dims[1]};
 }
 
 Player opponent(Player p) {
@@ -51,14 +53,16 @@ Player opponent(Player p) {
 // gogui-rules_game_id: the game's name, as GoGui wants it (a capital, then small letters).
 Reply game_id(const GtpEngine& engine, const Args& a) {
   need_none(a, "gogui-rules_game_id");
-  gogui_side(engine.position());
+  gogui_size(engine.position());
   return {true, "Tanbo"};
 }
 
-// gogui-rules_board_size: N, for GoGui's N x N board.
+// gogui-rules_board_size: N for GoGui's N x N board (as every GoGui reads it), "W H" for a
+// rectangle (GoGui 1.6 and later).
 Reply board_size(const GtpEngine& engine, const Args& a) {
   need_none(a, "gogui-rules_board_size");
-  return {true, std::to_string(gogui_side(engine.position()))};
+  const auto [w, h] = gogui_size(engine.position());
+  return {true, std::to_string(w) + (w == h ? "" : " " + std::to_string(h))};
 }
 
 // gogui-rules_board: the stones as they stand (roots removed), one row a line from the top
@@ -66,12 +70,12 @@ Reply board_size(const GtpEngine& engine, const Args& a) {
 Reply board(const GtpEngine& engine, const Args& a) {
   need_none(a, "gogui-rules_board");
   const Position& pos = engine.position();
-  const std::uint32_t n = gogui_side(pos);
+  const auto [w, h] = gogui_size(pos);
   const Topology& t = pos.topology();
   std::string s;
-  for (std::uint32_t y = n; y-- > 0;) {
+  for (std::uint32_t y = h; y-- > 0;) {
     if (!s.empty()) s += '\n';
-    for (std::uint32_t x = 0; x < n; ++x) {
+    for (std::uint32_t x = 0; x < w; ++x) {
       const Player p = pos.at(t.vertex_at({x, y}));
       if (x > 0) s += ' ';
       s += p == kBlack ? 'X' : p == kWhite ? 'O' : '.';
@@ -85,7 +89,7 @@ Reply board(const GtpEngine& engine, const Args& a) {
 Reply legal_moves(const GtpEngine& engine, const Args& a) {
   need_none(a, "gogui-rules_legal_moves");
   const Position& pos = engine.position();
-  gogui_side(pos);
+  gogui_size(pos);
   if (pos.is_over()) return {true, ""};
   return {true, point_names(pos.topology(), pos.legal_moves(pos.to_move()))};
 }
@@ -95,7 +99,7 @@ Reply legal_moves(const GtpEngine& engine, const Args& a) {
 Reply side_to_move(const GtpEngine& engine, const Args& a) {
   need_none(a, "gogui-rules_side_to_move");
   const Position& pos = engine.position();
-  gogui_side(pos);
+  gogui_size(pos);
   const Player p = pos.is_over() ? opponent(pos.winner()) : pos.to_move();
   return {true, std::string(player_name(p))};
 }
@@ -104,7 +108,7 @@ Reply side_to_move(const GtpEngine& engine, const Args& a) {
 Reply final_result(const GtpEngine& engine, const Args& a) {
   need_none(a, "gogui-rules_final_result");
   const Position& pos = engine.position();
-  gogui_side(pos);
+  gogui_size(pos);
   if (!pos.is_over()) throw Error("the game is not over");
   const Player loser = opponent(pos.winner());
   const bool resigned = pos.ply() > 0 && pos.last_move().kind == MoveRecord::Kind::kResign;
