@@ -29,6 +29,7 @@ int cmd_bench(const std::vector<std::string>& args, std::istream&, std::ostream&
           "thread, each from a copy of the start position (the time counts the copies,\n"
           "not the allocation of the position before the first), and ends with one line:\n"
           "  games=N moves_per_game=X playouts_per_second=Y\n"
+          "Ctrl-C stops after the game under way: the line counts the games played (status 130).\n"
           "example: tanbo bench --topology \"grid 5x5x5\" --games 2000",
           out, err))
     return *stop;
