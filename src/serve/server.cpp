@@ -152,7 +152,19 @@ void Server::get_state(const httplib::Request& req, httplib::Response& res) {
     }
     ply = static_cast<std::uint32_t>(n);
   }
-  if (ply) {
+  if (req.has_param("seat")) {
+    // A seat's page checks its token: the state and the seat's colour, or 403.
+    const std::string token = req.get_param_value("seat");
+    std::optional<std::size_t> seat;
+    for (std::size_t i = 0; i < g->tokens.size(); ++i) {
+      if (same_secret(token, g->tokens[i])) seat = i;
+    }
+    if (!seat) throw ApiError{403, "this token is not a seat of this game"};
+    Json state = state_json(*g, ply);
+    const Json& players = state["players"];
+    if (*seat < players.size()) state["seat"] = players[*seat];
+    send_json(res, state);
+  } else if (ply) {
     send_json(res, state_json(*g, ply));
   } else {
     res.set_content(state_text(*g), "application/json");
@@ -305,7 +317,7 @@ void Server::routes(httplib::Server& svr) {
   svr.Get(game + "/export", api([this](const auto& req, auto& res) { get_export(req, res); }));
   svr.Get("/api/.*", [](const auto&, auto& res) { send_error(res, 404, "no such API route"); });
   svr.Get("/", [this](const auto&, auto& res) { send_page("/index.html", res); });
-  svr.Get(std::string("/games/") + kId,
+  svr.Get(std::string("/games/") + kId + "/?",
           [this](const auto&, auto& res) { send_page("/game.html", res); });
   svr.Get("/.*", [this](const auto& req, auto& res) { send_page(req.path, res); });
   svr.set_error_handler(

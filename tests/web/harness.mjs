@@ -25,11 +25,13 @@ function loadPlaywright() {
   }
 }
 
-// Starts the server; resolves once it printed its URL.
-export function startServer(dir) {
+// Starts the server (its database games.sqlite in dir); resolves once it printed its URL.
+// options: port (default 0, any free one), args (more options), webRoot (default
+// TANBO_WEB_ROOT, else the server's own default).
+export function startServer(dir, { port = 0, args: more = [], webRoot = process.env.TANBO_WEB_ROOT } = {}) {
   const program = process.env.TANBO || 'build/tanbo';
-  const args = ['serve', '--host', '127.0.0.1', '--port', '0', '--db', path.join(dir, 'games.sqlite')];
-  if (process.env.TANBO_WEB_ROOT) args.push('--web-root', process.env.TANBO_WEB_ROOT);
+  const args = ['serve', '--host', '127.0.0.1', '--port', String(port), '--db', path.join(dir, 'games.sqlite'), ...more];
+  if (webRoot) args.push('--web-root', webRoot);
   const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const server = { child, output: '', url: null };
   return new Promise((resolve, reject) => {
@@ -53,10 +55,11 @@ export function startServer(dir) {
   });
 }
 
-async function stopServer(server) {
-  if (!server || server.child.exitCode !== null) return;
+// Stops a server (SIGTERM, or the signal given) and waits for its end.
+export async function stopServer(server, signal = 'SIGTERM') {
+  if (!server || server.child.exitCode !== null || server.child.signalCode) return;
   const gone = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
+  server.child.kill(signal);
   const timer = setTimeout(() => server.child.kill('SIGKILL'), 5000);
   await gone;
   clearTimeout(timer);

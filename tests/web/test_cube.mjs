@@ -1,8 +1,66 @@
 // A 5x5x5 game played by clicking the layer grids, its WebGL view rendered (a screenshot of
 // #view3d that is not one colour, and each point of its outer layers drawn in the colour of
 // its stone), a point played by clicking the 3D view, a 4D board's page with its slider for
-// the hidden axis, a hex board's hexagons and a DOT board's graph.
-import { api, check, drawnStones, legalPoints, newGame, run, sameStones, stateStones, status, waitPly } from './harness.mjs';
+// the hidden axis, a hex board's hexagons and a DOT board's graph. The 3D view keeps the whole
+// board in view on a narrow or a flat screen; without three.js its box goes and a lasting note
+// says why; DOT positions that cannot be drawn give way to the force layout, and points are
+// drawn at a readable size however many there are (the view scrolls).
+import { cpSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { api, check, drawnStones, legalPoints, newGame, run, sameStones, startServer, stateStones, status, stopServer, waitPly } from './harness.mjs';
+
+// Whether every point of the 3D view's cross-section is drawn inside its canvas.
+async function allInView(page) {
+  return page.evaluate(() => {
+    const view = window.tanbo.view3d;
+    return view.shown.every(({ at }) => {
+      const p = at.clone().project(view.camera);
+      return Math.abs(p.x) <= 1 && Math.abs(p.y) <= 1;
+    });
+  });
+}
+
+// The smallest drawn size of a point's cell and the smallest distance between two points'
+// centres, in pixels.
+async function drawnSizes(page) {
+  return page.evaluate(() => {
+    const boxes = [...document.querySelectorAll('#board [data-point] .cell')].map((c) => c.getBoundingClientRect());
+    let apart = Infinity;
+    for (let i = 0; i < boxes.length; ++i) {
+      for (let j = i + 1; j < boxes.length; ++j) {
+        const [a, b] = [boxes[i], boxes[j]];
+        apart = Math.min(apart, Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2));
+      }
+    }
+    return { cell: Math.min(...boxes.map((b) => Math.min(b.width, b.height))), apart };
+  });
+}
+
+// The page's files without three.js (no vendor/): the 3D view cannot start.
+async function withoutThree(browser, dir) {
+  const from = process.env.TANBO_WEB_ROOT || new URL('../../web', import.meta.url).pathname;
+  const root = path.join(dir, 'web-no3d');
+  cpSync(from, root, { recursive: true, filter: (p) => !/\/(vendor|node_modules)$/.test(p) });
+  const folder = path.join(dir, 'no3d');
+  mkdirSync(folder);
+  const server = await startServer(folder, { webRoot: root });
+  try {
+    const game = await newGame(server, { topology: 'grid 5x5x5', players: ['human', 'human'] });
+    const page = await browser.newPage();
+    await page.goto(new URL(game.seats[0].url, server.url).href);
+    await page.waitForSelector('#note3d:not([hidden])', { timeout: 20000 });
+    const note = await page.$eval('#note3d', (n) => n.textContent);
+    check(note === '3D view unavailable (three.js was not found under /vendor/)', `the page says why there is no 3D view ("${note}")`);
+    check(await page.$eval('#view3d-box', (b) => b.hidden), 'the 3D view\'s box goes');
+    const [point] = await legalPoints(page);
+    await page.click(`#board [data-point="${point}"]`);
+    await waitPly(page, 1);
+    check(!(await page.$eval('#note3d', (n) => n.hidden)), 'the note stays after a move');
+    await page.close();
+  } finally {
+    await stopServer(server);
+  }
+}
 
 // Distinct colours of a PNG screenshot, decoded by the browser itself.
 async function screenshotColours(page, png) {
@@ -124,7 +182,7 @@ async function click3d(page, pages) {
   return target.name;
 }
 
-run('a 5x5x5 game by its layer grids and 3D view', async ({ server, browser }) => {
+run('a 5x5x5 game by its layer grids and 3D view', async ({ server, browser, dir }) => {
   const game = await newGame(server, { topology: 'grid 5x5x5', players: ['human', 'human'] });
   const context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
   const pages = {};
@@ -144,6 +202,12 @@ run('a 5x5x5 game by its layer grids and 3D view', async ({ server, browser }) =
   await checkCanvas(pages.white);
   const seen = await checkDrawnStones(pages.white, state, 50);
   check(seen.black && seen.white, 'the outer layers hold stones of both colours');
+  for (const [width, height] of [[360, 700], [1400, 500]]) {
+    await pages.white.setViewportSize({ width, height });
+    await pages.white.waitForTimeout(500);  // the canvas's resize
+    check(await allInView(pages.white), `the 3D view shows the whole board at ${width}x${height}`);
+  }
+  await pages.white.setViewportSize({ width: 1100, height: 1000 });
 
   const hyper = await newGame(server, { topology: 'grid 3x3x3x3', players: ['human', 'human'] });
   const page = await context.newPage();
@@ -174,4 +238,29 @@ run('a 5x5x5 game by its layer grids and 3D view', async ({ server, browser }) =
   const nodes = await page.$$eval('#board [data-point]', (e) => e.map((x) => x.dataset.point).sort().join(' '));
   check(nodes === 'a b c d e f', `the graph's six nodes are drawn (${nodes})`);
   check((await page.$$eval('#board line.edge', (e) => e.length)) === 7, 'the graph has its 7 edges');
+
+  // DOT positions all at one place, or over wildly different scales: the force layout.
+  for (const topology of [
+    'graph { a [stone=black, pos="0,0"]; b [pos="0,0"]; c [pos="0,0"]; d [stone=white, pos="0,0"]; a -- b -- c -- d -- a }',
+    'graph { a [stone=black, pos="0,0"]; b [pos="1,0"]; c [pos="5000,0"]; d [stone=white, pos="5000,3000"]; a -- b -- c -- d }',
+  ]) {
+    const odd = await newGame(server, { topology, players: ['human', 'human'] });
+    await page.goto(new URL(odd.url, server.url).href);
+    await page.waitForSelector('#board [data-point="a"][data-stone="black"]');
+    const { cell, apart } = await drawnSizes(page);
+    check(cell >= 10 && apart >= 10, `degenerate DOT positions are drawn apart (cells ${cell.toFixed(1)} px, ${apart.toFixed(1)} px apart)`);
+  }
+  // A DOT board of 900 points without positions: points keep a readable size.
+  const lines = ['p0 [stone=black]', 'p899 [stone=white]'];
+  for (let v = 0; v < 900; ++v) {
+    if (v % 30 < 29) lines.push(`p${v} -- p${v + 1}`);
+    if (v < 870) lines.push(`p${v} -- p${v + 30}`);
+  }
+  const big = await newGame(server, { topology: `graph { ${lines.join('; ')} }`, players: ['human', 'human'] });
+  await page.goto(new URL(big.url, server.url).href);
+  await page.waitForSelector('#board [data-point="p899"]', { timeout: 30000 });
+  const { cell } = await drawnSizes(page);
+  check(cell >= 10, `a 900-point graph's points are drawn at least 10 px (${cell.toFixed(1)})`);
+
+  await withoutThree(browser, dir);
 });

@@ -59,6 +59,30 @@ async function checkReview(page, server, id, ply) {
   await page.waitForFunction(() => !document.body.classList.contains('reviewing'));
 }
 
+// After a game was started: a refused request hides its box and shows the reason alone; a
+// name is counted in characters (25 emoji are kept whole, 41 characters are refused).
+async function formRefusals(page, server) {
+  await page.fill('#topology', 'hex 0');
+  await page.click('#start');
+  await page.waitForFunction(() => document.getElementById('form-error').textContent !== '');
+  check(await page.$eval('#created', (c) => c.hidden), 'a refused request hides the last game\'s links');
+  await page.fill('#topology', 'grid 5x5');
+  const name = page.locator('#seats tbody tr').nth(0).locator('.name');
+  const emoji = '\u{1F600}'.repeat(25);
+  await name.fill(emoji);
+  check((await name.inputValue()) === emoji, 'a name of 25 emoji is kept whole');
+  await page.click('#start');
+  await page.waitForSelector('#created:not([hidden])');
+  const id = await page.$eval('#created-id', (e) => e.textContent);
+  const { body: made } = await api(server, 'GET', `/api/games/${id}`);
+  check(made.players[0].name === emoji, `the game has the 25 emoji name (${made.players[0].name})`);
+  await name.fill('x'.repeat(41));
+  await page.click('#start');
+  await page.waitForFunction(() => document.getElementById('form-error').textContent.includes('at most 40 characters'));
+  check(await page.$eval('#created', (c) => c.hidden), 'a name over 40 characters is refused by the form');
+  await name.fill('ann');
+}
+
 // Starts the game from the start page's form: its seat links, in colour order.
 async function startFromForm(browser, server) {
   const page = await (await browser.newContext()).newPage();
@@ -77,6 +101,7 @@ async function startFromForm(browser, server) {
   await page.waitForSelector('#games li a');
   const listed = await page.$eval('#games li', (li) => li.textContent);
   check(listed.includes('grid 5x5') && listed.includes('ann'), `the recent games list the new game ("${listed}")`);
+  await formRefusals(page, server);
   await page.context().close();
   return { id: links[2].split('/').pop(), black: { color: 'black', url: links[0] }, white: { color: 'white', url: links[1] } };
 }

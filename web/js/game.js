@@ -13,22 +13,44 @@ const page = {
   board: null,
   live: null,       // the latest state
   viewPly: null,    // the ply shown while reviewing, null when following the game
+  wantPly: null,    // the ply asked for last (shown once loaded), null for the game's
+  reviewAsk: 0,     // counts review requests: only the last one asked is shown
   shown: null,      // the state drawn
   history: new Map(),  // ply -> state, for review
   pointView: null,
   view3d: null,
-  busy: false,
+  busy: false,      // a move or resignation is on its way
+  playedAt: 0,      // when this page's last move was answered (Date.now())
+  stream: null,     // the EventSource while one is open
+  retry: null,      // the timer of the stream's next attempt
+  poll: null,       // the timer polling the state while the stream is down
+  backoff: 0,       // the delay before the stream's next attempt (ms)
 };
+
+const RETRY_FIRST = 1000;  // the stream's first retry after a failure (ms), doubled each time
+const RETRY_MOST = 15000;  // ... up to this
+const POLL_EVERY = 3000;   // the state is polled this often while the stream is down (ms)
 
 function $(id) {
   return document.getElementById(id);
 }
 
-function say(text, isError = false) {
+// The message line: the answer to the last thing this page did. kind: '' (neutral), 'error',
+// or 'network' (an error that goes once the server answers again).
+function say(text, kind = '') {
   const box = $('message');
+  const isError = kind === 'error' || kind === 'network';
   box.textContent = text;
   box.dataset.error = isError ? text : '';
+  box.dataset.kind = kind;
   box.classList.toggle('error', isError);
+}
+
+// A lasting notice (the connection's state): shown until cleared, apart from #message.
+function notice(text) {
+  const box = $('notice');
+  box.textContent = text;
+  box.hidden = !text;
 }
 
 function lastPoint(state) {
@@ -49,8 +71,13 @@ function showStatus(state) {
   status.dataset.winner = state.winner || '';
   const byColour = new Map(state.players.map((p) => [p.color, p]));
   const label = (c) => playerLabel(byColour.get(c) || { color: c });
+  const turns = state.moves || [];
+  const played = turns.filter((m) => !m.resign).length;  // a resignation is not a move
+  const moves = `${played} ${played === 1 ? 'move' : 'moves'}`;
+  const end = turns[turns.length - 1];
   let text;
-  if (state.winner) text = `${label(state.winner)} wins after ${state.ply} moves`;
+  if (state.winner && end && end.resign) text = `${label(state.winner)} wins: ${label(end.color)} resigned after ${moves}`;
+  else if (state.winner) text = `${label(state.winner)} wins after ${moves}`;
   else if (state.to_move) text = `move ${state.ply + 1}: ${label(state.to_move)} to play`;
   else text = 'game over';
   if (page.seat && page.colour && !state.winner) text += page.colour === state.to_move ? ' (you)' : '';
@@ -91,13 +118,23 @@ function draw(state) {
   const legal = live && $('show-legal').checked && (myTurn(state) || !page.seat) && !state.winner ? state.legal || [] : [];
   page.pointView.update(state, legal, lastPoint(state));
   if (page.view3d) page.view3d.update(state, lastPoint(state));
-  $('review-status').textContent = live ? `following the game (${page.live.ply} moves)` : `reviewing: after move ${state.ply} of ${page.live.ply}`;
+  showReviewStatus();
   document.body.classList.toggle('reviewing', !live);
 }
 
-// A newer state of the game (from the stream or a move's answer).
+// "following the game", or which earlier position is shown (of the game's current count).
+function showReviewStatus() {
+  const box = $('review-status');
+  const of = page.live.ply;
+  box.textContent = page.viewPly === null ? `following the game (${of} moves)` : `reviewing: after move ${page.viewPly} of ${of}`;
+}
+
+// A newer state of the game (from the stream, a poll or a move's answer).
 function takeState(state) {
-  if (page.live && state.ply < page.live.ply) return;
+  const old = page.live;
+  if (old && state.ply < old.ply) return;
+  // A new turn or the game's end makes the last message stale.
+  if (old && (state.ply !== old.ply || (state.winner || '') !== (old.winner || ''))) say('');
   page.live = state;
   page.history.set(state.ply, state);
   showStatus(state);
@@ -105,41 +142,68 @@ function takeState(state) {
   showMoves(state);
   $('resign').hidden = !page.seat || Boolean(state.winner) || !state.to_move;
   if (page.viewPly === null) draw(state);
+  else showReviewStatus();
 }
 
+// The ply the review buttons step from: the one asked for last, even while it loads.
+function intendedPly() {
+  return page.wantPly ?? page.live.ply;
+}
+
+// Shows the position after `ply` turns (the game's own when it is the latest). Positions load
+// from the server; when several are asked for in a row, only the last one asked is shown.
 async function review(ply) {
+  const ask = ++page.reviewAsk;
   const live = page.live;
   const target = Math.max(0, Math.min(ply, live.ply));
   if (target === live.ply) {
+    page.wantPly = null;
     page.viewPly = null;
     draw(live);
     showMoves(live);
     return;
   }
+  page.wantPly = target;
   try {
-    if (!page.history.has(target)) page.history.set(target, await getJSON(`${gamePath(page.id)}?ply=${target}`));
+    if (!page.history.has(target)) {
+      const state = await getJSON(`${gamePath(page.id)}?ply=${target}`);
+      page.history.set(target, state);
+    }
+    if (ask !== page.reviewAsk) return;  // another position was asked for meanwhile
     page.viewPly = target;
     draw(page.history.get(target));
-    showMoves(live);
+    showMoves(page.live);
   } catch (err) {
-    say(`cannot show move ${target}: ${err.message}`, true);
+    if (ask !== page.reviewAsk) return;
+    page.wantPly = page.viewPly;
+    say(`cannot show move ${target}: ${err.message}`, err instanceof ApiError ? 'error' : 'network');
   }
 }
 
 async function play(point) {
-  if (!page.seat) return say('spectators cannot move', true);
-  if (page.viewPly !== null) return say('reviewing an earlier move: go to the current position (>|) to play', true);
-  if (page.busy) return;
+  if (!page.seat) return say('spectators cannot move', 'error');
+  if (page.viewPly !== null || page.wantPly !== null) return say('reviewing an earlier move: go to the current position (>|) to play', 'error');
+  if (page.busy) return;  // a move is on its way: a second click (a double click) is ignored
+  const live = page.live;
+  if (live.winner || !live.to_move) return say('the game is over');
+  if (page.colour && page.colour !== live.to_move) {
+    // Not this seat's turn: said plainly, and not at all just after its own move (the
+    // second click of a double click).
+    if (Date.now() - page.playedAt > 1500) say(`it is ${colourTitle(live.to_move)}'s turn`);
+    return;
+  }
   page.busy = true;
   try {
-    const before = page.live.ply;  // the stream may bring the move before this answer does
+    const before = live.ply;  // the stream may bring the move before this answer does
     const state = await postJSON(`${gamePath(page.id)}/moves`, { seat: page.seat, point, ply: before });
     const mine = state.moves && state.moves[before];
     if (mine && mine.point === point) learnColour(mine.color);
-    say(`played ${point}`);
+    page.playedAt = Date.now();
     takeState(state);
+    // (unless the game went on or ended meanwhile: then the status line says what matters)
+    if (page.live.ply === before + 1 && !page.live.winner) say(`played ${point}`);
   } catch (err) {
-    say(err instanceof ApiError ? err.message : `network error: ${err.message}`, true);
+    say(err instanceof ApiError ? err.message : `network error: ${err.message}`, err instanceof ApiError ? 'error' : 'network');
   } finally {
     page.busy = false;
   }
@@ -177,15 +241,15 @@ function resignButton() {
       takeState(await postJSON(`${gamePath(page.id)}/resign`, { seat: page.seat }));
       say('you resigned');
     } catch (err) {
-      say(err.message, true);
+      say(err instanceof ApiError ? err.message : `network error: ${err.message}`, err instanceof ApiError ? 'error' : 'network');
     }
   });
 }
 
 function reviewControls() {
   $('first').addEventListener('click', () => review(0));
-  $('back').addEventListener('click', () => review((page.viewPly ?? page.live.ply) - 1));
-  $('forward').addEventListener('click', () => review((page.viewPly ?? page.live.ply) + 1));
+  $('back').addEventListener('click', () => review(intendedPly() - 1));
+  $('forward').addEventListener('click', () => review(intendedPly() + 1));
   $('last').addEventListener('click', () => review(page.live.ply));
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, textarea, select')) return;
@@ -195,31 +259,74 @@ function reviewControls() {
   $('show-legal').addEventListener('change', () => page.shown && draw(page.shown));
 }
 
+// Follows the game through its event stream. When the stream fails (the server is down, or
+// refuses it: 503 at --max-streams, 429 over --rate), it is closed and opened again after a
+// delay that doubles up to RETRY_MOST, the state is polled meanwhile, and a notice says so
+// until the stream is back.
 function follow() {
+  clearTimeout(page.retry);
+  page.retry = null;
   const source = new EventSource(`${gamePath(page.id)}/events`);
+  page.stream = source;
+  source.addEventListener('open', () => {
+    page.backoff = 0;
+    stopPolling();
+    notice('');
+    if ($('message').dataset.kind === 'network') say('');
+  });
   source.addEventListener('state', (e) => {
     try {
       takeState(JSON.parse(e.data));
     } catch (err) {
-      say(`bad event: ${err.message}`, true);
+      say(`bad event: ${err.message}`, 'error');
     }
   });
   source.addEventListener('error', () => {
-    // EventSource reconnects by itself; a refresh of the state closes any gap.
-    getJSON(gamePath(page.id)).then(takeState, () => {});
+    // Our own retries (EventSource's give up for good on a refusal, and keep no backoff).
+    source.close();
+    if (page.stream !== source) return;
+    page.stream = null;
+    if (!page.poll) notice('live updates interrupted; retrying');
+    startPolling();
+    page.backoff = Math.min(RETRY_MOST, page.backoff ? 2 * page.backoff : RETRY_FIRST);
+    page.retry = setTimeout(follow, page.backoff * (0.8 + 0.4 * Math.random()));
   });
+}
+
+function startPolling() {
+  if (page.poll) return;
+  const poll = async () => {
+    try {
+      takeState(await getJSON(gamePath(page.id)));
+      if (page.poll) notice('live updates interrupted; retrying');
+    } catch (err) {
+      if (page.poll && !(err instanceof ApiError)) notice('the server cannot be reached; retrying');
+    }
+  };
+  page.poll = setInterval(poll, POLL_EVERY);
+  poll();
+}
+
+function stopPolling() {
+  clearInterval(page.poll);
+  page.poll = null;
 }
 
 // 3D and higher lattices: the WebGL view (three.js loaded only for them).
 async function start3d(board) {
   if (board.kind !== 'lattice' || board.dims.length < 3) return;
   $('view3d-box').hidden = false;
+  let View3D;
   try {
-    const { View3D } = await import('./view3d.js');
+    ({ View3D } = await import('./view3d.js'));
+  } catch {
+    // (three.js is imported by view3d.js: a missing /vendor/ fails the import)
+    return no3d('3D view unavailable (three.js was not found under /vendor/)');
+  }
+  try {
     page.view3d = new View3D($('view3d'), board, play);
   } catch (err) {
-    say(`no 3D view: ${err.message}`, true);
-    return;
+    return no3d(`3D view unavailable: ${err.message}`);
   }
   $('fade').addEventListener('change', (e) => page.view3d.setFade(e.target.checked));
   const sliders = $('sliders');
@@ -239,6 +346,13 @@ async function start3d(board) {
   $('view3d').dataset.ready = 'true';
 }
 
+// The 3D view could not start: its box goes, and a lasting note says why.
+function no3d(text) {
+  $('view3d-box').hidden = true;
+  $('note3d').textContent = text;
+  $('note3d').hidden = false;
+}
+
 function setupExport(state, board) {
   const base = `${gamePath(page.id)}/export?format=`;
   $('export-tanbo').href = `${base}tanbo`;
@@ -248,6 +362,26 @@ function setupExport(state, board) {
   if (sgf) {
     $('export-sgf').href = `${base}sgf`;
     $('export-sgf').setAttribute('download', `game-${page.id}.sgf`);
+  }
+}
+
+// The state at load; for a seat, GET /api/games/ID?seat=TOKEN checks the token and tells
+// the seat's colour. A token that is not a seat of this game makes the page a watcher's.
+async function loadState() {
+  const path = gamePath(page.id);
+  if (!page.seat) return getJSON(path);
+  try {
+    const state = await getJSON(`${path}?seat=${encodeURIComponent(page.seat)}`);
+    if (state.seat && state.seat.color) learnColour(state.seat.color);
+    return state;
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 403) throw err;
+    page.seat = null;
+    page.colour = null;
+    $('role').textContent = 'watching';
+    $('seat-note').textContent = 'This seat link is not valid for this game: you are watching it.';
+    $('seat-note').hidden = false;
+    return getJSON(path);
   }
 }
 
@@ -262,11 +396,11 @@ async function main() {
   } catch {
     page.colour = null;
   }
-  $('show-legal').checked = Boolean(page.seat);
   $('role').textContent = page.seat ? (page.colour ? `playing ${colourTitle(page.colour)}` : 'a seat') : 'watching';
   try {
-    const [board, state] = await Promise.all([getJSON(`${gamePath(page.id)}/board`), getJSON(gamePath(page.id))]);
+    const [board, state] = await Promise.all([getJSON(`${gamePath(page.id)}/board`), loadState()]);
     page.board = board;
+    $('show-legal').checked = Boolean(page.seat);
     $('title').textContent = `game ${page.id}: ${state.topology}`;
     document.title = `Tanbo ${state.topology} (game ${page.id})`;
     page.pointView = new PointView($('board'), board, play);

@@ -3,6 +3,7 @@ import { colourTitle, el, getJSON, playerLabel, postJSON, saveSeats } from './ap
 import { linkRow, seatRows } from './links.js';
 
 const COLOURS = ['black', 'white', 'red', 'blue', 'green', 'yellow', 'orange', 'purple'];
+const NAME_MOST = 40;  // characters (code points) a name may have, as the server counts them
 
 function $(id) {
   return document.getElementById(id);
@@ -18,14 +19,27 @@ function seatInputs(n) {
     const row = el('tr');
     const specInput = el('input', '', { class: 'spec', list: 'specs', 'aria-label': `${COLOURS[i]} player`, required: '' });
     specInput.value = spec;
-    const nameInput = el('input', '', { class: 'name', maxlength: '40', placeholder: 'optional', 'aria-label': `${COLOURS[i]} name` });
+    const nameInput = el('input', '', { class: 'name', placeholder: 'optional', 'aria-label': `${COLOURS[i]} name` });
     nameInput.value = name;
+    nameInput.addEventListener('input', () => checkName(nameInput));
+    nameInput.addEventListener('invalid', () => {
+      $('created').hidden = true;
+      $('form-error').textContent = `${colourTitle(COLOURS[i])}'s name: ${nameInput.validationMessage}`;
+    });
+    checkName(nameInput);
     const cells = [el('td', colourTitle(COLOURS[i])), el('td'), el('td')];
     cells[1].append(specInput);
     cells[2].append(nameInput);
     row.append(...cells);
     body.append(row);
   }
+}
+
+// A name longer than NAME_MOST characters is refused by the form with a message (an input's
+// maxlength counts UTF-16 units: it would cut a name of emoji at half the length, silently).
+function checkName(input) {
+  const chars = [...input.value.trim()].length;
+  input.setCustomValidity(chars > NAME_MOST ? `at most ${NAME_MOST} characters (this name has ${chars})` : '');
 }
 
 function formRequest() {
@@ -44,6 +58,7 @@ function formRequest() {
 async function startGame(event) {
   event.preventDefault();
   $('form-error').textContent = '';
+  $('created').hidden = true;
   $('start').disabled = true;
   try {
     const game = await postJSON('/api/games', formRequest());

@@ -150,12 +150,48 @@ function normalise(pos, edges) {
   return pos.map(([x, y]) => [x * s, y * s]);
 }
 
+// Whether normalised positions can be drawn: points apart (at most 1 in 20 of them closer
+// than half a cell to another) and the drawing at most 60 cells a point across (positions
+// over wildly different scales make a drawing mostly empty, its points too small to see).
+export function usable(pos) {
+  const n = pos.length;
+  if (n === 0 || pos.some(([x, y]) => !Number.isFinite(x) || !Number.isFinite(y))) return false;
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of pos) [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  if (n > 1 && Math.max(x1 - x0, y1 - y0) > 60 * Math.max(3, Math.sqrt(n))) return false;
+  // Points closer than half a cell: looked for among the points of neighbouring buckets.
+  const buckets = new Map();
+  const key = (i, j) => `${i},${j}`;
+  pos.forEach(([x, y], v) => {
+    const k = key(Math.floor(x * 2), Math.floor(y * 2));
+    if (!buckets.has(k)) buckets.set(k, []);
+    buckets.get(k).push(v);
+  });
+  let close = 0;
+  for (let v = 0; v < n && close * 20 <= n; ++v) {
+    const [x, y] = pos[v];
+    const [i, j] = [Math.floor(x * 2), Math.floor(y * 2)];
+    let near = false;
+    for (let di = -1; di <= 1; ++di) {
+      for (let dj = -1; dj <= 1; ++dj) {
+        for (const u of buckets.get(key(i + di, j + dj)) || []) {
+          if (u !== v && Math.hypot(pos[u][0] - x, pos[u][1] - y) < 0.5) near = true;
+        }
+      }
+    }
+    if (near) ++close;
+  }
+  return close * 20 <= n;
+}
+
 function graphLayout(board) {
   const n = board.points.length;
   const given = Array.isArray(board.positions) && board.positions.length === n && n > 0;
-  // DOT positions have y growing upwards (Graphviz); the screen's grows downwards.
-  const raw = given ? board.positions.map((p) => [p[0], -p[1]]) : forceLayout(n, board.edges);
-  const pos = normalise(raw, board.edges);
+  // DOT positions have y growing upwards (Graphviz); the screen's grows downwards. Positions
+  // that cannot be drawn (all at one place, or over wildly different scales) give way to the
+  // force layout.
+  let pos = given ? normalise(board.positions.map((p) => [p[0], -p[1]]), board.edges) : null;
+  if (!pos || !usable(pos)) pos = normalise(forceLayout(n, board.edges), board.edges);
   const xy = new Map(pos.map((p, v) => [v, p]));
   return [{ title: '', band: '', shape: 'node', verts: [...xy.keys()], xy, labels: [], edges: board.edges }];
 }

@@ -4,6 +4,7 @@
 import { layoutBoard } from './layout.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
+const MIN_CELL = 12;  // pixels a cell (a point's square) is drawn at least: the view scrolls
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);
@@ -67,6 +68,7 @@ export class PointView {
     figure.className = 'panel';
     const [x, y, w, h] = bounds(panel);
     const root = svg('svg', { viewBox: `${x} ${y} ${w} ${h}`, width: Math.round(w * cell), height: Math.round(h * cell) });
+    root.style.minWidth = `${Math.round(w * Math.min(cell, MIN_CELL))}px`;  // (it shrinks to the page's width down to this)
     for (const [a, b] of panel.edges) {
       const [p, q] = [panel.xy.get(a), panel.xy.get(b)];
       root.append(svg('line', { class: 'edge', x1: p[0], y1: p[1], x2: q[0], y2: q[1] }));

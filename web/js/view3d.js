@@ -85,8 +85,11 @@ export class View3D {
     light.position.set(3, 5, 8);
     this.scene.add(light);
     const size = Math.max(...this.dims.slice(0, 3));
+    // The sphere round every point drawn (a stone and its ring stick out 0.47 from a point).
+    this.radius = 0.5 * Math.hypot(...this.dims.slice(0, 3).map((d) => d - 1)) + 0.47;
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.1, 100 * size);
-    this.camera.position.set(size * 0.75, size * 0.6, size * 1.75);
+    this.camera.position.set(0.75, 0.6, 1.75);  // the direction it looks from; fitted in resize()
+    this.fitted = null;  // the distance that fits the board at the canvas's present shape
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.render());
     this.fade = true;
@@ -117,7 +120,24 @@ export class View3D {
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
+    this.fit();
     this.render();
+  }
+
+  // Keeps the whole board in view at any shape of the canvas: the distance at which the
+  // sphere round the board fits both the vertical and the horizontal field of view. A new
+  // shape scales the camera's distance by as much as the fitting one changes, so a zoom the
+  // user chose is kept relative to it.
+  fit() {
+    const half = THREE.MathUtils.degToRad(this.camera.fov / 2);
+    const across = Math.atan(Math.tan(half) * this.camera.aspect);
+    const distance = (1.04 * this.radius) / Math.sin(Math.min(half, across));
+    const target = this.controls.target;
+    const offset = this.camera.position.clone().sub(target);
+    const scale = this.fitted ? distance / this.fitted : distance / offset.length();
+    this.camera.position.copy(target).add(offset.multiplyScalar(scale));
+    this.fitted = distance;
+    this.controls.update();
   }
 
   // A click (not a drag) on a point plays it.
