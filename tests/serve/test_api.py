@@ -55,6 +55,13 @@ def test_create_and_state():
     assert set(st["stones"]) == {"black", "white"} and st["legal"]
     text = json.dumps(st)
     assert seats[0]["token"] not in text and seats[1]["token"] not in text
+    # A seat's page checks its token: the state and that seat, never a token; another is 403.
+    status, mine = SERVER.get("/api/games/%s?seat=%s" % (g["id"], seats[1]["token"]))
+    assert status == 200 and mine["seat"] == {"color": "white", "name": "bot", "kind": "greedy"}
+    assert seats[1]["token"] not in json.dumps(mine) and mine["ply"] == 0
+    for bad in ("0" * 32, "", seats[0]["token"][:-1]):
+        status, body = SERVER.get("/api/games/%s?seat=%s" % (g["id"], bad))
+        assert "this token is not a seat of this game" in error_of(status, body, 403)
     status, listing = SERVER.get("/api/games")
     assert status == 200 and listing["games"][0]["id"] == g["id"]
     assert set(listing["games"][0]) == {"id", "topology", "setup", "players", "ply", "to_move",
