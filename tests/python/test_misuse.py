@@ -94,10 +94,22 @@ print("ok")
     assert out == "ok\n"
 
 
+# Child-script lines that make each call of `calls` and print "ran" or its ValueError's text.
+TRY_EACH_CALL = """
+def try_each(calls):
+    for call in calls:
+        try:
+            call()
+            print("ran")
+        except ValueError as e:
+            print(e)
+"""
+
+
 def test_a_game_or_search_made_without_init_is_refused_not_run():
     # Game.__new__(Game) gave an object whose methods read an unconstructed game: a
     # segmentation fault on the first call; Search.__new__ the same on search().
-    out = run_child("""
+    out = run_child(TRY_EACH_CALL + """
 import pickle, tanbo
 game = tanbo.Game("grid 5x5")
 blank = tanbo.Game.__new__(tanbo.Game)
@@ -107,20 +119,10 @@ calls = [lambda: blank.is_terminal(), lambda: blank.legal_actions(), lambda: bla
          lambda: blank.save("never.tanbo"), lambda: tanbo.observation_tensors([blank]),
          lambda: tanbo.random_playouts(blank, 1), lambda: tanbo.mcts(blank, playouts=10),
          lambda: tanbo.solve(blank)]
-for call in calls:
-    try:
-        call()
-        print("ran")
-    except ValueError as e:
-        print(e)
+try_each(calls)
 print(repr(blank))
 search = tanbo.Search.__new__(tanbo.Search)
-for call in (lambda: search.search(game), lambda: search.forget(), lambda: search.spec):
-    try:
-        call()
-        print("ran")
-    except ValueError as e:
-        print(e)
+try_each([lambda: search.search(game), lambda: search.forget(), lambda: search.spec])
 blank.__setstate__(game.serialize())  # what pickle does: the game is then whole
 print(blank == game)
 """).splitlines()
@@ -137,7 +139,7 @@ print(blank == game)
 def test_the_openspiel_methods_of_a_game_made_without_init_are_refused():
     # str() gives repr()'s words (str() of an object should never fail); every other new
     # method of OpenSpiel's State refuses the game as the others do, never reading it.
-    out = run_child("""
+    out = run_child(TRY_EACH_CALL + """
 import tanbo
 blank = tanbo.Game.__new__(tanbo.Game)
 print(str(blank))
@@ -147,12 +149,7 @@ calls = [blank.to_string, blank.observation_string, blank.information_state_stri
          lambda: blank.undo_action(0, 0), lambda: blank.player_return(0),
          lambda: blank.player_reward(0), lambda: blank.string_to_action(0, "A1"),
          lambda: blank.action_to_string(0, 0)]
-for call in calls:
-    try:
-        call()
-        print("ran")
-    except ValueError as e:
-        print(e)
+try_each(calls)
 """).splitlines()
     assert out[0] == "<tanbo.Game, not initialised>"
     assert out[1:] == ["this tanbo.Game was never initialised (Game.__new__ without __init__): "
