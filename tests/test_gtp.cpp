@@ -59,6 +59,11 @@ TEST_F(Gtp, FramingIdsCommentsAndBlankLines) {
   EXPECT_EQ(send("known_command play"), "= true\n\n");
   EXPECT_EQ(send("known_command fly"), "= false\n\n");
   EXPECT_EQ(send("known_command"), "? usage: known_command COMMAND\n\n");
+  // A command without arguments refuses any (name, showboard, ... answered as if none came).
+  for (const char* c : {"protocol_version", "name", "version", "list_commands", "side_to_move",
+                        "winner", "roots", "showboard"}) {
+    EXPECT_EQ(send(std::string("4 ") + c + " extra"), std::string("?4 usage: ") + c + "\n\n");
+  }
 }
 
 // An empty answer to a command with an id keeps a space after the id: GoGui reads an answer as

@@ -170,14 +170,26 @@ void GtpEngine::register_builtin() {
 
 void GtpEngine::register_admin() {
   auto& c = commands_;
-  c["protocol_version"] = [](const auto&) { return Reply{true, "2"}; };
-  c["name"] = [](const auto&) { return Reply{true, "tanbo"}; };
-  c["version"] = [](const auto&) { return Reply{true, TANBO_VERSION}; };
+  // Commands without arguments refuse any, as clear_board and undo do (quit excepted: a
+  // controller that ends a session is obeyed).
+  c["protocol_version"] = [](const auto& a) {
+    need_args(a, 0, 0, "protocol_version");
+    return Reply{true, "2"};
+  };
+  c["name"] = [](const auto& a) {
+    need_args(a, 0, 0, "name");
+    return Reply{true, "tanbo"};
+  };
+  c["version"] = [](const auto& a) {
+    need_args(a, 0, 0, "version");
+    return Reply{true, TANBO_VERSION};
+  };
   c["known_command"] = [this](const std::vector<std::string>& a) {
     need_args(a, 1, 1, "known_command COMMAND");
     return Reply{true, is_listed(a[0]) ? "true" : "false"};
   };
-  c["list_commands"] = [this](const auto&) {
+  c["list_commands"] = [this](const auto& a) {
+    need_args(a, 0, 0, "list_commands");
     std::string s;
     for (const auto& [name, h] : commands_) {
       if (is_listed(name)) s += (s.empty() ? "" : "\n") + name;
@@ -313,13 +325,16 @@ void GtpEngine::register_queries() {
     }
     return Reply{true, join_names(pos_->topology(), vs)};
   };
-  c["side_to_move"] = [this](const auto&) {
+  c["side_to_move"] = [this](const auto& a) {
+    need_args(a, 0, 0, "side_to_move");
     return Reply{true, pos_->is_over() ? "none" : std::string(player_name(pos_->to_move()))};
   };
-  c["winner"] = [this](const auto&) {
+  c["winner"] = [this](const auto& a) {
+    need_args(a, 0, 0, "winner");
     return Reply{true, pos_->is_over() ? std::string(player_name(pos_->winner())) : "none"};
   };
-  c["roots"] = [this](const auto&) {
+  c["roots"] = [this](const auto& a) {
+    need_args(a, 0, 0, "roots");
     std::string s;
     const Topology& t = pos_->topology();
     for (RootId r : pos_->live_roots()) {
@@ -329,7 +344,10 @@ void GtpEngine::register_queries() {
     }
     return Reply{true, s};
   };
-  c["showboard"] = [this](const auto&) { return Reply{true, "\n" + render_board(*pos_)}; };
+  c["showboard"] = [this](const auto& a) {
+    need_args(a, 0, 0, "showboard");
+    return Reply{true, "\n" + render_board(*pos_)};
+  };
 }
 
 void GtpEngine::register_engine() {
