@@ -30,6 +30,14 @@ std::string rest_of(const std::vector<std::string>& args, std::size_t from) {
   return s;
 }
 
+// GTP's preprocessing of one byte (GTP 2, section 3.1): a tab reads as a space, other control
+// characters are dropped (returned as '\0'), any other byte stays ('#', which starts a comment,
+// is the caller's to see).
+char preprocessed(unsigned char c) {
+  if (c == '\t') return ' ';
+  return c < 32 || c == 127 ? '\0' : static_cast<char>(c);
+}
+
 void need_args(const std::vector<std::string>& args, std::size_t min, std::size_t max,
                const char* usage) {
   if (args.size() < min || args.size() > max) throw Error(std::string("usage: ") + usage);
@@ -483,13 +491,13 @@ bool read_gtp_line(std::istream& in, std::string& line) {
     }
     any = true;
     if (c == '\n') return true;
-    if (comment || (c < 32 && c != '\t') || c == 127) continue;
+    if (comment) continue;
     if (c == '#') {
       comment = true;
       continue;
     }
-    const char ch = c == '\t' ? ' ' : static_cast<char>(c);
-    if (ch == ' ' && !line.empty() && line.back() == ' ') continue;
+    const char ch = preprocessed(static_cast<unsigned char>(c));
+    if (ch == '\0' || (ch == ' ' && !line.empty() && line.back() == ' ')) continue;
     if (line.size() <= kMaxInputLine) line += ch;
   }
 }
@@ -503,16 +511,11 @@ void GtpEngine::run(std::istream& in, std::ostream& out) {
 }
 
 bool split_command(const std::string& raw, std::string& id, std::vector<std::string>& words) {
-  // GTP preprocessing: drop control characters except tab and newline, tabs become spaces,
-  // comments start at '#'.
+  // GTP preprocessing (as read_gtp_line's), comments starting at '#'.
   std::string line;
   for (char ch : raw) {
-    const auto u = static_cast<unsigned char>(ch);
     if (ch == '#') break;
-    if (ch == '\t')
-      line += ' ';
-    else if (u >= 32 && u != 127)
-      line += ch;
+    if (const char kept = preprocessed(static_cast<unsigned char>(ch))) line += kept;
   }
   std::istringstream is(line);
   id.clear();
