@@ -333,14 +333,17 @@ Json Games::list(std::size_t limit) {
   return {{"games", std::move(games)}};
 }
 
-Player Games::seat_of(const LiveGame& g, const Json& request) const {
-  const std::string token = *string_field(request, "seat", true);
+Player seat_of_token(const LiveGame& g, const std::string& token) {
   Player seat = 0;
   for (std::size_t i = 0; i < g.tokens.size(); ++i) {
     if (same_secret(token, g.tokens[i])) seat = static_cast<Player>(i + 1);
   }
   if (seat == 0) refuse(403, "this token is not a seat of this game");
   return seat;
+}
+
+Player Games::seat_of(const LiveGame& g, const Json& request) const {
+  return seat_of_token(g, *string_field(request, "seat", true));
 }
 
 std::string Games::move(const std::shared_ptr<LiveGame>& game, const Json& request) {

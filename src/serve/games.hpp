@@ -45,6 +45,10 @@ struct LiveGame {
   std::optional<std::uint64_t> state_version;  // the session version it was written for
 };
 
+// The seat (player from 1) whose token is `token`, compared in constant time with every seat's
+// (same_secret); throws ApiError 403 "this token is not a seat of this game" otherwise.
+Player seat_of_token(const LiveGame& g, const std::string& token);
+
 struct GamesOptions {
   std::uint64_t max_points = 20000;
   int engine_threads = 1;

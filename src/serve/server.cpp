@@ -154,15 +154,10 @@ void Server::get_state(const httplib::Request& req, httplib::Response& res) {
   }
   if (req.has_param("seat")) {
     // A seat's page checks its token: the state and the seat's colour, or 403.
-    const std::string token = req.get_param_value("seat");
-    std::optional<std::size_t> seat;
-    for (std::size_t i = 0; i < g->tokens.size(); ++i) {
-      if (same_secret(token, g->tokens[i])) seat = i;
-    }
-    if (!seat) throw ApiError{403, "this token is not a seat of this game"};
+    const std::size_t seat = seat_of_token(*g, req.get_param_value("seat")) - 1;
     Json state = state_json(*g, ply);
     const Json& players = state["players"];
-    if (*seat < players.size()) state["seat"] = players[*seat];
+    if (seat < players.size()) state["seat"] = players[seat];
     send_json(res, state);
   } else if (ply) {
     send_json(res, state_json(*g, ply));
