@@ -109,7 +109,7 @@ MctsConfig parse_mcts_options(std::string_view options) {
     if (key == "playouts") {
       c.playouts = parse_count(key, value, 1, 1000000000000ull);
     } else if (key == "time") {
-      c.move_seconds = parse_number(key, value, 0.001, 1e9);  // Python's limits (search.cpp)
+      c.move_seconds = parse_number(key, value, kLeastMoveSeconds, kMostMoveSeconds);
     } else if (key == "gametime") {
       c.game_seconds = parse_number(key, value, 0.01, 1e7);
     } else if (key == "threads") {

@@ -125,8 +125,6 @@ void run_interruptible(const std::function<void()>& work, const std::function<vo
 // values of kNoLimitSeconds or more (over 31 years; the clock cannot reach beyond about 292
 // years). Negative and NaN are refused.
 constexpr double kNoLimitSeconds = 1e9;
-// The shortest time limit of an MCTS search, as an mcts: player spec's time= (mcts_options.cpp).
-constexpr double kLeastSearchSeconds = 0.001;
 double time_limit(double seconds, const char* name) {
   if (std::isnan(seconds)) {
     throw Error(std::string(name) + " is NaN: give a number of seconds, 0 or more (0 or inf: no " +
@@ -263,11 +261,10 @@ MctsConfig mcts_config(std::uint64_t playouts, double seconds, int threads, cons
   }
   config.move_seconds = time ? *time : limit;
   // A search's limit is one an mcts: player spec takes (Search.spec reads back as the same
-  // engine on the command line): 0.001 s at the least.
-  if (config.move_seconds > 0 && config.move_seconds < kLeastSearchSeconds) {
-    throw Error(std::string(time ? "time" : "seconds") +
-                " must be 0 (no time limit) or at least 0.001, not " +
-                plain_number(config.move_seconds));
+  // engine on the command line): kLeastMoveSeconds at the least.
+  if (config.move_seconds > 0 && config.move_seconds < kLeastMoveSeconds) {
+    throw Error(std::string(time ? "time" : "seconds") + " must be 0 (no time limit) or at least " +
+                plain_number(kLeastMoveSeconds) + ", not " + plain_number(config.move_seconds));
   }
   // Capped to the cores, as solve's (docs/python.md, "Threads"): with parallel=root each thread
   // grows a tree of its own (up to about 150 MB), so threads=256 on a small machine could ask

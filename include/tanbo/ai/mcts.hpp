@@ -27,6 +27,11 @@ namespace tanbo {
 // reached. With no limit at all it runs 1000 playouts. Each field says the option of
 // "mcts:OPTIONS" that sets it (parse_mcts_options); an empty optional is the choice of the
 // function named, by the board.
+// The bounds of a search's time per move (time=, and Python's seconds=): at least 0.001 s, and
+// at most 10^9 s, from where Python's seconds= means no limit at all.
+inline constexpr double kLeastMoveSeconds = 0.001;
+inline constexpr double kMostMoveSeconds = 1e9;
+
 struct MctsConfig {
   std::uint64_t playouts = 0;  // playouts: playouts per move (0 = no playout limit)
   double move_seconds = 0;     // time: seconds per move (0 = no time limit)
