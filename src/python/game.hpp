@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "arguments.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/players.hpp"
 #include "tanbo/io/gamefile.hpp"
@@ -30,53 +31,15 @@ namespace tanbo::python {
 
 namespace py = pybind11;
 
-// Sets a Python exception of `type` with `message`, whatever bytes it holds: a name from a file
-// may not be UTF-8, and PyErr_SetString would then raise an exception with no text at all.
-inline void set_error(PyObject* type, const char* message) {
-  PyObject* text = PyUnicode_DecodeUTF8(message, static_cast<Py_ssize_t>(std::strlen(message)),
-                                        "backslashreplace");
-  if (!text) {
-    PyErr_Clear();
-    PyErr_SetString(type, "(a message that cannot be shown)");
-    return;
-  }
-  PyErr_SetObject(type, text);
-  Py_DECREF(text);
-}
-
-// An integer argument (a Python int, a NumPy integer, anything with __index__) that must fit
-// `int`: one beyond that is refused with `refusal`'s words for its decimal text, a ValueError
-// as for any other number out of range (pybind11 would raise "incompatible function
-// arguments"). None gives nullopt.
-template <class Refusal>
-std::optional<int> int_argument(const py::object& x, Refusal&& refusal) {
-  if (x.is_none()) return std::nullopt;
-  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(x.ptr()));
-  if (!index) throw py::error_already_set();  // TypeError: not an integer
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow || v < INT_MIN || v > INT_MAX) {
-    throw Error(refusal(std::string(py::str(index))));
-  }
-  return static_cast<int>(v);
-}
-// The same for an argument that may not be None.
-template <class Refusal>
-int required_int_argument(const py::object& x, Refusal&& refusal) {
-  if (x.is_none()) throw py::type_error("an integer is required, not None");
-  return *int_argument(x, std::forward<Refusal>(refusal));
-}
-
 // current_player() once the game is over, as OpenSpiel's kTerminalPlayerId.
 inline constexpr int kTerminal = -4;
 // The lowest of OpenSpiel's special player ids, which its methods taking a player accept besides
 // the players 0 .. n-1: kChancePlayerId -1, kSimultaneousPlayerId -2, kInvalidPlayer -3,
 // kTerminalPlayerId -4, kMeanFieldPlayerId -5. None of them ever acts in Tanbo.
 inline constexpr int kLowestSpecialPlayer = -5;
-// tanbo.RESIGN: what history() gave for a resignation in earlier versions of the module
-// (OpenSpiel's kInvalidAction, which apply_action cannot replay, and in games of three players
-// or more not even the mover's turn). history() now lists only the moves played, and
-// resignations() the resignations; the constant stays so that code comparing with it still runs.
+// tanbo.RESIGN: OpenSpiel's kInvalidAction, defined for code that compares with it. No entry of
+// history() is ever this: a resignation is no action (apply_action cannot replay it, and in
+// games of three players or more it need not be the mover's turn); resignations() lists them.
 inline constexpr int kResignAction = -1;
 
 // A game as Python sees it: a session of people only (every turn is played from Python), never

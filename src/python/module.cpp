@@ -74,6 +74,15 @@ auto point_id_refusal(const PyGame& g) {
   return [&g](const std::string& text) { return g.not_a_point_id(text); };
 }
 
+// A method of PyGame taking an optional player from 0 (None: the side to move), as Python calls
+// it: the player read by int_argument.
+template <class Result>
+auto with_optional_player(Result (PyGame::*method)(std::optional<int>) const) {
+  return [method](const PyGame& g, const py::object& player) {
+    return (g.*method)(int_argument(player, player_index_refusal(g)));
+  };
+}
+
 PyGame deserialize(const std::string& text) {
   return PyGame(read_game(text, "text"));
 }
@@ -83,6 +92,10 @@ PyGame deserialize(const std::string& text) {
 // `resignation_type` are the named tuples of full_history() and resignations().
 void add_openspiel(py::class_<PyGame>& game, const py::object& player_action_type,
                    const py::object& resignation_type) {
+  // returns()[player]: the rewards are the returns (given only at the end).
+  const auto player_return = [](const PyGame& g, const py::object& player) {
+    return g.player_return(required_int_argument(player, player_index_refusal(g)));
+  };
   game.def("current_player", &PyGame::current_player,
            "the side to move, 0-based; tanbo.TERMINAL (-4) once the game is over")
       .def(
@@ -100,18 +113,8 @@ void add_openspiel(py::class_<PyGame>& game, const py::object& player_action_typ
            "+1 for the winner, -1/(players-1) for each other player (zero-sum), 0 for all while "
            "playing")
       .def("rewards", &PyGame::returns, "the returns (given only at the end)")
-      .def(
-          "player_return",
-          [](const PyGame& g, const py::object& player) {
-            return g.player_return(required_int_argument(player, player_index_refusal(g)));
-          },
-          py::arg("player"), "returns()[player], player from 0")
-      .def(
-          "player_reward",
-          [](const PyGame& g, const py::object& player) {
-            return g.player_return(required_int_argument(player, player_index_refusal(g)));
-          },
-          py::arg("player"), "rewards()[player], player from 0")
+      .def("player_return", player_return, py::arg("player"), "returns()[player], player from 0")
+      .def("player_reward", player_return, py::arg("player"), "rewards()[player], player from 0")
       .def(
           "legal_actions_mask",
           [](const PyGame& g, const py::object& player) {
@@ -197,33 +200,21 @@ void add_openspiel(py::class_<PyGame>& game, const py::object& player_action_typ
            "the position as text: the board's spec, the board drawn as tanbo show draws it, "
            "whose turn or who won; equal exactly for equal positions (==)")
       .def("__str__", &PyGame::str)
-      .def(
-          "observation_string",
-          [](const PyGame& g, const py::object& player) {
-            return g.observation_string(int_argument(player, player_index_refusal(g)));
-          },
-          py::arg("player") = py::none(),
-          "to_string() for any player (perfect information); player from 0")
-      .def(
-          "information_state_string",
-          [](const PyGame& g, const py::object& player) {
-            return g.information_state_string(int_argument(player, player_index_refusal(g)));
-          },
-          py::arg("player") = py::none(),
-          "history_str() for any player (perfect information), with 'resign P' in place of "
-          "each resignation; player from 0")
+      .def("observation_string", with_optional_player(&PyGame::observation_string),
+           py::arg("player") = py::none(),
+           "to_string() for any player (perfect information); player from 0")
+      .def("information_state_string", with_optional_player(&PyGame::information_state_string),
+           py::arg("player") = py::none(),
+           "history_str() for any player (perfect information), with 'resign P' in place of "
+           "each resignation; player from 0")
       .def("serialize", &PyGame::to_text, "the game as game-file text (Game.deserialize)")
       .def_static("deserialize", &deserialize, py::arg("text"),
                   "a game from serialize()'s text, replayed through the rules")
-      .def(
-          "observation_tensor",
-          [](const PyGame& g, const py::object& player) {
-            return g.observation_tensor(int_argument(player, player_index_refusal(g)));
-          },
-          py::arg("player") = py::none(),
-          "float32 planes from a player's view (None: the side to move): its stones, the "
-          "others' in seat order after it (player+1, player+2, ... mod players; a player out "
-          "keeps its empty plane), the empty points, ones when it is to move")
+      .def("observation_tensor", with_optional_player(&PyGame::observation_tensor),
+           py::arg("player") = py::none(),
+           "float32 planes from a player's view (None: the side to move): its stones, the "
+           "others' in seat order after it (player+1, player+2, ... mod players; a player out "
+           "keeps its empty plane), the empty points, ones when it is to move")
       .def(
           "__eq__", [](const PyGame& a, const PyGame& b) { return a.same_position(b); },
           py::is_operator())
