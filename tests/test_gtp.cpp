@@ -62,7 +62,8 @@ TEST_F(Gtp, FramingIdsCommentsAndBlankLines) {
   // A command without arguments refuses any (name, showboard, ... answered as if none came).
   for (const char* c : {"protocol_version", "name", "version", "list_commands", "side_to_move",
                         "winner", "roots", "showboard"}) {
-    EXPECT_EQ(send(std::string("4 ") + c + " extra"), std::string("?4 usage: ") + c + "\n\n");
+    EXPECT_EQ(send(std::string("4 ") + c + " extra"),
+              std::string("?4 usage: ") + c + " (it takes no arguments)\n\n");
   }
 }
 
@@ -258,7 +259,7 @@ TEST_F(Gtp, RefusedMovesSayWhyAndChangeNothing) {
           "? setup four does not fit grid 9x9; setups that fit: steere1995, steere2026, dense, "
           "spaced\n\n");
   refused("setup spaced 9", "? PLAYERS must be 2 to 8\n\n");
-  refused("clear_board now", "? usage: clear_board\n\n");
+  refused("clear_board now", "? usage: clear_board (it takes no arguments)\n\n");
 }
 
 TEST_F(Gtp, UndoClearBoardAndWinner) {

@@ -287,7 +287,7 @@ TEST_F(GtpClient, FinalScoreOnceTheGameIsOver) {
   EXPECT_EQ(send("final_score"), "? the game is not over\n\n");
   send("resign white");
   EXPECT_EQ(send("final_score"), "= red\n\n");
-  EXPECT_EQ(send("final_score now"), "? usage: final_score\n\n");
+  EXPECT_EQ(send("final_score now"), "? usage: final_score (it takes no arguments)\n\n");
 }
 
 TEST_F(GtpClient, RootSpaceOfTheRootAtAPoint) {

@@ -38,11 +38,6 @@ char preprocessed(unsigned char c) {
   return c < 32 || c == 127 ? '\0' : static_cast<char>(c);
 }
 
-void need_args(const std::vector<std::string>& args, std::size_t min, std::size_t max,
-               const char* usage) {
-  if (args.size() < min || args.size() > max) throw Error(std::string("usage: ") + usage);
-}
-
 // A number of seconds (digits, at most one '.', at most 10^7) or, with `whole`, of moves.
 double need_amount(const std::string& text, const char* what, bool whole) {
   const auto x = parse_number(text, whole);
@@ -55,6 +50,12 @@ double need_amount(const std::string& text, const char* what, bool whole) {
 }
 
 }  // namespace
+
+void need_args(const std::vector<std::string>& args, std::size_t min, std::size_t max,
+               const char* usage) {
+  if (args.size() >= min && args.size() <= max) return;
+  throw Error(std::string("usage: ") + usage + (max == 0 ? " (it takes no arguments)" : ""));
+}
 
 GtpEngine::GtpEngine(std::uint64_t seed)
     : GtpEngine(
@@ -238,12 +239,14 @@ void GtpEngine::register_board() {
       throw Error("unacceptable size: boardsize takes a whole number");
     }
     const std::string digits = s.substr(std::min(s.find_first_not_of('0'), s.size()));
-    if (digits.size() > 2 || std::stoi("0" + digits) > kMaxGtpBoardSize) {
+    // At most two digits after the zeros, so the number is read without overflow.
+    const auto n = digits.size() > 2 ? kMaxGtpBoardSize + 1
+                                     : static_cast<std::uint32_t>(std::stoi("0" + digits));
+    if (n > kMaxGtpBoardSize) {
       throw Error(
           "unacceptable size: GTP names the points of boards up to 25x25 (the topology "
           "command takes larger ones)");
     }
-    const auto n = static_cast<std::uint32_t>(std::stoi("0" + digits));
     try {
       reset(board_of_size(n));
     } catch (const Error& e) {

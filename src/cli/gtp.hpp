@@ -137,6 +137,10 @@ bool read_gtp_line(std::istream& in, std::string& line);
 // Adds tanbo-solve and tanbo-analyze to an engine (gtp_solver.cpp; the engine constructor
 // calls it).
 void add_solver_commands(GtpEngine& engine);
+// Checks a command's argument count, min to max; throws tanbo::Error "usage: USAGE" otherwise,
+// with "(it takes no arguments)" for a command that takes none (gtp.cpp).
+void need_args(const std::vector<std::string>& args, std::size_t min, std::size_t max,
+               const char* usage);
 // Adds the commands clients such as GoGui, Sabaki and twogtp send: komi, loadsgf, printsgf,
 // final_score, gogui-analyze_commands and root_space (gtp_client.cpp; the engine constructor
 // calls it).

@@ -33,10 +33,6 @@ constexpr const char* kAnalyzeCommands[] = {
     "plist/Root space of a root/root_space %p",
 };
 
-void need_count(const Args& a, std::size_t min, std::size_t max, const char* usage) {
-  if (a.size() < min || a.size() > max) throw Error(std::string("usage: ") + usage);
-}
-
 // A decimal number as GTP's komi takes it: an optional sign, digits, at most one '.'.
 bool is_number(const std::string& s) {
   const std::size_t from = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
@@ -66,7 +62,7 @@ std::uint32_t need_move_number(const std::string& text, std::uint32_t turns) {
 
 // komi NUMBER: accepted and ignored; Tanbo has no komi.
 Reply komi(const Args& a) {
-  need_count(a, 1, 1, "komi NUMBER");
+  need_args(a, 1, 1, "komi NUMBER");
   if (!is_number(a[0])) {
     throw Error("komi must be a number, not " + quote_input(a[0]) +
                 " (Tanbo has no komi; any number is accepted and ignored)");
@@ -77,7 +73,7 @@ Reply komi(const Args& a) {
 // loadsgf FILE [MOVE]: the game of an SGF record or a game file, replayed through the rules, up
 // to the position before turn MOVE. Nothing changes when the file is refused.
 Reply loadsgf(GtpEngine& engine, const Args& a) {
-  need_count(a, 1, 2, "loadsgf FILE [MOVE]");
+  need_args(a, 1, 2, "loadsgf FILE [MOVE]");
   std::optional<Game> game;
   try {
     game.emplace(load_game(a[0]));
@@ -95,7 +91,7 @@ Reply loadsgf(GtpEngine& engine, const Args& a) {
 
 // printsgf [FILE]: the game so far as SGF, answered or written to FILE (atomically).
 Reply printsgf(const GtpEngine& engine, const Args& a) {
-  need_count(a, 0, 1, "printsgf [FILE]");
+  need_args(a, 0, 1, "printsgf [FILE]");
   Game game(engine.position());
   game.names = engine.player_names();
   std::string sgf;
@@ -112,7 +108,7 @@ Reply printsgf(const GtpEngine& engine, const Args& a) {
 // final_score: B+ or W+ (the winner, whatever the way the game ended), the winner's colour name
 // with more than two players; refused while the game goes on.
 Reply final_score(const GtpEngine& engine, const Args& a) {
-  need_count(a, 0, 0, "final_score");
+  need_args(a, 0, 0, "final_score");
   const Position& pos = engine.position();
   if (!pos.is_over()) throw Error("the game is not over");
   if (pos.num_players() == 2) return {true, pos.winner() == kBlack ? "B+" : "W+"};
@@ -120,7 +116,7 @@ Reply final_score(const GtpEngine& engine, const Args& a) {
 }
 
 Reply analyze_commands(const Args& a) {
-  need_count(a, 0, 0, "gogui-analyze_commands");
+  need_args(a, 0, 0, "gogui-analyze_commands");
   std::string s;
   for (const char* line : kAnalyzeCommands) s += (s.empty() ? "" : "\n") + std::string(line);
   return {true, s};
@@ -128,7 +124,7 @@ Reply analyze_commands(const Args& a) {
 
 // root_space VERTEX: the root-space points of the root that holds the stone on VERTEX.
 Reply root_space(const GtpEngine& engine, const Args& a) {
-  need_count(a, 1, 1, "root_space VERTEX");
+  need_args(a, 1, 1, "root_space VERTEX");
   const Position& pos = engine.position();
   const Topology& t = pos.topology();
   const Vertex v = t.need_vertex(a[0]);

@@ -17,10 +17,6 @@ namespace {
 using Args = std::vector<std::string>;
 using Reply = GtpEngine::Reply;
 
-void need_none(const Args& a, const char* command) {
-  if (!a.empty()) throw Error(std::string("usage: ") + command + " (it takes no arguments)");
-}
-
 // Why GoGui cannot show the game, or "" when it can: a grid of two axes without wrap, at most
 // 25 points a side, whose Go coordinates GoGui's are, and two players. The refusal says what
 // GoGui can show.
@@ -52,7 +48,7 @@ Player opponent(Player p) {
 
 // gogui-rules_game_id: the game's name, as GoGui wants it (a capital, then small letters).
 Reply game_id(const GtpEngine& engine, const Args& a) {
-  need_none(a, "gogui-rules_game_id");
+  need_args(a, 0, 0, "gogui-rules_game_id");
   gogui_size(engine.position());
   return {true, "Tanbo"};
 }
@@ -60,7 +56,7 @@ Reply game_id(const GtpEngine& engine, const Args& a) {
 // gogui-rules_board_size: N for GoGui's N x N board (as every GoGui reads it), "W H" for a
 // rectangle (GoGui 1.6 and later).
 Reply board_size(const GtpEngine& engine, const Args& a) {
-  need_none(a, "gogui-rules_board_size");
+  need_args(a, 0, 0, "gogui-rules_board_size");
   const auto [w, h] = gogui_size(engine.position());
   return {true, std::to_string(w) + (w == h ? "" : " " + std::to_string(h))};
 }
@@ -68,7 +64,7 @@ Reply board_size(const GtpEngine& engine, const Args& a) {
 // gogui-rules_board: the stones as they stand (roots removed), one row a line from the top
 // row down, X for Black, O for White, . for an empty point, separated by spaces.
 Reply board(const GtpEngine& engine, const Args& a) {
-  need_none(a, "gogui-rules_board");
+  need_args(a, 0, 0, "gogui-rules_board");
   const Position& pos = engine.position();
   const auto [w, h] = gogui_size(pos);
   const Topology& t = pos.topology();
@@ -87,7 +83,7 @@ Reply board(const GtpEngine& engine, const Args& a) {
 // gogui-rules_legal_moves: the side to move's legal points (never `pass`: Tanbo has none);
 // empty once the game is over, which is how GoGui learns that it is.
 Reply legal_moves(const GtpEngine& engine, const Args& a) {
-  need_none(a, "gogui-rules_legal_moves");
+  need_args(a, 0, 0, "gogui-rules_legal_moves");
   const Position& pos = engine.position();
   gogui_size(pos);
   if (pos.is_over()) return {true, ""};
@@ -97,7 +93,7 @@ Reply legal_moves(const GtpEngine& engine, const Args& a) {
 // gogui-rules_side_to_move: black or white; once the game is over, the side that lost (it has
 // no move), since GoGui reads a colour from every answer.
 Reply side_to_move(const GtpEngine& engine, const Args& a) {
-  need_none(a, "gogui-rules_side_to_move");
+  need_args(a, 0, 0, "gogui-rules_side_to_move");
   const Position& pos = engine.position();
   gogui_size(pos);
   const Player p = pos.is_over() ? opponent(pos.winner()) : pos.to_move();
@@ -106,7 +102,7 @@ Reply side_to_move(const GtpEngine& engine, const Args& a) {
 
 // gogui-rules_final_result: the sentence GoGui shows when the game is over.
 Reply final_result(const GtpEngine& engine, const Args& a) {
-  need_none(a, "gogui-rules_final_result");
+  need_args(a, 0, 0, "gogui-rules_final_result");
   const Position& pos = engine.position();
   gogui_size(pos);
   if (!pos.is_over()) throw Error("the game is not over");
