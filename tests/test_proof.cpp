@@ -2,6 +2,8 @@
 // with a move changed, a line removed or the wrong winner fails it, naming the position.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <random>
@@ -9,6 +11,8 @@
 
 #include "tanbo/ai/proof_writer.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/setup.hpp"
+#include "tanbo/core/topology.hpp"
 #include "tanbo/platform/memory.hpp"
 #include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
@@ -192,6 +196,25 @@ TEST(Proof, PositionsNotWrittenAsTheFormatSaysAreRefused) {
   EXPECT_EQ(refused("A1,,B1/D1 C1\n").substr(0, 8), "line 6: ");
   EXPECT_EQ(refused(std::string("A1\0/D1 B1\n", 11)).substr(0, 8), "line 6: ");
   EXPECT_EQ(refused("", ""), "line 3: no setup named");
+  // The move too is written as the board names it (it was once read in any spelling the
+  // board's parser takes: a tab before it, lower case, a leading zero).
+  EXPECT_EQ(refused("A1/D1 b1\n"), "line 6: the move \"b1\" is not written B1");
+  EXPECT_EQ(refused("A1/D1 \tB1\n"), "line 6: the move \"\\tB1\" is not written B1");
+  EXPECT_EQ(refused("A1/D1 B01\n"), "line 6: the move \"B01\" is not written B1");
+}
+
+// Moves that end the game leave nothing to prove: the check says so with the position and
+// who won there (it once said only that the game was over), for the true winner as for the
+// other.
+TEST(Proof, MovesThatEndTheGameAreRefusedWithThePosition) {
+  for (const char* winner : {"black", "white"}) {
+    const auto r = check_text(std::string("tanbo-proof 1\ntopology line 4\nsetup spaced\n") +
+                              "moves 2 3\nwinner " + winner + "\n");
+    EXPECT_FALSE(r.valid);
+    EXPECT_EQ(r.reason,
+              "the game is already over after the moves 2 3: black won it, at the position 1,2/ "
+              "(a certificate proves a win from a position where the game goes on)");
+  }
 }
 
 TEST(Proof, ASetupThatIsNoGameIsRefused) {
@@ -226,6 +249,55 @@ TEST(Proof, ACertificateOfAHugeBoardFailsAtItsFirstPosition) {
   EXPECT_NE(r.reason.find("... ("), std::string::npos);
   EXPECT_LT(r.reason.size(), 1200u);
   EXPECT_NE(r.reason.find("(white to move) is not listed"), std::string::npos) << r.reason;
+}
+
+// The line of play the check follows holds a copy of the board a ply, counted against the
+// memory limit as the positions kept are: on a long path with two seeds, a line of 2,000
+// plies is 40 MB of boards but only a few MB of keys (few stones, a byte each), so a
+// certificate of a few MB once took memory far past the limit it was checked under.
+TEST(Proof, TheLineOfPlayFollowedIsCountedAgainstTheMemoryLimit) {
+  constexpr int kPoints = 20000, kPlies = 2000;
+  std::string dot = "graph path {\n n0 [stone=1]; n" + std::to_string(kPoints - 1) + " [stone=2]\n";
+  for (int i = 0; i + 1 < kPoints; ++i) {
+    dot += " n" + std::to_string(i) + " -- n" + std::to_string(i + 1) + "\n";
+  }
+  dot += "}\n";
+  const auto topo = make_from_dot(dot, "path.dot");
+  Position pos(topo, make_setup(*topo, "file"));
+  std::string text = proof_header(pos, kBlack);
+  // Each side's first legal move in the board's order (one a side here), which the check
+  // follows first for White; Black's listed, until the line stops being listed.
+  for (int ply = 0; ply < kPlies; ++ply) {
+    ASSERT_FALSE(pos.is_over());
+    const auto moves = pos.legal_moves(pos.to_move());
+    ASSERT_FALSE(moves.empty());
+    const Vertex move = *std::min_element(moves.begin(), moves.end());
+    if (pos.to_move() == kBlack) text += proof_position(pos) + " " + topo->name(move) + "\n";
+    pos.play(move);
+  }
+  // Without a limit to speak of the line is followed to its end, where a position is missing.
+  const char* before = std::getenv("TANBO_MAX_MEMORY");
+  const std::string saved = before ? before : "";
+  ::setenv("TANBO_MAX_MEMORY", "16G", 1);
+  const auto r = check_text(text);
+  EXPECT_FALSE(r.valid);
+  EXPECT_NE(r.reason.find("(black to move) is not listed"), std::string::npos) << r.reason;
+  EXPECT_GE(r.checked, static_cast<std::uint64_t>(kPlies));
+  // Under 24 MB the boards of the line pass the room, and the check says so.
+  ::setenv("TANBO_MAX_MEMORY", "24M", 1);
+  std::string refusal;
+  try {
+    check_text(text);
+  } catch (const Error& e) {
+    refusal = e.what();
+  }
+  if (before) {
+    ::setenv("TANBO_MAX_MEMORY", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TANBO_MAX_MEMORY");
+  }
+  EXPECT_NE(refusal.find("checking this certificate would need about"), std::string::npos)
+      << refusal;
 }
 
 // Keys are exact: along random games on boards small and large, of two and three players, two

@@ -203,6 +203,8 @@ class MemoryBudget {
       throw Error("checking this certificate " + memory_refusal(used_, limit_));
     }
   }
+  // Gives back `bytes` counted before (a line of play's position, once it is left).
+  void release(std::uint64_t bytes) { used_ -= std::min(bytes, used_); }
 
  private:
   MemoryLimit limit_;
@@ -312,8 +314,9 @@ Certificate read_header(std::istream& in, std::uint64_t& number, MemoryBudget& m
   std::istringstream words(need_line(in, "moves", number));
   const std::uint64_t moves_line = number;
   for (std::string name; words >> name;) {
-    c.moves += (c.moves.empty() ? "" : " ") + name;
     const Vertex v = point(*c.topo, name, moves_line);
+    // (named as the board names it: "valid: ... after the moves B1" says which points they are)
+    c.moves += (c.moves.empty() ? "" : " ") + c.topo->name(v);
     if (c.start.to_move == kEmpty || !legal(c.topo->graph, c.start, v)) {
       throw Error("line " + std::to_string(moves_line) + ": move " + quote_input(name) +
                   " is not legal there");
@@ -351,7 +354,12 @@ void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryB
       throw Error("line " + std::to_string(number) + ": expected \"POSITION MOVE\", found " +
                   quote_input(line));
     }
-    const Vertex move = point(*c.topo, std::string_view(line).substr(space + 1), number);
+    const std::string_view move_name = std::string_view(line).substr(space + 1);
+    const Vertex move = point(*c.topo, move_name, number);
+    if (c.topo->name(move) != move_name) {  // (as a position's names: one text for each line)
+      throw Error("line " + std::to_string(number) + ": the move " + quote_input(move_name) +
+                  " is not written " + c.topo->name(move));
+    }
     const std::string_view position = std::string_view(line).substr(0, space);
     try {
       stones = read_position(*c.topo, position, c.players);
@@ -393,6 +401,13 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& report
     State state;
     std::vector<Vertex> moves;  // the moves followed from it
     std::size_t next = 0;       // the next of them to follow
+  };
+  // What a frame holds, counted while it is on the line: a line of play on a big board is a
+  // copy of the board a ply, far more than the keys of its positions when they have few stones
+  // (a certificate of a few MB could otherwise take gigabytes here).
+  const auto frame_bytes = [](const Frame& f) {
+    return sizeof(Frame) + f.state.stones.size() * sizeof(Player) +
+           f.moves.capacity() * sizeof(Vertex);
   };
   PositionSet done;  // the positions visited where the winner is not to move
   std::string key;
@@ -439,6 +454,7 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& report
       }
     }
     line.push_back({std::move(s), std::move(moves), 0});
+    memory.add(frame_bytes(line.back()));
     return true;
   };
   if (!visit(c.start)) return;
@@ -446,6 +462,7 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& report
     reporter.step(lines_read, r.checked);
     Frame& f = line.back();
     if (f.next == f.moves.size()) {
+      memory.release(frame_bytes(f));
       line.pop_back();
       continue;
     }
@@ -553,7 +570,11 @@ CheckResult check(std::istream& in, const std::function<void(const CheckProgress
   r.moves = c.moves;
   r.listed = c.lines.size();
   if (c.start.to_move == kEmpty) {
-    r.reason = "the game is already over after the moves";
+    // (named as a line of play that breaks the proof is: by the position and its winner)
+    r.reason = "the game is already over after the moves " + c.moves + ": " +
+               std::string(player_name(winner_of(c.start))) + " won it, at the position " +
+               shown(position_text(*c.topo, c.start.stones, c.players)) +
+               " (a certificate proves a win from a position where the game goes on)";
     return r;
   }
   walk(c, r, memory, reporter, number);
