@@ -93,14 +93,35 @@ std::string header_text(const CheckpointRun& run, std::size_t table_words, std::
   return os.str();
 }
 
+// A hash (64-bit FNV-1a) of the board's points and edges. A DOT board's spec is its file's
+// name, which says nothing of the edges in it; nor do the positions' hashes (a key per point
+// and colour). Without it a checkpoint of a board whose file was edited since (an edge more
+// or less, the same points and seeds) would be read into a solve of the new board, whose
+// search would then take the old board's proofs for its own.
+std::string graph_hash(const Graph& g) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  const auto add = [&h](std::uint64_t x) {
+    for (int i = 0; i < 8; ++i) h = (h ^ ((x >> (8 * i)) & 0xFF)) * 0x100000001b3ull;
+  };
+  add(g.num_vertices());
+  for (const auto o : g.offsets()) add(o);
+  for (const auto v : g.targets()) add(v);
+  std::ostringstream os;
+  os << std::hex << std::setw(16) << std::setfill('0') << h;
+  return os.str();
+}
+
 }  // namespace
 
 std::string checkpoint_identity(const Position& pos, const SolverOptions& options) {
   std::ostringstream os;
-  os << "board: " << one_line(pos.topology().spec) << "\nsetup: " << one_line(pos.setup().name)
-     << "\nplayers: " << pos.num_players() << "\nposition: " << std::hex << std::setw(16)
-     << std::setfill('0') << pos.hash() << std::dec << ", " << pos.ply() << " moves, "
-     << player_name(pos.to_move())
+  os << "board: " << one_line(pos.topology().spec) << "\n";
+  if (pos.topology().kind == BoardKind::kFile) {
+    os << "graph: " << graph_hash(pos.graph()) << " (" << pos.num_vertices() << " points)\n";
+  }
+  os << "setup: " << one_line(pos.setup().name) << "\nplayers: " << pos.num_players()
+     << "\nposition: " << std::hex << std::setw(16) << std::setfill('0') << pos.hash() << std::dec
+     << ", " << pos.ply() << " moves, " << player_name(pos.to_move())
      << " to move\nmethod: " << (options.method == SolveMethod::kProofNumber ? "pn" : "ab")
      << "\nsymmetry: " << (options.symmetry ? "on" : "off") << "\n";
   return os.str();

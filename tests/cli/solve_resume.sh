@@ -98,6 +98,19 @@ done
 printf 'winner: black\n' > text.ckpt
 refused_in_one_line "text.ckpt: not a solver checkpoint" "$TANBO" solve --topology "hex 3" \
   --checkpoint text.ckpt --resume
+# A DOT board is named by its file, which may be edited between runs: a checkpoint of the file
+# before an edge was taken out (the same points and seeds, so the same position hashes) is of
+# another board, and refused. It was once read in, the old board's proofs taken for the new's:
+# without h -- j Black wins, and the solve resumed from it said White.
+printf 'graph p {\n  a -- b -- c -- d -- e -- a\n  a -- f; b -- g; c -- h; d -- i; e -- j\n  f -- h -- j -- g -- i -- f\n  a [stone=1]; c [stone=2]\n}\n' > p.dot
+"$TANBO" solve --topology "file p.dot" --setup file --progress 0 --checkpoint dot.ckpt > out 2> err ||
+  fail "p.dot: $(cat err)"
+grep -aq "^graph: [0-9a-f]\{16\} (10 points)$" dot.ckpt || fail "no graph line: $(head -n 8 dot.ckpt)"
+sed -i 's/^  f -- h -- j -- g -- i -- f$/  f -- h; j -- g -- i -- f/' p.dot
+cp dot.ckpt dot.keep
+refused_in_one_line "dot.ckpt: a checkpoint of another solve (graph: " "$TANBO" solve \
+  --topology "file p.dot" --setup file --progress 0 --checkpoint dot.ckpt --resume
+cmp -s dot.ckpt dot.keep || fail "a checkpoint of another DOT board changed"
 # A byte changed in the table: the checksum finds it, or before it the check of each entry
 # (an entry no search writes).
 cp keep.ckpt flip.ckpt

@@ -22,8 +22,9 @@ namespace tanbo {
 
 // What a checkpoint says of its solve besides the table.
 struct CheckpointRun {
-  // The lines that must match for a resume: the board, the setup, the players, the position
-  // (its hash, moves played and side to move), the method and the symmetry setting.
+  // The lines that must match for a resume: the board (on a DOT board also a hash of its points
+  // and edges), the setup, the players, the position (its hash, moves played and side to move),
+  // the method and the symmetry setting.
   std::string identity;
   std::uint64_t nodes = 0;        // nodes searched by every run so far
   double seconds = 0;             // their wall time
