@@ -123,7 +123,16 @@ class Merge {
 
   const Unit& unit_here() const {
     const auto it = units_.find(canonical(pos_, perms_).key);
-    if (it == units_.end()) throw Error("the split's units do not cover its root (damaged?)");
+    if (it == units_.end()) {
+      // (named by its moves from the root, as the manifest's lines name units)
+      std::string moves;
+      const auto played = pos_.history();
+      for (std::size_t i = root_.position.history().size(); i < played.size(); ++i) {
+        if (played[i].vertex != kNoVertex) moves += " " + pos_.topology().name(played[i].vertex);
+      }
+      throw Error(shown_name(manifest_path(dir_)) + ": no unit holds the position after the moves" +
+                  moves + " from the root (a damaged manifest: a unit line left out)");
+    }
     return it->second;
   }
 
@@ -179,9 +188,9 @@ class Merge {
     auto map = [&](Vertex v) { return inverse[to_key[v]]; };
     std::istringstream in(
         read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
-    check_unit_header(in, path, unit.index, winner);
+    const std::uint64_t header_lines = check_unit_header(in, path, unit.index, winner);
     std::string line;
-    for (std::uint64_t number = 6; std::getline(in, line); ++number) {
+    for (std::uint64_t number = header_lines + 1; std::getline(in, line); ++number) {
       drop_carriage_returns(line);
       if (line.empty()) continue;
       const std::string where = shown_name(path) + ": line " + std::to_string(number);
@@ -204,15 +213,18 @@ class Merge {
     }
   }
 
-  // The first five lines of unit `index`'s certificate: those of a certificate of its position
-  // (the root's moves and the unit's) for `winner`.
-  void check_unit_header(std::istream& in, const std::string& path, std::size_t index,
-                         Player winner) {
+  // The header of unit `index`'s certificate: that of a certificate of its position (the
+  // root's moves and the unit's) for `winner`, five lines and a DOT board's "dot" lines. Returns
+  // the number of its lines, so that the lines after it are named by their number in the file.
+  std::uint64_t check_unit_header(std::istream& in, const std::string& path, std::size_t index,
+                                  Player winner) {
     const Position unit = unit_position(root_.position, manifest_, index);
     std::istringstream want(proof_header(unit, winner));
     std::string expected;
     std::string line;
-    for (int i = 1; std::getline(want, expected); ++i) {
+    std::uint64_t i = 0;
+    while (std::getline(want, expected)) {
+      ++i;
       if (!std::getline(in, line)) line.clear();
       drop_carriage_returns(line);
       if (line != expected) {
@@ -221,6 +233,7 @@ class Merge {
                     " (a certificate of another position, winner or split)");
       }
     }
+    return i;
   }
 
   std::string dir_;
@@ -236,28 +249,10 @@ class Merge {
 
 namespace {
 
-// Refuses a --proof of the merge that would overwrite the split itself: its manifest, root,
-// result, or a file of its units/ or results/ folders.
+// Refuses a --proof of the merge that would overwrite the split itself.
 void check_merge_targets(const std::string& dir, const std::string& proof_path) {
   check_writable(dir + "/result.txt");
-  if (proof_path.empty()) return;
-  std::error_code ec;
-  const fs::path proof = fs::weakly_canonical(proof_path, ec);
-  const auto same = [&](const std::string& path) {
-    std::error_code e2;
-    return !ec && fs::weakly_canonical(path, e2) == proof && !e2;
-  };
-  const auto inside = [&](const std::string& folder) {
-    std::error_code e2;
-    const fs::path f = fs::weakly_canonical(folder, e2);
-    return !ec && !e2 && proof.parent_path() == f;
-  };
-  if (same(manifest_path(dir)) || same(dir + "/root.tanbo") || same(dir + "/result.txt") ||
-      inside(dir + "/units") || inside(dir + "/results")) {
-    throw Error(
-        "--proof " + shown_name(proof_path) +
-        " is one of the split's own files; write the certificate elsewhere (DIR/proof.txt)");
-  }
+  if (!proof_path.empty()) refuse_split_file(dir, proof_path, "--proof");
 }
 
 // The merged certificate checked as `tanbo check-proof` checks it, before it is written: the

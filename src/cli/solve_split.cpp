@@ -297,9 +297,38 @@ void split_solve(const Game& root, int depth, const std::string& dir, const Solv
       << " symmetries) in " << shown_name(dir) << "\n";
 }
 
+void refuse_split_file(const std::string& dir, const std::string& path, const std::string& option,
+                       const std::string& allowed) {
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) return;  // (a path that cannot be resolved is none of the split's files)
+  const auto canonical_of = [](const std::string& p) {
+    std::error_code e;
+    fs::path c = fs::weakly_canonical(fs::absolute(p, e), e);
+    return e ? fs::path() : c;
+  };
+  const auto same = [&](const std::string& p) { return canonical_of(p) == target; };
+  const auto inside = [&](const std::string& folder) {
+    return target.parent_path() == canonical_of(folder);
+  };
+  if (!allowed.empty() && same(allowed)) return;
+  if (same(manifest_path(dir)) || same(dir + "/root.tanbo") || same(dir + "/result.txt") ||
+      inside(dir + "/units") || inside(dir + "/results")) {
+    throw Error(option + " " + shown_name(path) +
+                " is one of the split's own files; write it elsewhere (the merge's certificate: "
+                "DIR/proof.txt; a unit's: DIR/results/unit-I.proof)");
+  }
+}
+
 void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& options,
                 const SolveLimits& limits, const std::string& proof_path,
                 const CheckpointArgs& checkpoint, std::ostream& out, std::ostream& err) {
+  // Before anything is read or solved: a certificate or checkpoint written over the manifest,
+  // the root, a unit file or another unit's result would break the split.
+  if (!proof_path.empty()) {
+    refuse_split_file(dir, proof_path, "--proof", unit_proof_path(dir, unit));
+  }
+  if (!checkpoint.path.empty()) refuse_split_file(dir, checkpoint.path, "--checkpoint");
   const Game root = root_game(dir);
   const Manifest m = read_manifest(dir, root.position.topology());
   if (m.units.empty()) throw Error("--unit " + std::to_string(unit) + ": the split has no units");

@@ -29,6 +29,12 @@ void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& o
                 const SolveLimits& limits, const std::string& proof_path,
                 const CheckpointArgs& checkpoint, std::ostream& out, std::ostream& err);
 
+// Refuses (tanbo::Error) `path`, given as `option`, when it names one of the split's own files
+// in DIR: its manifest, root.tanbo, result.txt, or a file in units/ or results/ other than
+// `allowed` (a unit's own certificate). Writing there would break the split.
+void refuse_split_file(const std::string& dir, const std::string& path, const std::string& option,
+                       const std::string& allowed = "");
+
 // Combines the results of every unit of DIR into the root's value and prints, and writes to
 // DIR/result.txt, the lines tanbo solve prints for the root (`winner: ...`, `winning moves:
 // ...`); with `proof_path`, one certificate of the whole result from the units' certificates.

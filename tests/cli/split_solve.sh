@@ -81,6 +81,13 @@ edit manifest.txt 's/^depth 2/depth 0/'
 merge_refused "a damaged manifest (its depth or unit count)"
 edit manifest.txt 's/^depth 2/depth 1000/'
 merge_refused "a damaged manifest (its depth or unit count)"
+# A unit line left out (the others and the count renumbered): the position no unit holds is
+# named by its moves (the merge once said only that the units did not cover the root). Unit 0
+# is the first position the merge reaches.
+first=$(grep '^unit 0 ' h/manifest.txt)
+awk '/^units /{print "units " $2 - 1; next} /^unit 0 /{next} /^unit /{$2 = $2 - 1} {print}' \
+  h/manifest.txt > manifest.cut && mv manifest.cut h/manifest.txt
+merge_refused "manifest.txt: no unit holds the position after the moves ${first#unit 0 } from the root"
 printf 'B2/C2/C3 D2\n' >> h/results/unit-1.proof
 merge_refused "unit-1.proof: line"
 printf 'B2/C2/C3 D2\n' >> h/results/unit-1.proof
@@ -105,6 +112,38 @@ sed -i 's/$/\r/' h/results/unit-0.proof
 "$TANBO" solve --merge h --proof h/proof.txt > out 2> err || fail "a CRLF certificate: $(cat err)"
 "$TANBO" check-proof h/proof.txt > out 2> err || fail "the CRLF merge: $(cat out err)"
 rm -rf h && cp -r h.keep h
+# A unit's --proof or --checkpoint may not name the split's own files: a certificate written
+# over the manifest, the root, a unit file or a result once broke the split for good.
+for target in h/manifest.txt h/root.tanbo h/units/unit-1.tanbo h/results/unit-0.txt \
+  h/results/unit-1.proof; do
+  cp "$target" target.keep
+  "$TANBO" solve --out h --unit 0 --table 4 --progress 0 --proof "$target" > out 2> err
+  status=$?
+  [ $status -eq 2 ] || fail "--unit 0 --proof $target: status $status: $(cat out err)"
+  grep -qF -- "--proof $target is one of the split's own files" err || fail "--proof $target: $(cat err)"
+  cmp -s "$target" target.keep || fail "--unit 0 --proof $target changed it"
+done
+"$TANBO" solve --out h --unit 0 --table 4 --progress 0 --checkpoint h/results/unit-9.txt \
+  --resume > out 2> err && fail "a unit's checkpoint among the results"
+grep -qF -- "--checkpoint h/results/unit-9.txt is one of the split's own files" err ||
+  fail "--checkpoint in results: $(cat err)"
+[ -e h/results/unit-9.txt ] && fail "a refused unit wrote its checkpoint"
+"$TANBO" solve --out h --unit 0 --table 4 --progress 0 --proof h/results/unit-0.proof > out 2> err ||
+  fail "a unit's own certificate refused: $(cat err)"
+# The lines of a DOT board's unit certificate are named by their number in the file, after
+# the board's "dot" lines (they were counted as if the header had five lines).
+printf 'graph p {\n  a -- b -- c -- d -- e -- a\n  a -- f; b -- g; c -- h; d -- i; e -- j\n  f -- h -- j -- g -- i -- f\n  a [stone=1]; c [stone=2]\n}\n' > p.dot
+"$TANBO" solve --topology "file p.dot" --setup file --split 1 --out pd > out 2> err || fail "split p.dot: $(cat err)"
+for ((i = 0; i < $(sed -n 's/^units //p' pd/manifest.txt); ++i)); do
+  "$TANBO" solve --out pd --unit "$i" --table 4 --progress 0 --proof "pd/results/unit-$i.proof" \
+    > out 2> err || fail "p.dot unit $i: $(cat err)"
+done
+for f in pd/results/unit-*.proof; do printf 'nonsense\n' >> "$f"; done
+"$TANBO" solve --merge pd --proof pd/proof.txt > out 2> err && fail "a damaged DOT unit certificate"
+damaged=$(grep -o 'unit-[0-9]*\.proof' err | head -n 1)
+[ -n "$damaged" ] || fail "no unit certificate named: $(cat err)"
+grep -qF "$damaged: line $(wc -l < "pd/results/$damaged"): not \"POSITION MOVE\"" err ||
+  fail "DOT line number ($(wc -l < "pd/results/$damaged") lines): $(cat err)"
 # A unit file that is not the position of its manifest line is not solved.
 cp h/units/unit-0.tanbo h/units/unit-1.tanbo
 "$TANBO" solve --out h --unit 1 --table 4 --progress 0 > out 2> err && fail "a copied unit file"
