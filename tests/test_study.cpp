@@ -39,6 +39,7 @@ std::string shard_text(const StudyRun& run, std::uint64_t index, std::uint64_t c
     StudyTally t;
     t.topology = "line " + std::to_string(5 + b);
     t.setup = "default";
+    t.seat_wins.assign(2, 0);  // (as a study writes a board of which a shard plays no game)
     for (std::uint64_t g = 0; g < shard_games(b, run.games, index, count); ++g) {
       t.add({static_cast<Player>(1 + g % 2), static_cast<std::uint32_t>(5 + g), 1}, 2);
     }
@@ -167,6 +168,50 @@ TEST(StudyMerge, MissingShardsAreNamed) {
   EXPECT_EQ(missing_shards_text(many, 64),
             "missing shards 1/64, 2/64, 3/64, 4/64, 5/64, 6/64, 7/64, 8/64, 9/64, 10/64 and 10 "
             "more");
+}
+
+// A header may claim any shard count up to 19 digits: the merge counts the shards missing
+// without listing them one by one (it once walked every number up to the count, and a forged
+// "1/9999999999999999999" hung it, filling the memory).
+TEST(StudyMerge, AHugeShardCountIsCountedNotListed) {
+  StudyRun run = sample_run();
+  run.games = 1;  // (so that shard 1 of any count plays game 0: board 1's only game)
+  const std::uint64_t count = 9'999'999'999'999'999'999ull;
+  const MergeCheck c =
+      check_merge({shard_file("s1", run, 1, count), shard_file("s3", run, 3, count)});
+  EXPECT_FALSE(c.complete());
+  EXPECT_TRUE(c.refusals.empty());
+  EXPECT_EQ(c.missing_count, count - 2);
+  ASSERT_EQ(c.missing.size(), 12u);
+  EXPECT_EQ(c.missing.front(), 2u);
+  EXPECT_EQ(c.missing[1], 4u);
+  EXPECT_EQ(c.missing.back(), 14u);
+  EXPECT_EQ(missing_shards_text(c.missing, count, c.missing_count),
+            "missing shards 2/9999999999999999999, 4/9999999999999999999, 5/9999999999999999999, "
+            "6/9999999999999999999, 7/9999999999999999999, 8/9999999999999999999, "
+            "9/9999999999999999999, 10/9999999999999999999, 11/9999999999999999999, "
+            "12/9999999999999999999 and 9999999999999999987 more");
+  // The last shards missing, after those given, are counted too.
+  const MergeCheck last = check_merge({shard_file("s1", run, 1, 4), shard_file("s2", run, 2, 4)});
+  EXPECT_EQ(last.missing, (std::vector<std::uint64_t>{3, 4}));
+  EXPECT_EQ(last.missing_count, 2u);
+}
+
+// Every shard of a run has a row per board of its list, in its order: a file of the run whose
+// rows name other boards was edited, and is refused (its games were once counted as boards of
+// their own, a merged report with more rows than the list).
+TEST(StudyMerge, RowsOfOtherBoardsAreRefused) {
+  const StudyRun run = sample_run();
+  std::string text = shard_text(run, 2, 2);
+  text.replace(text.find("line 6,"), 7, "line 9,");
+  const MergeCheck c =
+      check_merge({shard_file("s1", run, 1, 2), read_study_file(text, "edited.csv")});
+  EXPECT_FALSE(c.complete());
+  ASSERT_EQ(c.refusals.size(), 1u);
+  EXPECT_EQ(c.refusals[0],
+            "edited.csv: board 2 is \"line 9 | default\", but s1 of the same run has \"line 6 | "
+            "default\" there (an edited file?)");
+  EXPECT_EQ(c.missing, (std::vector<std::uint64_t>{2}));
 }
 
 TEST(StudyMerge, ForeignShardsAreNamedWithWhy) {

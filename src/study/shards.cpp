@@ -90,6 +90,25 @@ bool same_run(const ShardId& a, const ShardId& b) {
   return a.run == b.run && a.count == b.count;
 }
 
+std::string row_name(const StudyTally& t) {
+  return quote_input(t.topology + " | " + t.setup);
+}
+
+// Why the rows of shard file `f` are not those of `first`, an earlier file of its run ("" when
+// they are): every shard of a run has a row per board of its list, in the list's order, so a
+// row naming another board is an edited file, whose games the merge would count apart.
+std::string other_rows(const StudyFile& f, const StudyFile* first) {
+  if (!first) return "";
+  for (std::size_t b = 0; b < f.tallies.size() && b < first->tallies.size(); ++b) {
+    const StudyTally& mine = f.tallies[b];
+    const StudyTally& theirs = first->tallies[b];
+    if (mine.topology == theirs.topology && mine.setup == theirs.setup) continue;
+    return f.name + ": board " + std::to_string(b + 1) + " is " + row_name(mine) + ", but " +
+           first->name + " of the same run has " + row_name(theirs) + " there (an edited file?)";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::uint64_t study_fingerprint(const std::vector<std::string>& specs,
@@ -222,6 +241,7 @@ MergeCheck check_merge(const std::vector<StudyFile>& files) {
   }
   if (best < files.size()) c.run = files[best].shard;
   std::map<std::uint64_t, std::string> seen;  // shard index -> file
+  const StudyFile* first_of_run = nullptr;    // the first file of the run accepted
   for (const auto& f : files) {
     if (!f.shard) {
       c.refusals.push_back(f.name +
@@ -235,26 +255,41 @@ MergeCheck check_merge(const std::vector<StudyFile>& files) {
       c.refusals.push_back(f.name + ": duplicate of shard " + std::to_string(f.shard->index) + "/" +
                            std::to_string(f.shard->count) + " (already given as " + it->second +
                            ")");
+    } else if (const std::string why = other_rows(f, first_of_run); !why.empty()) {
+      c.refusals.push_back(why);
     } else {
       seen.emplace(f.shard->index, f.name);
+      if (!first_of_run) first_of_run = &f;
     }
   }
   if (c.run) {
-    for (const auto& [index, name] : seen) c.present.push_back(index);
-    for (std::uint64_t i = 1; i <= c.run->count; ++i) {
-      if (!seen.count(i)) c.missing.push_back(i);
+    // The gaps between the shards given, counted, not listed one by one: a header's shard
+    // count may be anything up to 10^19.
+    std::uint64_t next = 1;
+    const auto gap = [&](std::uint64_t end) {  // the shards from `next` up to before `end`
+      if (end <= next) return;
+      c.missing_count += end - next;
+      for (std::uint64_t i = next; i < end && c.missing.size() < 12; ++i) c.missing.push_back(i);
+    };
+    for (const auto& [index, name] : seen) {
+      c.present.push_back(index);
+      gap(index);
+      next = index + 1;
     }
+    gap(c.run->count + 1);  // (a count has at most 19 digits: no overflow)
   }
   return c;
 }
 
-std::string missing_shards_text(const std::vector<std::uint64_t>& missing, std::uint64_t count) {
-  const std::size_t shown = missing.size() > 12 ? 10 : missing.size();
+std::string missing_shards_text(const std::vector<std::uint64_t>& missing, std::uint64_t count,
+                                std::uint64_t total) {
+  if (total < missing.size()) total = missing.size();
+  const std::size_t shown = total > 12 ? std::min<std::size_t>(10, missing.size()) : missing.size();
   std::string out = "missing shards ";
   for (std::size_t i = 0; i < shown; ++i) {
     out += (i ? ", " : "") + std::to_string(missing[i]) + "/" + std::to_string(count);
   }
-  if (shown < missing.size()) out += " and " + std::to_string(missing.size() - shown) + " more";
+  if (shown < total) out += " and " + std::to_string(total - shown) + " more";
   return out;
 }
 

@@ -33,7 +33,9 @@ std::string refusal(const MergeCheck& c, bool allow_partial) {
   std::string why = "the files are not the shards of one study run; nothing merged:";
   if (c.refusals.empty()) why = "the shards are incomplete; nothing merged:";
   if (c.run) why += "\n  the run: " + run_text(*c.run);
-  if (!c.missing.empty()) why += "\n  " + missing_shards_text(c.missing, c.run->count);
+  if (c.missing_count > 0) {
+    why += "\n  " + missing_shards_text(c.missing, c.run->count, c.missing_count);
+  }
   for (const auto& r : c.refusals) why += "\n  " + r;
   if (c.refusals.empty() && !allow_partial) {
     why += "\n  (--allow-partial merges an incomplete set of one run and says so in the report)";
@@ -187,7 +189,7 @@ StudyReport merge_study(const std::vector<std::string>& names, bool allow_partia
   std::vector<StudyFile> files;
   for (const auto& name : names) files.push_back(read_study_file(read_text_file(name), name));
   const MergeCheck check = check_merge(files);
-  if (!check.refusals.empty() || (!check.missing.empty() && !allow_partial)) {
+  if (!check.refusals.empty() || (check.missing_count > 0 && !allow_partial)) {
     throw Error(refusal(check, allow_partial));
   }
   StudyReport report;
@@ -197,10 +199,11 @@ StudyReport merge_study(const std::vector<std::string>& names, bool allow_partia
     return report;
   }
   report.title = study_title(check.run->run);
-  if (!check.missing.empty()) {
+  if (check.missing_count > 0) {
     std::uint64_t played = 0;
     for (const auto& t : report.tallies) played += t.games;
-    const std::string missing = missing_shards_text(check.missing, check.run->count);
+    const std::string missing =
+        missing_shards_text(check.missing, check.run->count, check.missing_count);
     report.note = "partial merge: " + missing + " (" + std::to_string(played) + " of " +
                   std::to_string(check.run->run.boards * check.run->run.games) + " games)";
     report.title += ", partial: " + missing;

@@ -89,6 +89,19 @@ refused "cut.csv: 2 boards, but its header says 3" -- \
 sed 's/^# games 5$/# games 6/' s3.csv > edited.csv
 refused "edited.csv: \"grid 3x3\" has 1 game, but shard 3/4 of 6 games per board plays 2" -- \
   "$TANBO" study --merge edited.csv
+# A row renamed: its games were once merged as a board of their own (a fourth row).
+sed 's/^grid 3x3,/grid 3x4,/' s3.csv > renamed.csv
+refused "renamed.csv: board 2 is \"grid 3x4 | default\", but s1.csv of the same run has \"grid 3x3 | default\" there" -- \
+  "$TANBO" study --merge s1.csv s2.csv renamed.csv s4.csv --csv
+
+# A shard count of 19 digits (any whole number is a shard count): the merge counts the shards
+# missing instead of listing every one (it once walked them all, filling the memory; the
+# timeout guards against that hang only).
+"$TANBO" study "${base[@]}" --csv --shard 1/9999999999999999999 > huge.csv 2> /dev/null
+timeout 120 "$TANBO" study --merge huge.csv --allow-partial > huge.txt 2> huge.err ||
+  fail "a shard of 9999999999999999999: exit $?: $(head -c 300 huge.err)"
+grep -q "^partial merge: missing shards 2/9999999999999999999, 3/9999999999999999999, .* and 9999999999999999988 more (1 of 15 games)$" huge.txt ||
+  fail "a shard of 9999999999999999999: $(cat huge.txt)"
 
 # --allow-partial: merged, and the report (table, CSV, chart title, stderr) says what is missing.
 "$TANBO" study --merge s1.csv s2.csv s4.csv --allow-partial > partial.txt 2> partial.err

@@ -84,19 +84,26 @@ StudyFile read_study_file(const std::string& text, const std::string& name);
 struct MergeCheck {
   std::optional<ShardId> run;          // the run the set is taken for (most files; index unused)
   std::vector<std::uint64_t> present;  // its shard indices given, ascending
-  std::vector<std::uint64_t> missing;  // its shard indices not given, ascending
-  std::vector<std::string> refusals;   // "FILE: why" for foreign, duplicated or headerless files
-  bool complete() const { return refusals.empty() && missing.empty(); }
+  // Its shard indices not given, ascending: the first 12 of them (a header may claim a shard
+  // count of 10^19, which no list could hold), and how many there are in all.
+  std::vector<std::uint64_t> missing;
+  std::uint64_t missing_count = 0;
+  std::vector<std::string> refusals;  // "FILE: why" for foreign, duplicated or headerless files
+  bool complete() const { return refusals.empty() && missing_count == 0; }
 };
 
 // Checks `files` against one another. The run is the (run, shard count) most files share (the
 // first file's on a tie); every other shard file is foreign ("FILE: shard 4/4 of another run:
-// other seed (12, not 11)"); a second file of the same shard is a duplicate; a file without
-// header is accepted only alone. A single file without header is complete on its own.
+// other seed (12, not 11)"); a second file of the same shard is a duplicate; a file of the run
+// whose rows name other boards than the first file of the run is refused (an edited file); a
+// file without header is accepted only alone. A single file without header is complete on its
+// own.
 MergeCheck check_merge(const std::vector<StudyFile>& files);
 
 // "missing shards 3/4" or "missing shards 2/6, 5/6" (at most 12 listed, then "and N more").
-std::string missing_shards_text(const std::vector<std::uint64_t>& missing, std::uint64_t count);
+// `total`: how many are missing when `missing` holds only the first of them (0: its size).
+std::string missing_shards_text(const std::vector<std::uint64_t>& missing, std::uint64_t count,
+                                std::uint64_t total = 0);
 
 // "shards of 6, seed 11, 7 games per board, players greedy,random, 5 boards".
 std::string run_text(const ShardId& run);
