@@ -236,12 +236,22 @@ if ((${#files[@]} == 0)); then
   echo "merge.sh: no shard in $dir/shards (shard-1.csv to shard-$count.csv)" >&2
   exit 2
 fi
-trap 'rm -f "$dir/.study.csv.part" "$dir/.study.txt.part"' EXIT
-"$tanbo" study --merge "${files[@]}" "${merge_options[@]}" "$@" --csv > "$dir/.study.csv.part"
+# (temporary names of this merge's own: two merges at once must not swap each other's files)
+csv_part=$dir/.study.csv.part-$$ txt_part=$dir/.study.txt.part-$$ err_part=$dir/.study.err.part-$$
+trap 'rm -f "$csv_part" "$txt_part" "$err_part"' EXIT
+"$tanbo" study --merge "${files[@]}" "${merge_options[@]}" "$@" --csv > "$csv_part"
+# The second merge's warnings are the first's; its refusal (a chart that cannot be written) is
+# its own and is shown.
+status=0
 "$tanbo" study --merge "${files[@]}" "${merge_options[@]}" "$@" --png "$dir/study.png" \
-  > "$dir/.study.txt.part" 2> /dev/null
-mv -f "$dir/.study.csv.part" "$dir/study.csv"
-mv -f "$dir/.study.txt.part" "$dir/study.txt"
+  > "$txt_part" 2> "$err_part" || status=$?
+if ((status != 0)); then
+  cat "$err_part" >&2
+  echo "merge.sh: the chart and table were not written (exit $status); $dir/study.csv is unchanged" >&2
+  exit "$status"
+fi
+mv -f "$csv_part" "$dir/study.csv"
+mv -f "$txt_part" "$dir/study.txt"
 cat "$dir/study.txt"
 echo "merged ${#files[@]} of $count shards into $dir/study.csv, study.txt and study.png" >&2
 MERGE

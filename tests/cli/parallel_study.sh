@@ -66,6 +66,18 @@ cmp run1.out whole.txt # the table on stdout
 grep -q "^tanbo study shard 2/3: " run1.err || fail "no progress lines"
 [[ $(grep -c . "run 1/logs/parallel.joblog") -eq 4 ]] || fail "joblog"
 [[ -e "run 1/.run-lock" ]] && fail "the run left its lock"
+# A chart that cannot be written (a folder in its place): merge.sh fails saying why, and the
+# run's study.csv stays as it was (the second merge's messages once went to /dev/null, and it
+# failed without a word).
+mv "run 1/study.png" study1.png
+mkdir "run 1/study.png"
+status=0
+bash "run 1/merge.sh" > merge.out 2> merge.err || status=$?
+[[ $status -ne 0 ]] || fail "merge.sh with a folder for its chart succeeded"
+grep -q "study.png: is a directory" merge.err || fail "merge.sh failed without a word: $(cat merge.err)"
+cmp "run 1/study.csv" whole.csv
+[[ -z $(find "run 1" -name '.study.*') ]] || fail "merge.sh left temporary files"
+rmdir "run 1/study.png"
 
 # Through -S: parallel quotes the script's path for the remote shell; the "ssh"
 # (tests/support/tanbo-test-ssh) runs it here.
