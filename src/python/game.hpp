@@ -348,29 +348,37 @@ class PyGame {
     }
     return out;
   }
-  // OpenSpiel's FullHistory(): the same moves as `pair_type`(player from 0, action) each.
+  // OpenSpiel's FullHistory(): the same moves as `pair_type`(player from 0, action) each. The
+  // moves are read before the first pair is made: making a Python object may run Python code (a
+  // garbage collection's callbacks and finalisers, another thread's turn), which may play on or
+  // replace this game, and the loop over the record then read freed memory.
   py::list full_history(const py::object& pair_type) const {
-    py::list out;
+    std::vector<std::pair<int, std::int64_t>> moves;
     for (const auto& rec : pos().history()) {
       if (rec.kind == MoveRecord::Kind::kPlace) {
-        out.append(pair_type(static_cast<int>(rec.player) - 1, std::int64_t{rec.vertex}));
+        moves.emplace_back(static_cast<int>(rec.player) - 1, std::int64_t{rec.vertex});
       }
     }
+    py::list out;
+    for (const auto& [player, action] : moves) out.append(pair_type(player, action));
     return out;
   }
   // The resignations, in order, as `resignation_type`(player from 0, move number): the player
   // resigned when that many moves of history() had been played (the move_number() it resigned
   // at). Several at one move number come in the order they were made.
+  // (Read before the first one is made, as full_history.)
   py::list resignations(const py::object& resignation_type) const {
-    py::list out;
+    std::vector<std::pair<int, std::int64_t>> found;
     std::int64_t moves = 0;
     for (const auto& rec : pos().history()) {
       if (rec.kind == MoveRecord::Kind::kPlace) {
         ++moves;
       } else {
-        out.append(resignation_type(static_cast<int>(rec.player) - 1, moves));
+        found.emplace_back(static_cast<int>(rec.player) - 1, moves);
       }
     }
+    py::list out;
+    for (const auto& [player, at] : found) out.append(resignation_type(player, at));
     return out;
   }
   // OpenSpiel's MoveNumber(): the actions applied, len(history()) (ply counts resignations too).
@@ -493,6 +501,11 @@ class PyGame {
     return path;
   }
 
+  // The refusal of a number of players, given as text (int_argument).
+  static std::string not_a_player_count(const std::string& players) {
+    return "a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " + players +
+           " (None: the setup's number)";
+  }
   // The refusals of a 0-based player number and of a vertex id out of range, given as text
   // (so that a Python integer too big for C++ is shown as it was given).
   std::string not_a_player_index(const std::string& player) const {
@@ -550,8 +563,7 @@ class PyGame {
   }
   static int checked_players(std::optional<int> players) {
     if (players && (*players < 2 || *players > kMaxPlayers)) {
-      throw Error("a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " +
-                  std::to_string(*players) + " (None: the setup's number)");
+      throw Error(not_a_player_count(std::to_string(*players)));
     }
     return players.value_or(0);
   }

@@ -24,19 +24,41 @@ std::string file_path(const py::object& path) {
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
 }
 
+// The refusals of an integer argument too big for C++ (int_argument), by what it stands for.
+auto player_refusal(const PyGame& g) {
+  return [&g](const std::string& text) { return g.not_a_player(text); };
+}
+auto player_index_refusal(const PyGame& g) {
+  return [&g](const std::string& text) { return g.not_a_player_index(text); };
+}
+auto player_id_refusal(const PyGame& g) {  // a player or one of OpenSpiel's special ids
+  return [&g](const std::string& text) { return g.not_a_player_id(text); };
+}
+auto point_id_refusal(const PyGame& g) {
+  return [&g](const std::string& text) { return g.not_a_point_id(text); };
+}
+
 // Observations of many games at once, in one array: [game, plane, ...] (observation_tensor).
-// The games must share the board and the number of players.
-py::array_t<float> observation_tensors(const std::vector<const PyGame*>& games,
-                                       std::optional<int> player) {
-  if (games.empty()) throw Error("observation_tensors needs at least one game");
-  // pybind11 passes None in the list as a null pointer.
-  for (std::size_t i = 0; i < games.size(); ++i) {
-    if (!games[i]) {
-      throw py::type_error("observation_tensors: game " + std::to_string(i) +
-                           " is None, not a tanbo.Game");
+// The games must share the board and the number of players. `games` is any iterable (a list, a
+// tuple, a generator): its games are held here until the array is written, since a sequence may
+// make each one as it is read and free it after (pybind11's list of pointers then pointed at
+// freed games: a segmentation fault).
+py::array_t<float> observation_tensors(const py::iterable& batch, const py::object& player_arg) {
+  std::vector<py::object> held;
+  std::vector<const PyGame*> games;
+  for (py::handle item : batch) {
+    if (!py::isinstance<PyGame>(item)) {
+      throw py::type_error("observation_tensors: game " + std::to_string(games.size()) + " is " +
+                           (item.is_none() ? std::string("None")
+                                           : "a " + std::string(Py_TYPE(item.ptr())->tp_name)) +
+                           ", not a tanbo.Game");
     }
+    held.push_back(py::reinterpret_borrow<py::object>(item));
+    games.push_back(&item.cast<const PyGame&>());
   }
+  if (games.empty()) throw Error("observation_tensors needs at least one game");
   const PyGame& first = *games.front();
+  const std::optional<int> player = int_argument(player_arg, player_index_refusal(first));
   std::vector<py::ssize_t> shape = first.planes_shape(first.num_players() + 2);
   shape.insert(shape.begin(), static_cast<py::ssize_t>(games.size()));
   py::array_t<float> out(shape);
@@ -60,20 +82,6 @@ py::array_t<float> observation_tensors(const std::vector<const PyGame*>& games,
   return out;
 }
 
-// The refusals of an integer argument too big for C++ (int_argument), by what it stands for.
-auto player_refusal(const PyGame& g) {
-  return [&g](const std::string& text) { return g.not_a_player(text); };
-}
-auto player_index_refusal(const PyGame& g) {
-  return [&g](const std::string& text) { return g.not_a_player_index(text); };
-}
-auto player_id_refusal(const PyGame& g) {  // a player or one of OpenSpiel's special ids
-  return [&g](const std::string& text) { return g.not_a_player_id(text); };
-}
-auto point_id_refusal(const PyGame& g) {
-  return [&g](const std::string& text) { return g.not_a_point_id(text); };
-}
-
 // A method of PyGame taking an optional player from 0 (None: the side to move), as Python calls
 // it: the player read by int_argument.
 template <class Result>
@@ -85,6 +93,21 @@ auto with_optional_player(Result (PyGame::*method)(std::optional<int>) const) {
 
 PyGame deserialize(const std::string& text) {
   return PyGame(read_game(text, "text"));
+}
+// loads(text), Game.deserialize(text): the text as text_argument reads it.
+PyGame deserialize_text(const py::object& text) {
+  return deserialize(text_argument(text, "text"));
+}
+
+// `copy`, a copy of the game `self`, as an object of self's class. A subclass of Game (an
+// OpenSpiel-style state of one's own, with attributes) gets an object of its class with its
+// attributes, as copy.copy and copy.deepcopy (with `memo`) give any Python object: the copies
+// were plain tanbo.Game objects without them. A Game itself takes no Python code.
+py::object copy_as(const py::handle& self, PyGame copy, const py::object& memo = py::none()) {
+  if (Py_TYPE(self.ptr()) == reinterpret_cast<PyTypeObject*>(py::type::of<PyGame>().ptr())) {
+    return py::cast(std::move(copy));
+  }
+  return py::module_::import("tanbo").attr("_subclass_copy")(self, py::cast(std::move(copy)), memo);
 }
 
 // The methods of OpenSpiel's State, in its spelling and meaning (players from 0, actions are
@@ -160,13 +183,18 @@ void add_openspiel(py::class_<PyGame>& game, const py::object& player_action_typ
            "a proven bound on the turns of a game of this board and setup: roots x points")
       .def("num_players", &PyGame::num_players, "the number of players")
       .def(
-          "clone", [](const PyGame& g) { return PyGame(g.game()); }, "an independent copy")
+          "clone",
+          [](const py::object& self) {
+            return copy_as(self, PyGame(self.cast<const PyGame&>().game()));
+          },
+          "an independent copy (of the game's class)")
       .def(
           "child",
-          [](const PyGame& g, const py::object& action) {
+          [](const py::object& self, const py::object& action) {
+            const PyGame& g = self.cast<const PyGame&>();
             PyGame child(g.game());
             child.play_id(required_int_argument(action, point_id_refusal(g)));
-            return child;
+            return copy_as(self, std::move(child));
           },
           py::arg("action"),
           "a copy with the action applied (ValueError when illegal; the game is unchanged)")
@@ -208,7 +236,7 @@ void add_openspiel(py::class_<PyGame>& game, const py::object& player_action_typ
            "history_str() for any player (perfect information), with 'resign P' in place of "
            "each resignation; player from 0")
       .def("serialize", &PyGame::to_text, "the game as game-file text (Game.deserialize)")
-      .def_static("deserialize", &deserialize, py::arg("text"),
+      .def_static("deserialize", &deserialize_text, py::arg("text"),
                   "a game from serialize()'s text, replayed through the rules")
       .def("observation_tensor", with_optional_player(&PyGame::observation_tensor),
            py::arg("player") = py::none(),
@@ -219,14 +247,31 @@ void add_openspiel(py::class_<PyGame>& game, const py::object& player_action_typ
           "__eq__", [](const PyGame& a, const PyGame& b) { return a.same_position(b); },
           py::is_operator())
       .def("__hash__", &PyGame::position_hash)
-      .def(py::pickle([](const PyGame& g) { return g.to_text(); },
-                      [](const std::string& text) { return deserialize(text); }))
+      // __setstate__ makes a game in place from its text (pickles of earlier versions), or from
+      // another game (tanbo._subclass_copy, which makes the copies of a subclass).
+      .def(py::pickle([](const PyGame& g) -> py::object { return py::str(g.to_text()); },
+                      [](const py::object& state) {
+                        if (py::isinstance<PyGame>(state)) {
+                          return PyGame(state.cast<const PyGame&>().game());
+                        }
+                        if (!py::isinstance<py::str>(state) && !py::isinstance<py::bytes>(state)) {
+                          throw py::type_error(
+                              "Game.__setstate__ takes the text of Game.serialize(), not " +
+                              std::string(Py_TYPE(state.ptr())->tp_name));
+                        }
+                        return deserialize(text_argument(state, "the state"));
+                      }))
       // Every protocol, 0 and 1 too: their default makes the object through object.__new__,
-      // which a pybind11 class refuses (the process aborted). (__setstate__ stays for pickles
-      // of earlier versions.)
-      .def("__reduce_ex__", [](const PyGame& g, int) {
-        return py::make_tuple(py::module_::import("tanbo").attr("_game_from_text"),
-                              py::make_tuple(g.to_text()));
+      // which a pybind11 class refuses (the process aborted). A subclass's pickle names its
+      // class and carries its attributes (tanbo._game_from_text), as copy_as's copies.
+      .def("__reduce_ex__", [](const py::object& self, int) {
+        const py::object from_text = py::module_::import("tanbo").attr("_game_from_text");
+        const std::string text = self.cast<const PyGame&>().to_text();
+        if (Py_TYPE(self.ptr()) == reinterpret_cast<PyTypeObject*>(py::type::of<PyGame>().ptr())) {
+          return py::make_tuple(from_text, py::make_tuple(text));
+        }
+        return py::make_tuple(from_text, py::make_tuple(text, py::type::of(self)),
+                              py::getattr(self, "__dict__", py::none()));
       });
   add_fast_methods(game);  // is_terminal, legal_actions, apply_action
 }
@@ -277,7 +322,13 @@ PYBIND11_MODULE(_tanbo, m) {
   m.attr("Resignation") = resignation_type;
 
   py::class_<PyGame> game(m, "Game", "A game of Tanbo: the board, the position and its history.");
-  game.def(py::init<const std::string&, const std::optional<std::string>&, std::optional<int>>(),
+  // players read by int_argument: a number too big for C++ is refused as any other count; the
+  // topology by text_argument (a file's name from os.listdir may hold surrogates).
+  game.def(py::init([](const py::object& topology, const std::optional<std::string>& setup,
+                       const py::object& players) {
+             return PyGame(text_argument(topology, "topology"), setup,
+                           int_argument(players, PyGame::not_a_player_count));
+           }),
            py::arg("topology") = "grid 19x19", py::arg("setup") = py::none(),
            py::arg("players") = py::none(),
            "A new game at its start: any topology spec of the command line ('grid 9x9', "
@@ -325,9 +376,19 @@ PYBIND11_MODULE(_tanbo, m) {
            "a float32 array of players + 1 planes (0: empty points, p: player p's stones), "
            "each by vertex, or by the lattice's shape as [..., z, y, x]")
       .def(
-          "copy", [](const PyGame& g) { return PyGame(g.game()); }, "an independent copy")
-      .def("__copy__", [](const PyGame& g) { return PyGame(g.game()); })
-      .def("__deepcopy__", [](const PyGame& g, py::dict) { return PyGame(g.game()); })
+          "copy",
+          [](const py::object& self) {
+            return copy_as(self, PyGame(self.cast<const PyGame&>().game()));
+          },
+          "an independent copy (of the game's class)")
+      .def("__copy__",
+           [](const py::object& self) {
+             return copy_as(self, PyGame(self.cast<const PyGame&>().game()));
+           })
+      .def("__deepcopy__",
+           [](const py::object& self, const py::object& memo) {
+             return copy_as(self, PyGame(self.cast<const PyGame&>().game()), memo);
+           })
       .def(
           "save", [](const PyGame& g, const py::object& path) { g.save(file_path(path)); },
           py::arg("path"),
@@ -346,7 +407,7 @@ PYBIND11_MODULE(_tanbo, m) {
       },
       py::arg("path"), "reads a game file or SGF record (replayed through the rules)");
   bind_search(m);
-  m.def("loads", &deserialize, py::arg("text"),
+  m.def("loads", &deserialize_text, py::arg("text"),
         "a game from game-file text (Game.serialize(), to_text()), replayed through the rules");
   m.def("observation_tensors", &observation_tensors, py::arg("games"),
         py::arg("player") = py::none(),

@@ -19,6 +19,8 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/ai/playout.hpp"
 #include "tanbo/ai/solver.hpp"
@@ -62,6 +64,24 @@ bool exiting() {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
+// Runs work() without the GIL and takes it back, by hand rather than by py::gil_scoped_release:
+// a daemon thread that asks for the GIL back while the interpreter shuts down is ended by Python
+// there (pthread_exit), and that unwinding must not start in a destructor, which is noexcept (the
+// process aborted, "terminate called without an active exception"). From here it goes on
+// through pybind11, which lets it pass. work()'s exception, if any, goes on once the GIL is held.
+template <class Work>
+void without_gil(Work&& work) {
+  std::exception_ptr error;
+  PyThreadState* others_run = PyEval_SaveThread();
+  try {
+    work();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  PyEval_RestoreThread(others_run);
+  if (error) std::rethrow_exception(error);
+}
+
 // Whether a signal handler raised (KeyboardInterrupt for Ctrl-C); takes the GIL to ask. The
 // exception is left set for py::error_already_set.
 bool interrupted() {
@@ -92,8 +112,7 @@ void run_interruptible(const std::function<void()>& work, const std::function<vo
   std::exception_ptr error;
   bool stopped = false;
   const bool signals = on_main_thread();
-  {
-    py::gil_scoped_release release;
+  without_gil([&] {
     std::thread worker([&] {
       try {
         work();
@@ -116,7 +135,7 @@ void run_interruptible(const std::function<void()>& work, const std::function<vo
     lock.unlock();
     worker.join();
     if (exiting()) wait_for_exit();
-  }
+  });
   if (stopped) throw py::error_already_set();
   if (error) std::rethrow_exception(error);
 }
@@ -138,8 +157,47 @@ double time_limit(double seconds, const char* name) {
   return seconds >= kNoLimitSeconds ? 0.0 : seconds;
 }
 
-void check_threads(int threads) {
-  if (threads < 1 || threads > 256) throw Error("threads must be from 1 to 256");
+// The numbers of the long calls as Python gives them (count_argument): an integer in range, or a
+// refusal naming the argument and the value.
+constexpr std::uint64_t kAnyCount = UINT64_MAX;
+constexpr const char* kAnyCountText = "0 to 2**64 - 1";
+std::uint64_t seed_argument(const py::object& seed) {
+  return count_argument(seed, "seed", 0, kAnyCount, kAnyCountText);
+}
+int threads_argument(const py::object& threads) {
+  return static_cast<int>(count_argument(threads, "threads", 1, 256, "1 to 256"));
+}
+// A search's playouts: at most what an mcts: player spec takes, so that Search.spec reads back
+// on the command line as the same engine.
+constexpr std::uint64_t kMostPlayouts = 1000000000000ull;
+std::uint64_t playouts_argument(const py::object& playouts) {
+  return count_argument(playouts, "playouts", 0, kMostPlayouts,
+                        "0 to 10**12 (0: the time limit alone)");
+}
+// A number of seconds: an int, a float or a NumPy number (anything with __float__), then read by
+// time_limit. None, a bool and text are refused with TypeError (pybind11's "incompatible
+// function arguments" named neither the argument nor the value). An int too big for a float is
+// beyond kNoLimitSeconds, so no time limit, as any big number.
+double seconds_argument(const py::object& x, const char* name) {
+  const auto refuse = [&] {
+    return py::type_error(std::string(name) + " must be a number of seconds (0 or inf: no time " +
+                          "limit), not " + std::string(py::repr(x)).substr(0, 40));
+  };
+  if (x.is_none() || PyBool_Check(x.ptr()) || PyUnicode_Check(x.ptr()) || PyBytes_Check(x.ptr())) {
+    throw refuse();
+  }
+  const double seconds = PyFloat_AsDouble(x.ptr());
+  if (seconds == -1.0 && PyErr_Occurred()) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError)) {  // a complex number, a list, ...
+      PyErr_Clear();
+      throw refuse();
+    }
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) throw py::error_already_set();
+    PyErr_Clear();
+    const bool negative = PyObject_RichCompareBool(x.ptr(), py::int_(0).ptr(), Py_LT) == 1;
+    return time_limit(negative ? -HUGE_VAL : HUGE_VAL, name);
+  }
+  return time_limit(seconds, name);
 }
 
 // Where random games put what they found: the wins by player, and when asked the winner
@@ -156,8 +214,7 @@ void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed
                        PlayoutTally& tally) {
   bool stopped = false;
   const bool signals = on_main_thread();  // (run_interruptible says why)
-  {
-    py::gil_scoped_release release;
+  without_gil([&] {
     Rng rng(seed);
     Position pos = base;
     auto next_poll = std::chrono::steady_clock::now() + kSignalPoll;
@@ -173,13 +230,16 @@ void play_random_games(const Position& base, std::uint64_t n, std::uint64_t seed
       if (tally.lengths) tally.lengths[i] = pos.ply() - base.ply();
     }
     if (exiting()) wait_for_exit();
-  }
+  });
   if (stopped) throw py::error_already_set();
 }
 
 // Plays n uniformly random games from the game's position: the wins by player (a list, index 0
 // for player 1), or with per_game {"winners", "lengths"}, NumPy arrays of n entries.
-py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed, bool per_game) {
+py::object random_playouts(const PyGame& g, const py::object& n_arg, const py::object& seed_arg,
+                           bool per_game) {
+  const std::uint64_t n = count_argument(n_arg, "n", 0, kAnyCount, kAnyCountText);
+  const std::uint64_t seed = seed_argument(seed_arg);
   constexpr auto kMaxEntries = static_cast<std::uint64_t>(PY_SSIZE_T_MAX);
   if (per_game && n > kMaxEntries) {
     throw Error("n=" + std::to_string(n) + " is more games than per_game=True can hold " +
@@ -214,11 +274,20 @@ py::object random_playouts(const PyGame& g, std::uint64_t n, std::uint64_t seed,
   return out;
 }
 
+// Whether an option's value is a boolean: Python's, or NumPy's (numpy.bool_, what comparisons
+// and arrays of flags give), whose text "True" the spec's parser refused.
+bool is_boolean(const py::handle& value) {
+  if (PyBool_Check(value.ptr())) return true;
+  const std::string_view type = Py_TYPE(value.ptr())->tp_name;
+  return type == "numpy.bool_" || type == "numpy.bool";
+}
+
 // `time=` is `seconds` under the spec's name, read as seconds is (0 or inf: no time limit); a
 // number, or text that is one.
 double time_option(const py::handle& value) {
   const std::string text = py::str(value);
-  PyObject* number = PyNumber_Float(value.ptr());
+  // A bool is no number of seconds (time=True was a limit of 1 s), as for seconds=.
+  PyObject* number = is_boolean(value) ? nullptr : PyNumber_Float(value.ptr());
   if (!number) {
     PyErr_Clear();
     throw Error("mcts option time=" + quote_input(text) +
@@ -231,8 +300,10 @@ double time_option(const py::handle& value) {
 
 // The configuration of the keyword arguments of mcts() and Search: the options of an mcts:
 // player spec (docs/strength.md), read by the spec's own parser, then the named arguments.
-MctsConfig mcts_config(std::uint64_t playouts, double seconds, int threads, const py::kwargs& kw) {
-  check_threads(threads);
+MctsConfig mcts_config(const py::object& playouts_arg, const py::object& seconds_arg,
+                       const py::object& threads_arg, const py::kwargs& kw) {
+  const std::uint64_t playouts = playouts_argument(playouts_arg);
+  const int threads = threads_argument(threads_arg);
   std::string options;
   std::optional<double> time;
   for (const auto& [key, value] : kw) {
@@ -245,15 +316,15 @@ MctsConfig mcts_config(std::uint64_t playouts, double seconds, int threads, cons
     if (name.find_first_of(",=") != std::string::npos)
       throw Error("unknown mcts option " + quote_input(name) +
                   ": an option's name holds no ',' or '='");
-    std::string text = py::isinstance<py::bool_>(value) ? (value.cast<bool>() ? "1" : "0")
-                                                        : std::string(py::str(value));
+    std::string text = is_boolean(value) ? (PyObject_IsTrue(value.ptr()) ? "1" : "0")
+                                         : std::string(py::str(value));
     if (text.find_first_of(",=") != std::string::npos)
       throw Error("mcts option " + name + ": " + quote_input(text) + " is not a value");
     options += (options.empty() ? "" : ",") + name + "=" + text;
   }
   MctsConfig config = parse_mcts_options(options);
   config.playouts = playouts;
-  const double limit = time_limit(seconds, "seconds");
+  const double limit = seconds_argument(seconds_arg, "seconds");
   if (time && limit != 0) {
     throw Error(
         "the time limit is given twice, as seconds= and as time= (the same option): "
@@ -317,18 +388,19 @@ py::dict run_search(Mcts& search, const PyGame& g) {
   return search_result(pos, lines, search.last_stats());
 }
 
-py::dict mcts_search(const PyGame& g, std::uint64_t playouts, double seconds, int threads,
-                     std::uint64_t seed, const py::kwargs& kw) {
-  Mcts search(mcts_config(playouts, seconds, threads, kw), seed);
+py::dict mcts_search(const PyGame& g, const py::object& playouts, const py::object& seconds,
+                     const py::object& threads, const py::object& seed, const py::kwargs& kw) {
+  Mcts search(mcts_config(playouts, seconds, threads, kw), seed_argument(seed));
   return run_search(search, g);
 }
 
 // A search engine kept between calls, so that its tree serves the next moves (reuse=1).
 class PySearch {
  public:
-  PySearch(std::uint64_t playouts, double seconds, int threads, std::uint64_t seed,
-           const py::kwargs& kw)
-      : engine_(std::make_unique<Engine>(mcts_config(playouts, seconds, threads, kw), seed)) {}
+  PySearch(const py::object& playouts, const py::object& seconds, const py::object& threads,
+           const py::object& seed, const py::kwargs& kw)
+      : engine_(std::make_unique<Engine>(mcts_config(playouts, seconds, threads, kw),
+                                         seed_argument(seed))) {}
   // As for PyGame: a Search made by Search.__new__ without __init__ has zeroed storage, so no
   // engine, and every method refuses it.
   static void* operator new(std::size_t size) {
@@ -344,13 +416,14 @@ class PySearch {
   py::dict search(const PyGame& g) {
     Engine& e = engine();
     std::unique_lock lock(e.mutex, std::try_to_lock);
-    if (!lock) throw Error("this Search is searching on another thread");
+    if (!lock) throw Error(busy(e));
+    e.process = getpid();
     return run_search(e.mcts, g);
   }
   void forget() {
     Engine& e = engine();
     std::unique_lock lock(e.mutex, std::try_to_lock);
-    if (!lock) throw Error("this Search is searching on another thread");
+    if (!lock) throw Error(busy(e));
     e.mcts.forget();
   }
   std::string spec() const { return mcts_spec(engine().mcts.config()); }
@@ -360,7 +433,20 @@ class PySearch {
     Engine(const MctsConfig& config, std::uint64_t seed) : mcts(config, seed) {}
     Mcts mcts;
     std::mutex mutex;  // held by the thread searching
+    // The process of the last search. A process forked (os.fork, multiprocessing's fork) while
+    // another thread searched has the mutex held by a thread it does not have, and a tree
+    // half-written: its every call would have said "searching on another thread" for ever.
+    std::atomic<pid_t> process{getpid()};
   };
+  // The refusal of a call while the mutex is held.
+  static std::string busy(const Engine& e) {
+    if (e.process != getpid()) {
+      return "this Search was searching on another thread when the process forked (os.fork or "
+             "multiprocessing): no thread of this process will finish that search, and its tree "
+             "is left half-written; make a new tanbo.Search in this process";
+    }
+    return "this Search is searching on another thread";
+  }
   Engine& engine() const {
     if (!engine_) {
       throw Error(
@@ -383,20 +469,21 @@ SolveMethod solve_method(const std::string& method) {
 
 // The exact solver (two players): the winner with perfect play, a best move, the winning
 // moves found, the plies to the end along the proof. Interruptible.
-py::dict solve(const PyGame& g, double seconds, int threads, std::uint64_t nodes,
-               const std::string& method, std::size_t table_mb, bool first) {
-  check_threads(threads);
-  if (table_mb < 1 || table_mb > (std::size_t{1} << 20))
-    throw Error("table_mb must be 1 to 1048576 MB");
+py::dict solve(const PyGame& g, const py::object& seconds, const py::object& threads_arg,
+               const py::object& nodes, const std::string& method, const py::object& table_arg,
+               bool first) {
+  const int threads = threads_argument(threads_arg);
+  const std::uint64_t table_mb =
+      count_argument(table_arg, "table_mb", 1, std::uint64_t{1} << 20, "1 to 1048576 (MB)");
   std::atomic<bool> stop{false};
   SolveLimits limits;
-  limits.seconds = time_limit(seconds, "seconds");
-  limits.nodes = nodes;
+  limits.seconds = seconds_argument(seconds, "seconds");
+  limits.nodes = count_argument(nodes, "nodes", 0, kAnyCount, "0 (no limit) to 2**64 - 1");
   limits.stop = &stop;
   SolverOptions options;
   options.method = solve_method(method);
   options.threads = solver_threads(threads);
-  options.table_bytes = table_mb << 20;
+  options.table_bytes = static_cast<std::size_t>(table_mb) << 20;
   options.all_moves = !first;
   check_solver_memory(options);
   const Position pos = searched_copy(g);
@@ -434,7 +521,8 @@ void bind_search(py::module_& m) {
   py::class_<PySearch>(m, "Search",
                        "A Monte Carlo search engine that keeps its tree between moves: "
                        "Search(playouts=1000, seconds=0, threads=1, seed=1, **options).")
-      .def(py::init<std::uint64_t, double, int, std::uint64_t, const py::kwargs&>(),
+      .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
+                    const py::kwargs&>(),
            py::arg("playouts") = 1000, py::arg("seconds") = 0.0, py::arg("threads") = 1,
            py::arg("seed") = 1)
       .def("search", &PySearch::search, py::arg("game"),
