@@ -1,9 +1,16 @@
 #include "store.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/players.hpp"
@@ -53,6 +60,12 @@ class Statement {
 }  // namespace
 
 Store::Store(const std::string& path, bool full_sync) : path_(path) {
+  // (SQLite says "unable to open database file" of a folder, as of a file it may not create)
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw Error("cannot open the database " + shown_name(path) +
+                ": it is a folder (--db names the database file, as games.sqlite)");
+  }
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
       SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -82,15 +95,58 @@ Store::Store(const std::string& path, bool full_sync) : path_(path) {
     exec(
         "CREATE TABLE IF NOT EXISTS turns (game TEXT NOT NULL REFERENCES games(id), "
         "ply INTEGER NOT NULL, player INTEGER NOT NULL, point TEXT, PRIMARY KEY (game, ply))");
+    // SQLite opens a file it may not write read-only, and the statements above write nothing
+    // when the tables are there: every move would then be refused while the games showed.
+    if (sqlite3_db_readonly(db_, "main") == 1) {
+      throw Error("it is read-only (the server stores every move in it)");
+    }
+    lock_alone();
   } catch (const Error& e) {
     sqlite3_close(db_);
     db_ = nullptr;
+    if (lock_fd_ >= 0) ::close(lock_fd_);
     throw Error("cannot use the database " + shown_name(path) + ": " + e.what());
   }
 }
 
 Store::~Store() {
   sqlite3_close(db_);
+  // Only now: closing any descriptor of the file drops the process's POSIX locks on it, which
+  // are SQLite's.
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+// Two servers on one database each replay its games into memory and run their engines: the
+// second one's moves made the first one's copy stale, whose moves then failed for good (the
+// turn's row was taken). An flock(2) lock, which is apart from SQLite's own POSIX locks, keeps
+// the database to one server; other programs (sqlite3's .backup) still read it.
+void Store::lock_alone() {
+  lock_fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (lock_fd_ < 0) throw Error(std::string("cannot open it to lock it: ") + std::strerror(errno));
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) {
+      throw Error("another tanbo serve uses it (one server a database: stop the other one)");
+    }
+    throw Error(std::string("cannot lock it: ") + std::strerror(errno));
+  }
+}
+
+void Store::check_in_place() {
+  int moved = 0;
+  if (sqlite3_file_control(db_, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK || !moved) {
+    return;
+  }
+  // SQLite writes on to the file it opened, which nothing can find any more: the moves it
+  // took would be lost at the next start. Refused instead, so that no move is answered that
+  // is not kept.
+  const std::string why = "the database " + shown_name(path_) +
+                          " was deleted, moved or replaced while the server ran; nothing more "
+                          "can be stored until the server is started again";
+  if (!moved_reported_) {
+    moved_reported_ = true;
+    std::cerr << "tanbo serve: " << why << "\n";
+  }
+  throw Error(why);
 }
 
 void Store::exec(const char* sql) {
@@ -102,14 +158,9 @@ void Store::exec(const char* sql) {
   }
 }
 
-void Store::fail(const std::string& what) {
-  const std::string why = sqlite3_errmsg(db_);
-  sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-  throw Error(what + ": " + why);
-}
-
 void Store::add_game(const StoredGame& g) {
   std::lock_guard lock(mutex_);
+  check_in_place();
   try {
     exec("BEGIN IMMEDIATE");
     Statement game(db_, "INSERT INTO games (id, created, start, seed) VALUES (?, ?, ?, ?)");
@@ -128,12 +179,14 @@ void Store::add_game(const StoredGame& g) {
     }
     exec("COMMIT");
   } catch (const Error& e) {
-    fail(std::string("cannot store the game (") + e.what() + ")");
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw Error(std::string("cannot store the game (") + e.what() + ")");
   }
 }
 
 void Store::add_turn(const std::string& id, std::uint32_t ply, const StoredTurn& t) {
   std::lock_guard lock(mutex_);
+  check_in_place();
   try {
     // One statement in autocommit mode is one transaction of its own.
     Statement turn(db_, "INSERT INTO turns (game, ply, player, point) VALUES (?, ?, ?, ?)");

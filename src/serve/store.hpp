@@ -33,8 +33,9 @@ struct StoredGame {
 
 class Store {
  public:
-  // Opens (creating when missing) the database file. `full_sync`: every commit is on the disk
-  // before it returns (synchronous=FULL); otherwise (NORMAL) a commit is in the operating
+  // Opens (creating when missing) the database file, refusing one that is read-only or that
+  // another server uses (an flock(2) lock held until the end). `full_sync`: every commit is on the
+  // disk before it returns (synchronous=FULL); otherwise (NORMAL) a commit is in the operating
   // system's hands, which a killed server cannot lose but a power cut can. Throws tanbo::Error
   // naming the file.
   Store(const std::string& path, bool full_sync);
@@ -42,7 +43,8 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // Stores a new game (its turns are not read). Throws tanbo::Error; nothing is stored then.
+  // Stores a new game (its turns are not read). Throws tanbo::Error; nothing is stored then,
+  // as when the file was deleted or replaced while the server ran.
   void add_game(const StoredGame& g);
   // Stores turn number `ply` (1-based) of game `id`. Throws tanbo::Error when it cannot be
   // stored (then nothing is: the transaction is rolled back).
@@ -55,14 +57,20 @@ class Store {
   std::uint64_t count();
   // One game with its turns in order, or nullopt when no game has this id.
   std::optional<StoredGame> load_game(const std::string& id);
+  // The database file's name, as given.
+  const std::string& path() const { return path_; }
 
  private:
   void exec(const char* sql);
-  [[noreturn]] void fail(const std::string& what);
+  void lock_alone();
+  // Throws tanbo::Error when the file was deleted, moved or replaced since it was opened.
+  void check_in_place();
 
   std::mutex mutex_;
   sqlite3* db_ = nullptr;
   std::string path_;
+  int lock_fd_ = -1;
+  bool moved_reported_ = false;
 };
 
 }  // namespace tanbo::serve
