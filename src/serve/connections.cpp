@@ -4,6 +4,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -38,6 +39,7 @@ struct RequestState {
   bool read_timed_out = false;  // a read waited until the deadline: the connection ends
   bool read_too_much = false;   // the request went past max_bytes: the connection ends
   bool close_after = false;     // the connection ends after this answer
+  int stop_fd = -1;             // readable once the server stops (Listener::stop)
 
   // A new request's time and bytes, after an answer or at the connection's start.
   void restart(bool limit_it) {
@@ -59,14 +61,17 @@ struct RequestState {
 // requests, on one thread).
 thread_local RequestState* current = nullptr;
 
-// Waits until the socket is ready for `events` (POLLIN or POLLOUT), at most `wait`.
-bool ready(int sock, short events, Clock::duration wait) {
-  pollfd p{sock, events, 0};
+// Waits until the socket is ready for `events` (POLLIN or POLLOUT), at most `wait`, and no
+// longer once `stop_fd` is readable (the server stops): then only a socket ready at once is.
+// So a stop ends the waits of slow and idle clients at once, where it waited for them, for
+// as long as a client sent a byte every few seconds.
+bool ready(int sock, short events, Clock::duration wait, int stop_fd) {
+  std::array<pollfd, 2> p{pollfd{sock, events, 0}, pollfd{stop_fd, POLLIN, 0}};
   const auto ms = std::chrono::ceil<std::chrono::milliseconds>(wait).count();  // not before
   for (;;) {
-    const int n = ::poll(&p, 1, static_cast<int>(ms));
+    const int n = ::poll(p.data(), stop_fd >= 0 ? 2 : 1, static_cast<int>(ms));
     if (n < 0 && errno == EINTR) continue;
-    return n > 0;
+    return n > 0 && p[0].revents != 0;
   }
 }
 
@@ -95,7 +100,7 @@ class TimedStream : public httplib::Stream {
 
   bool is_readable() const override {
     if (state_.read_timed_out) return false;
-    if (pending() > 0 || ready(sock_, POLLIN, state_.cap(kIoWait))) return true;
+    if (pending() > 0 || ready(sock_, POLLIN, state_.cap(kIoWait), state_.stop_fd)) return true;
     state_.read_timed_out = state_.over();  // the wait ended with the request's time
     return false;
   }
@@ -103,10 +108,10 @@ class TimedStream : public httplib::Stream {
   // comes back. (A client that closed only its sending side, as `nc -N` does, still gets the
   // answer to its request.)
   bool is_writable() const override {
-    if (!ready(sock_, POLLOUT, kIoWait)) return false;
+    if (!ready(sock_, POLLOUT, kIoWait, state_.stop_fd)) return false;
     if (state_.limited) return true;
     char byte;
-    return !ready(sock_, POLLIN, Clock::duration::zero()) ||
+    return !ready(sock_, POLLIN, Clock::duration::zero(), -1) ||
            ::recv(sock_, &byte, 1, MSG_PEEK | MSG_DONTWAIT) != 0;
   }
   ssize_t read(char* ptr, size_t size) override {
@@ -208,6 +213,25 @@ void Listener::raise_backlog() {
   ::listen(svr_sock_, SOMAXCONN);
 }
 
+Listener::Listener(ConnectionLimits limits)
+    : limits_(limits), stop_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+
+Listener::~Listener() {
+  if (stop_fd_ >= 0) ::close(stop_fd_);
+}
+
+void Listener::stop() {
+  if (stop_fd_ >= 0) (void)::eventfd_write(stop_fd_, 1);
+  // httplib's stop() does nothing until its accept loop has begun: a SIGTERM that came just
+  // before (or during the start, pending until then) was lost and the server ran on. Closing
+  // the listening socket here ends the loop whenever it begins.
+  const socket_t sock = svr_sock_.exchange(INVALID_SOCKET);
+  if (sock != INVALID_SOCKET) {
+    ::shutdown(sock, SHUT_RDWR);
+    ::close(sock);
+  }
+}
+
 void Listener::answered() {
   if (current) current->restart(true);
 }
@@ -268,11 +292,12 @@ bool Listener::process_and_close_socket(socket_t sock) {
     state.limit =
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.timeout));
     state.max_bytes = limits_.max_request;
+    state.stop_fd = stop_fd_;
     state.restart(true);
     current = &state;
     TimedStream stream(sock, state);
     for (size_t left = keep_alive_max_count_; left > 0 && svr_sock_ != INVALID_SOCKET; --left) {
-      if (stream.pending() == 0 && !ready(sock, POLLIN, state.cap(kIdleWait))) break;
+      if (stream.pending() == 0 && !ready(sock, POLLIN, state.cap(kIdleWait), stop_fd_)) break;
       bool closed = false;
       try {
         ok = process_request(stream, left == 1, closed, setup_request);

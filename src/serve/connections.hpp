@@ -30,7 +30,15 @@ std::string client_of(const std::string& address);
 // stay: 5 s for each read or write to go on, 5 s of waiting for the next request.
 class Listener : public httplib::Server {
  public:
-  explicit Listener(ConnectionLimits limits) : limits_(limits) {}
+  explicit Listener(ConnectionLimits limits);
+  ~Listener() override;
+  Listener(const Listener&) = delete;
+  Listener& operator=(const Listener&) = delete;
+  // Stops the server, whether or not it listens yet (a stop before listen_after_bind makes it
+  // return at once): no new connection is taken, and a connection's waits for its client end
+  // (a request that has not arrived, an idle keep-alive, an answer its client does not read)
+  // while the answers to requests read in full are still written.
+  void stop();
   // Raises the listening socket's backlog from httplib's 5, which resets or delays a burst of
   // connections by a second.
   void raise_backlog();
@@ -56,6 +64,7 @@ class Listener : public httplib::Server {
   void release(const std::string& client);
 
   const ConnectionLimits limits_;
+  const int stop_fd_;  // an eventfd, readable once stop() is called
   std::mutex mutex_;
   std::unordered_map<std::string, int> open_;  // connections open, by client
 };
