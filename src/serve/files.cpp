@@ -1,5 +1,6 @@
 #include "files.hpp"
 
+#include <httplib.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::uintmax_t kMaxWebFile = 64ull << 20;  // 64 MB: no page file is near it
+constexpr std::size_t kMaxKept = 64u << 20;          // bytes of page files kept in memory
 
 bool is_folder(const fs::path& p) {
   std::error_code ec;
@@ -40,7 +42,10 @@ std::string find_web_root(const std::string& given) {
   return "";
 }
 
-std::optional<WebFile> read_web_file(const std::string& root, const std::string& path) {
+namespace {
+
+// The real file of URL path `path` under `root` (see WebFiles::get), or nullopt.
+std::optional<fs::path> web_file_path(const std::string& root, const std::string& path) {
   if (root.empty() || path.empty() || path[0] != '/') return std::nullopt;
   if (path.find('\0') != std::string::npos || path.find('\\') != std::string::npos) {
     return std::nullopt;
@@ -64,11 +69,74 @@ std::optional<WebFile> read_web_file(const std::string& root, const std::string&
   if (!fs::is_regular_file(real, ec) || fs::file_size(real, ec) > kMaxWebFile || ec) {
     return std::nullopt;
   }
-  std::ifstream in(real, std::ios::binary);
+  return real;
+}
+
+std::optional<std::string> read_whole(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
   std::ostringstream content;
   content << in.rdbuf();
   if (!in) return std::nullopt;
-  return WebFile{content.str(), content_type(real.filename().string())};
+  return content.str();
+}
+
+// The gzip form of `text`; nullptr when it is no smaller or cannot be made.
+std::shared_ptr<const std::string> gzipped(const std::string& text) {
+#ifdef CPPHTTPLIB_ZLIB_SUPPORT
+  std::string packed;
+  httplib::detail::gzip_compressor gzip;
+  const bool ok = gzip.compress(text.data(), text.size(), true, [&](const char* data, size_t n) {
+    packed.append(data, n);
+    return true;
+  });
+  if (ok && packed.size() < text.size()) {
+    return std::make_shared<const std::string>(std::move(packed));
+  }
+#else
+  (void)text;
+#endif
+  return nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<const WebFiles::File> WebFiles::get(const std::string& path) {
+  const auto real = web_file_path(root_, path);
+  if (!real) return nullptr;
+  std::error_code size_error;
+  std::error_code time_error;
+  const std::uintmax_t size = fs::file_size(*real, size_error);
+  const fs::file_time_type changed = fs::last_write_time(*real, time_error);
+  if (size_error || time_error) return nullptr;
+  const std::string key = real->string();
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = files_.find(key);
+    if (it != files_.end() && it->second->size == size && it->second->changed == changed) {
+      return it->second;
+    }
+  }
+  auto content = read_whole(*real);
+  if (!content) return nullptr;
+  auto file = std::make_shared<File>();
+  file->type = content_type(real->filename().string());
+  file->size = size;
+  file->changed = changed;
+  file->content = std::make_shared<const std::string>(std::move(*content));
+  std::lock_guard lock(mutex_);
+  const auto old = files_.find(key);
+  const std::size_t freed =
+      old == files_.end()
+          ? 0
+          : old->second->content->size() + (old->second->gzip ? old->second->gzip->size() : 0);
+  // Kept (and compressed) within kMaxKept only: the folder's files are few and small, but it
+  // is the server's owner's, not the server's, to say.
+  if (kept_ - freed + 2 * file->content->size() <= kMaxKept) {
+    file->gzip = gzipped(*file->content);  // (under the lock: once, not by every thread at once)
+    kept_ = kept_ - freed + file->content->size() + (file->gzip ? file->gzip->size() : 0);
+    files_[key] = file;
+  }
+  return file;
 }
 
 std::string content_type(const std::string& name) {

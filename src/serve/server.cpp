@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <iostream>
+#include <regex>
 
 #include "connections.hpp"
 #include "files.hpp"
@@ -81,6 +82,34 @@ const char* reason_of(int status) {
   }
 }
 
+// The methods a path has ("GET, HEAD", ...), "" for none: a request with another method is
+// told which ones (405, or OPTIONS's answer), not that the page or game does not exist.
+std::string methods_of(const std::string& path) {
+  static const std::regex get(std::string("/api/games/") + kId + "(/board|/events|/export)?");
+  static const std::regex post(std::string("/api/games/") + kId + "/(moves|resign)");
+  if (path == "/api/games") return "GET, HEAD, POST";
+  if (std::regex_match(path, post)) return "POST";
+  if (std::regex_match(path, get)) return "GET, HEAD";
+  if (path.rfind("/api/", 0) == 0) return "";
+  return "GET, HEAD";  // the page's files (a missing file is 404 to a GET)
+}
+
+// A request no route of its method takes: 404 for a path of no route, 405 (with Allow) for
+// one with other methods, and for OPTIONS the methods (204).
+void other_method(const httplib::Request& req, httplib::Response& res) {
+  const std::string methods = methods_of(req.path);
+  if (methods.empty()) {
+    send_error(res, 404, "no such API route");
+  } else if (req.method == "OPTIONS") {
+    res.status = 204;
+    res.set_header("Allow", methods);
+  } else {
+    send_error(res, 405,
+               req.method + " is not a method of " + shown_name(req.path) + " (" + methods + ")");
+    res.set_header("Allow", methods);
+  }
+}
+
 // The one place where an API handler's refusal becomes its answer.
 template <class F>
 httplib::Server::Handler api(F f) {
@@ -108,7 +137,7 @@ struct StreamCount {
 class Server {
  public:
   Server(Games& games, const ServeOptions& o, std::string web_root)
-      : games_(games), rate_(o.rate), web_root_(std::move(web_root)) {
+      : games_(games), rate_(o.rate), web_root_(web_root), files_(std::move(web_root)) {
     streams_.max = o.max_streams;
   }
   void routes(httplib::Server& svr);
@@ -119,12 +148,13 @@ class Server {
   void get_state(const httplib::Request& req, httplib::Response& res);
   void get_events(const httplib::Request& req, httplib::Response& res);
   void get_export(const httplib::Request& req, httplib::Response& res);
-  void send_page(const std::string& file, httplib::Response& res) const;
+  void send_page(const httplib::Request& req, const std::string& file, httplib::Response& res);
   httplib::Server::HandlerResponse before(const httplib::Request& req, httplib::Response& res);
 
   Games& games_;
   RateLimit rate_;
   std::string web_root_;
+  WebFiles files_;
   StreamCount streams_;
   std::atomic<bool> stopping_{false};
 };
@@ -238,7 +268,8 @@ void Server::get_events(const httplib::Request& req, httplib::Response& res) {
   }
 }
 
-void Server::send_page(const std::string& file, httplib::Response& res) const {
+void Server::send_page(const httplib::Request& req, const std::string& file,
+                       httplib::Response& res) {
   if (web_root_.empty()) {
     res.status = 404;
     res.set_content(
@@ -247,40 +278,91 @@ void Server::send_page(const std::string& file, httplib::Response& res) const {
         "text/plain; charset=utf-8");
     return;
   }
-  auto f = read_web_file(web_root_, file);
+  const auto f = files_.get(file);
   if (!f) {
     send_error(res, 404, "no such page");
     return;
   }
-  res.set_content(std::move(f->content), f->type.c_str());
+  // The kept gzip form to a client that takes it (setup_request left "gzip" alone), unless a
+  // range of the file is asked for; the bytes are written from the kept copy, which httplib
+  // neither copies nor compresses again when they come from a provider of known length.
+  const bool packed =
+      f->gzip && req.ranges.empty() && req.get_header_value("Accept-Encoding") == "gzip";
+  std::shared_ptr<const std::string> body = packed ? f->gzip : f->content;
+  res.set_header("Vary", "Accept-Encoding");
+  if (packed) res.set_header("Content-Encoding", "gzip");
+  if (body->empty()) {
+    res.set_content("", f->type);
+    return;
+  }
+  res.set_content_provider(body->size(), f->type,
+                           [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                             return sink.write(body->data() + offset,
+                                               std::min<std::size_t>(length, 64 * 1024));
+                           });
 }
 
 httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
                                                 httplib::Response& res) {
+  using Done = httplib::Server::HandlerResponse;
   res.set_header("X-Content-Type-Options", "nosniff");
   res.set_header("Referrer-Policy", "no-referrer");  // seat links never leave in a Referer
+  // Where the body ends is settled first: a body left unread is read as the next request, so
+  // any answer given before it is read closes the connection. (Behind a proxy that reads the
+  // request another way, the rest would be another client's request.)
+  const std::size_t lengths = req.get_header_value_count("Content-Length");
+  const std::size_t codings = req.get_header_value_count("Transfer-Encoding");
+  const auto refuse_unread = [&](int status, const std::string& message) {
+    send_error(res, status, message);
+    Listener::close_after_answer(res);
+    return Done::Handled;
+  };
+  if (lengths + codings > 1) {
+    return refuse_unread(400,
+                         "the body's length is given twice (Content-Length, Transfer-Encoding)");
+  }
+  // httplib reads "5x", "+5" or "0x10" as a number's start, and the rest of the body as the
+  // next request.
+  const std::string length = req.get_header_value("Content-Length");
+  if (lengths == 1 &&
+      (length.empty() || length.size() > 18 ||
+       !std::all_of(length.begin(), length.end(), [](char c) { return c >= '0' && c <= '9'; }))) {
+    return refuse_unread(400, "the body's length " + quote_input(length) +
+                                  " is not a number of bytes (Content-Length)");
+  }
+  // Any coding but chunked alone left httplib reading the body until the client closed.
+  const std::string coding = to_lower(trim(req.get_header_value("Transfer-Encoding")));
+  if (codings == 1 && coding != "chunked") {
+    return refuse_unread(501, "the body is sent as " + quote_input(coding) +
+                                  " (Transfer-Encoding): send it chunked or with a Content-Length");
+  }
+  const bool has_body = codings == 1 || length.find_first_not_of('0') != std::string::npos;
+  // httplib reads the bodies of these methods only: another's would be the next request.
+  const bool reads_body = req.method == "POST" || req.method == "PUT" || req.method == "PATCH" ||
+                          req.method == "DELETE";
+  if (has_body && !reads_body) {
+    return refuse_unread(400, req.method + " requests take no body");
+  }
   const std::string client = client_of(req.remote_addr);
   if (req.path.rfind("/api/", 0) == 0 && !rate_.allow(client)) {
     send_error(res, 429, "too many requests from " + client + "; slow down");
-    return httplib::Server::HandlerResponse::Handled;
+    if (has_body) Listener::close_after_answer(res);  // its body is not read
+    return Done::Handled;
   }
-  // Two lengths, or a length and chunks, leave the body's end to whoever reads it: behind a
-  // proxy that reads it the other way, the rest would be taken as another request.
-  if (req.get_header_value_count("Content-Length") +
-          req.get_header_value_count("Transfer-Encoding") >
-      1) {
-    send_error(res, 400, "the body's length is given twice (Content-Length, Transfer-Encoding)");
-    Listener::close_after_answer(res);
-    return httplib::Server::HandlerResponse::Handled;
+  // httplib takes such a body apart as form fields and leaves no body: "the body is not JSON:
+  // unexpected end of input" said nothing of why.
+  if (req.is_multipart_form_data()) {
+    return refuse_unread(415,
+                         "the body is multipart/form-data: send it as JSON "
+                         "(Content-Type: application/json)");
   }
   // httplib would inflate such a body without a limit (61 KB of gzip made 60 MB).
   const std::string encoding = to_lower(trim(req.get_header_value("Content-Encoding")));
   if (!encoding.empty() && encoding != "identity") {
-    send_error(res, 415, "the body is " + quote_input(encoding) + "-encoded: send it as it is");
-    Listener::close_after_answer(res);  // the body was not read
-    return httplib::Server::HandlerResponse::Handled;
+    return refuse_unread(415,
+                         "the body is " + quote_input(encoding) + "-encoded: send it as it is");
   }
-  return httplib::Server::HandlerResponse::Unhandled;
+  return Done::Unhandled;
 }
 
 void Server::routes(httplib::Server& svr) {
@@ -310,11 +392,16 @@ void Server::routes(httplib::Server& svr) {
            }));
   svr.Get(game + "/events", api([this](const auto& req, auto& res) { get_events(req, res); }));
   svr.Get(game + "/export", api([this](const auto& req, auto& res) { get_export(req, res); }));
-  svr.Get("/api/.*", [](const auto&, auto& res) { send_error(res, 404, "no such API route"); });
-  svr.Get("/", [this](const auto&, auto& res) { send_page("/index.html", res); });
+  svr.Get("/api/.*", [](const auto& req, auto& res) { other_method(req, res); });
+  svr.Post(".*", [](const auto& req, auto& res) { other_method(req, res); });
+  svr.Put(".*", [](const auto& req, auto& res) { other_method(req, res); });
+  svr.Patch(".*", [](const auto& req, auto& res) { other_method(req, res); });
+  svr.Delete(".*", [](const auto& req, auto& res) { other_method(req, res); });
+  svr.Options(".*", [](const auto& req, auto& res) { other_method(req, res); });
+  svr.Get("/", [this](const auto& req, auto& res) { send_page(req, "/index.html", res); });
   svr.Get(std::string("/games/") + kId + "/?",
-          [this](const auto&, auto& res) { send_page("/game.html", res); });
-  svr.Get("/.*", [this](const auto& req, auto& res) { send_page(req.path, res); });
+          [this](const auto& req, auto& res) { send_page(req, "/game.html", res); });
+  svr.Get("/.*", [this](const auto& req, auto& res) { send_page(req, req.path, res); });
   svr.set_error_handler(
       httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;  // a handler's
