@@ -51,12 +51,16 @@ std::vector<std::string> string_list(const Json& o, const char* key, bool requir
 }
 
 // A player's name (spaces at either end taken off, as a game file reads it): 1 to 40
-// characters (UTF-8), none of them a control character.
+// characters (UTF-8), none of them a control character: C0, DEL, or C1 (U+0080 to U+009F,
+// two bytes from 0xC2; U+0085 is a line break to some programs).
 void check_name(const std::string& name) {
   std::size_t chars = 0;
-  for (const char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 32 || u == 127) {
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto u = static_cast<unsigned char>(name[i]);
+    const bool c1 = u == 0xC2 && i + 1 < name.size() &&
+                    static_cast<unsigned char>(name[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(name[i + 1]) <= 0x9F;
+    if (u < 32 || u == 127 || c1) {
       refuse(400, "the name " + quote_input(name) + " holds a control character");
     }
     if ((u & 0xC0) != 0x80) ++chars;
@@ -76,6 +80,9 @@ void check_name(const std::string& name) {
 // engine watch (watch_engines) stops a search that goes on longer, as one of playouts alone,
 // which has no time limit of its own, can on a big board.
 constexpr int kMoveSeconds = 60;
+
+// How long an engine turn whose move the database did not take waits before it is tried again.
+constexpr auto kEngineRetry = std::chrono::seconds(3);
 
 // What an engine seat a client asks for may cost: its search runs on one of the server's
 // engine threads (--engine-threads) and holds it while it thinks, so a spec may not add
@@ -114,7 +121,9 @@ bool is_dot_text(const std::string& topology) {
 
 // The board of a request, refused before it is built when it has more than `max_points`.
 TopologyPtr make_board(const std::string& topology, std::uint64_t max_points) {
-  if (to_lower(trim(topology)).rfind("file", 0) == 0) {
+  // As parse_topology reads the spec: words split at any blank, so that "\vfile PATH" (a
+  // vertical tab first, which trim() keeps) is a file spec here too.
+  if (is_file_spec(topology)) {
     refuse(400, "the server reads no files: " + quote_input(topology) +
                     " is refused (send the DOT text itself as the topology)");
   }
@@ -124,6 +133,8 @@ TopologyPtr make_board(const std::string& topology, std::uint64_t max_points) {
   // to 16 axes has at most 16 edges a point)
   limits.max_edges = 16 * max_points;
   limits = process_limits(limits);  // and the memory the process may use
+  // Whatever a spec says, no file is read: a "file" board is refused by the parser itself.
+  limits.read_dot_file = nullptr;
   try {
     return is_dot_text(topology) ? make_from_dot(topology, "board", limits)
                                  : parse_topology(topology, limits);
@@ -146,9 +157,18 @@ int http_status(TurnStatus s) {
 
 Games::Games(Store& store, GamesOptions options) : store_(store), options_(options) {
   options_.in_memory = std::max<std::size_t>(1, options_.in_memory);
-  for (const std::string& id : store_.game_ids()) {
-    std::lock_guard lock(games_mutex_);
-    load(id);
+  try {
+    for (const std::string& id : store_.game_ids()) {
+      std::lock_guard lock(games_mutex_);
+      load(id);
+    }
+  } catch (const Error& e) {
+    // (SQLite's own message names no file, nor what to do about a damaged one)
+    std::string why = e.what();
+    if (why.find("malformed") != std::string::npos) {
+      why += "; `sqlite3 FILE .recover` writes out what can still be read, as SQL";
+    }
+    throw Error("cannot read the games of the database " + shown_name(store_.path()) + ": " + why);
   }
   // The pool starts once nothing can throw any more (a constructor that throws runs no
   // destructor, and would leave the threads unjoined).
@@ -302,7 +322,7 @@ Json Games::create(const Json& request) {
     try {
       store_.add_game(stored);
     } catch (const Error& e) {
-      refuse(500, e.what());
+      refuse(503, e.what());
     }
     keep(g);
   }
@@ -374,7 +394,7 @@ std::string Games::move(const std::shared_ptr<LiveGame>& game, const Json& reque
   try {
     store_.add_turn(g.id, s.ply() + 1, {as, t.name(*v)});
   } catch (const Error& e) {
-    refuse(500, e.what());
+    refuse(503, e.what());
   }
   s.play(as, *v);
   after_change(game);
@@ -392,7 +412,7 @@ std::string Games::resign(const std::shared_ptr<LiveGame>& game, const Json& req
   try {
     store_.add_turn(g.id, s.ply() + 1, {as, ""});
   } catch (const Error& e) {
-    refuse(500, e.what());
+    refuse(503, e.what());
   }
   s.resign(as);
   after_change(game);
@@ -418,7 +438,7 @@ void Games::refuse_while_engines_busy(const std::vector<std::string>& players) {
   std::size_t waiting = 0;
   {
     std::lock_guard lock(pool_mutex_);
-    waiting = pool_queue_.size();
+    waiting = pool_queue_.size() + retry_.size();
   }
   if (waiting >= options_.in_memory) {
     refuse(503, std::to_string(waiting) +
@@ -438,7 +458,7 @@ void Games::after_change(const std::shared_ptr<LiveGame>& g) {
 }
 
 // Asks engines that have thought for kMoveSeconds to move (they play the best move found so
-// far), looking four times a second.
+// far), and queues the turns to try again, looking four times a second.
 void Games::watch_engines() {
   std::unique_lock lock(pool_mutex_);
   while (
@@ -446,6 +466,14 @@ void Games::watch_engines() {
     const auto now = std::chrono::steady_clock::now();
     for (const auto& [agent, began] : thinking_) {
       if (now - began >= std::chrono::seconds(kMoveSeconds)) agent->stop();
+    }
+    // Engine turns whose move could not be stored go back to the queue when their time comes.
+    const auto due = std::stable_partition(retry_.begin(), retry_.end(),
+                                           [&](const auto& r) { return r.second > now; });
+    if (due != retry_.end()) {
+      for (auto it = due; it != retry_.end(); ++it) pool_queue_.push_back(std::move(it->first));
+      retry_.erase(due, retry_.end());
+      pool_wake_.notify_all();
     }
   }
 }
@@ -468,6 +496,7 @@ void Games::engine_worker() {
 // its move is stored, then played, under the lock, unless the game has moved on.
 void Games::engine_turn(const std::shared_ptr<LiveGame>& g) {
   std::optional<EngineTurn> turn;
+  std::optional<Vertex> chosen;  // a move chosen before, which the database refused
   {
     std::lock_guard lock(g->mutex);
     turn = g->session->engine_turn();
@@ -475,22 +504,31 @@ void Games::engine_turn(const std::shared_ptr<LiveGame>& g) {
       g->engine_queued = false;
       return;
     }
-  }
-  {
-    std::lock_guard lock(pool_mutex_);
-    if (stopping_) return;
-    thinking_.emplace_back(turn->agent, std::chrono::steady_clock::now());
+    if (g->unstored && g->unstored->ply == turn->ply && g->unstored->hash == turn->hash) {
+      chosen = g->unstored->vertex;
+    }
+    g->unstored.reset();
   }
   Vertex v = kNoVertex;
   std::string failure;
-  try {
-    v = turn->agent->choose(turn->position);
-  } catch (const std::exception& e) {
-    failure = e.what();
+  if (chosen) {
+    v = *chosen;  // (not thought out again: a minute of an engine thread at each try)
+  } else {
+    {
+      std::lock_guard lock(pool_mutex_);
+      if (stopping_) return;
+      thinking_.emplace_back(turn->agent, std::chrono::steady_clock::now());
+    }
+    try {
+      v = turn->agent->choose(turn->position);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    std::lock_guard lock(pool_mutex_);
+    std::erase_if(thinking_, [&](const auto& t) { return t.first == turn->agent; });
   }
   {
     std::lock_guard lock(pool_mutex_);
-    std::erase_if(thinking_, [&](const auto& t) { return t.first == turn->agent; });
     if (stopping_) return;
   }
   std::lock_guard lock(g->mutex);
@@ -504,13 +542,28 @@ void Games::engine_turn(const std::shared_ptr<LiveGame>& g) {
   if (failure.empty() && (v >= pos.num_vertices() || !pos.explain(pos.to_move(), v).empty())) {
     failure = "it chose an illegal move";
   }
-  try {
-    if (!failure.empty()) throw Error(failure);
-    store_.add_turn(g->id, s.ply() + 1, {pos.to_move(), pos.topology().name(v)});
+  if (failure.empty()) {
+    try {
+      store_.add_turn(g->id, s.ply() + 1, {pos.to_move(), pos.topology().name(v)});
+    } catch (const std::exception& e) {
+      // The database failed (locked by another program, the disk full): the game would wait
+      // for this engine for good, since only its move moves it on. The move is stored later.
+      if (g->engine_failures++ == 0) {
+        std::cerr << "tanbo serve: game " << g->id << ": the engine's move could not be stored ("
+                  << e.what() << "); it is tried again every "
+                  << std::chrono::duration<double>(kEngineRetry).count() << " s\n";
+      }
+      g->engine_queued = true;
+      g->unstored = UnstoredMove{turn->ply, turn->hash, v};
+      std::lock_guard pool_lock(pool_mutex_);
+      retry_.emplace_back(g, std::chrono::steady_clock::now() + kEngineRetry);
+      return;
+    }
+    g->engine_failures = 0;
     s.play_engine_choice(*turn, v);
-  } catch (const std::exception& e) {
+  } else {
     std::cerr << "tanbo serve: game " << g->id << ": the engine " << turn->agent->spec()
-              << " did not move: " << e.what() << "\n";
+              << " did not move: " << failure << "\n";
     return;
   }
   after_change(g);

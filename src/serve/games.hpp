@@ -4,6 +4,7 @@
 // (the ones used last); any other game is read back from the database when it is asked for.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -30,6 +31,13 @@ struct ApiError {
   std::string message;
 };
 
+// An engine's move the database refused, stored at the next try while the game is where it was.
+struct UnstoredMove {
+  std::uint32_t ply = 0;
+  std::uint64_t hash = 0;
+  Vertex vertex = kNoVertex;
+};
+
 // One game being served.
 struct LiveGame {
   std::string id;
@@ -41,6 +49,8 @@ struct LiveGame {
   std::mutex mutex;                            // guards everything below and the session
   std::condition_variable changed;             // notified on every change of the game
   bool engine_queued = false;                  // waiting for or running on the engine pool
+  int engine_failures = 0;                     // engine moves in a row the store refused
+  std::optional<UnstoredMove> unstored;        // the last of them
   std::string state_text;                      // the latest state as JSON text (state_text())
   std::optional<std::uint64_t> state_version;  // the session version it was written for
 };
@@ -116,6 +126,8 @@ class Games {
   std::mutex pool_mutex_;
   std::condition_variable pool_wake_;
   std::deque<std::shared_ptr<LiveGame>> pool_queue_;
+  // Engine turns whose move the database refused, and when each is queued again.
+  std::vector<std::pair<std::shared_ptr<LiveGame>, std::chrono::steady_clock::time_point>> retry_;
   // Agents choosing now, with when they began: stopped at shutdown, and by the watch after
   // kMoveSeconds (a spec of playouts alone has no time limit of its own).
   std::vector<std::pair<Agent*, std::chrono::steady_clock::time_point>> thinking_;
