@@ -246,6 +246,9 @@ TEST(TopologyDot, ReadsAFileFromDisk) {
   auto t = parse_topology("file " + path.string());
   EXPECT_EQ(t->spec, "file " + path.string());
   EXPECT_EQ(t->num_vertices(), 4u);
+  // Any blank before and after the keyword, as the spec's words are split: a vertical tab
+  // before "file" once left "e PATH" as the path to open.
+  EXPECT_EQ(parse_topology("\v\ffile\v " + path.string() + "\f")->num_vertices(), 4u);
   std::filesystem::remove(path);
 }
 

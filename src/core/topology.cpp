@@ -424,10 +424,13 @@ std::string spec_shown(const std::vector<std::string>& words) {
 // "file PATH": the path is everything after the keyword (it may hold spaces), read by the
 // caller's reader (TopologyLimits::read_dot_file).
 TopologyPtr read_dot_file(std::string_view spec_text, const TopologyLimits& limits) {
+  // The blanks before and after the keyword are those split_ws sees (a vertical tab or form
+  // feed too), so that the path is what follows the word the spec was recognised by.
+  constexpr std::string_view kBlanks = " \t\n\v\f\r";
   std::string_view rest = spec_text;
-  rest.remove_prefix(rest.find_first_not_of(" \t\r\n"));
+  rest.remove_prefix(rest.find_first_not_of(kBlanks));
   rest.remove_prefix(4);  // "file", any case
-  const std::string path = trim(rest);
+  const std::string path = trim(rest, kBlanks);
   if (path.empty()) throw Error("\"file\" needs a path: file PATH");
   if (!limits.read_dot_file) {
     throw Error("a \"file\" board needs a reader of files (parse_topology of platform/memory.hpp)");
