@@ -382,8 +382,8 @@ class Searcher {
     bool removes;          // the move removed stones
   };
   // A child's numbers before the table is read: proven when the move ends the game, else from
-  // its mobility (proof number 1, disproof number the moves of its side to move). Its table
-  // entry is fetched from memory meanwhile (Table::prefetch), for reread.
+  // its mobility (proof number 1, disproof number the moves of its side to move), and its key.
+  // open_pn fetches the children's entries (Table::prefetch) once all are known, for reread.
   Child child_start(Vertex v, Player me);
   // Keeps one child of each position among kids_[begin, end): moves that lead to one position
   // (mirror images of each other, or self-bounding moves of one root) are one child. Returns
