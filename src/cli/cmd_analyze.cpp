@@ -1,8 +1,15 @@
 // tanbo analyze: a review of a game, move by move, by the search and the exact solver
 // (docs/cli.md).
+#include <unistd.h>
+
+#include <atomic>
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
@@ -12,6 +19,7 @@
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/png.hpp"
 #include "tanbo/io/safe_file.hpp"
+#include "tanbo/platform/signal_thread.hpp"
 
 namespace tanbo::cli {
 
@@ -44,16 +52,44 @@ Verdict judge(Mcts& mcts, const Position& pos) {
   return v;
 }
 
+// A stop asked from another thread (Ctrl-C): the review ends with the moves reviewed whole, and
+// the search under way is cut short.
+class StopReview {
+ public:
+  void request() {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    if (mcts_) mcts_->stop();
+  }
+  bool requested() const { return stop_; }
+  void set_search(Mcts* mcts) {
+    std::lock_guard<std::mutex> lock(mu_);
+    mcts_ = mcts;
+  }
+
+ private:
+  std::mutex mu_;
+  std::atomic<bool> stop_{false};
+  Mcts* mcts_ = nullptr;  // the search to cut short (null: none)
+};
+
 std::vector<Review> review_game(const Game& game, std::uint64_t playouts, double margin,
-                                std::uint64_t seed, std::ostream& err) {
+                                std::uint64_t seed, StopReview& stop, std::ostream& err) {
   MctsConfig config;
   config.playouts = playouts;
   Mcts mcts(config, seed);
+  stop.set_search(&mcts);
+  struct Forget {  // the search goes with this function: no stop may reach it after
+    StopReview& stop;
+    ~Forget() { stop.set_search(nullptr); }
+  } forget{stop};
   Position pos(game.position.topology_ptr(), game.position.setup());
   const auto history = game.position.history();
   std::vector<Review> out;
   Verdict now = judge(mcts, pos);
   for (std::size_t i = 0; i < history.size(); ++i) {
+    // (a verdict of a search cut short is not one: the move it judged is left out)
+    if (stop.requested()) break;
     const MoveRecord& rec = history[i];
     if (rec.kind != MoveRecord::Kind::kPlace) break;  // a resignation ends the review
     Review r;
@@ -66,6 +102,7 @@ std::vector<Review> review_game(const Game& game, std::uint64_t playouts, double
       r.after_proven = true;
     } else {
       now = judge(mcts, pos);
+      if (stop.requested()) break;
       r.after = 1.0 - now.value;
       r.after_proven = now.proven;
     }
@@ -214,13 +251,34 @@ int cmd_analyze(const std::vector<std::string>& args, std::istream&, std::ostrea
                 std::to_string(game.position.num_players()) + " players");
   }
   if (game.position.ply() == 0) throw Error("the game has no moves to review");
-  const std::vector<Review> reviews = review_game(game, playouts, margin, seed, err);
+  // Ctrl-C ends the review with the moves reviewed so far (their table and chart) and status
+  // 130; a second one ends the program at once. Only in the program itself: a test that calls
+  // cmd_analyze with streams of its own keeps its signals.
+  StopReview stop;
+  std::optional<SignalThread> ctrl_c;
+  if (&out == &std::cout) {
+    ctrl_c.emplace(std::initializer_list<int>{SIGINT});
+    ctrl_c->start([&stop](int) {
+      if (stop.requested()) {
+        static const char bye[] = "tanbo analyze: stopped at once by a second Ctrl-C\n";
+        (void)!::write(STDERR_FILENO, bye, sizeof bye - 1);
+        std::_Exit(130);
+      }
+      stop.request();
+    });
+  }
+  std::vector<Review> reviews = review_game(game, playouts, margin, seed, stop, err);
+  if (ctrl_c) ctrl_c->stop();
   print_reviews(game, reviews, margin, out);
   if (!png.empty()) {
     if (!written(png, encode_png(chart(reviews, game.position.topology().spec)), err)) return 1;
     out << "chart: " << shown_name(png) << "\n";
   }
-  return 0;
+  if (!stop.requested()) return 0;
+  const std::size_t moves = game.position.history().size();
+  err << "tanbo analyze: stopped by Ctrl-C after " << reviews.size() << " of " << moves
+      << " moves\n";
+  return 130;
 }
 
 }  // namespace tanbo::cli

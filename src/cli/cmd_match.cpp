@@ -1,9 +1,15 @@
 // tanbo match: games between engine players, seats rotating, with a score table.
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
+#include <mutex>
+#include <optional>
 
 #include "commands.hpp"
+#include "tanbo/platform/signal_thread.hpp"
 #include "tanbo/study/csv.hpp"
 #include "tanbo/study/match.hpp"
 
@@ -60,18 +66,90 @@ int cmd_match(const std::vector<std::string>& args, std::istream&, std::ostream&
   refuse_empty_names(vm, {{"save-games", "--save-games DIR"}});
   const Match match = prepare_match(o);
   const bool progress = (&err == &std::cerr) && isatty(STDERR_FILENO);
-  MatchProgress after_game;
-  if (progress) {
-    after_game = [&](const MatchTally& t, std::uint64_t done) {
-      show_progress(err, t, done, match.options.games);
-    };
+  // Ctrl-C ends the match after the game under way, with the table of the games played and
+  // status 130, as bench does; a second Ctrl-C ends it at once (a game between slow engines can
+  // last hours), with the table of the games finished before it. Only in the program itself: a
+  // test that calls cmd_match with streams of its own keeps its signals.
+  std::mutex mu;  // guards what both threads use below
+  MatchTally finished(match.k());
+  std::uint64_t played = 0;
+  bool stop = false, reported = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  // The table of the games finished (under `mu`, once).
+  const auto report = [&] {
+    reported = true;
+    if (progress) err << "\r" << std::string(70, ' ') << "\r";
+    if (played == 0) return;
+    Match part = match;
+    part.options.games = played;
+    finished.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (o.csv) {
+      write_match_csv(part, finished, out);
+    } else {
+      print_match_table(part, finished, out);
+    }
+    out.flush();
+  };
+  const auto stopped_line = [&] {
+    err << "tanbo match: stopped by Ctrl-C after " << played << " of " << match.options.games
+        << " games\n"
+        << std::flush;
+  };
+  std::optional<SignalThread> ctrl_c;
+  if (&out == &std::cout) {
+    ctrl_c.emplace(std::initializer_list<int>{SIGINT});
+    ctrl_c->start([&](int) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (reported) return;  // the match is over and its table printed
+      if (!stop) {
+        stop = true;
+        err << (progress ? "\n" : "")
+            << "tanbo match: Ctrl-C: stopping after the game under way (Ctrl-C again stops at "
+               "once)\n"
+            << std::flush;
+        return;
+      }
+      report();
+      stopped_line();
+      std::_Exit(130);
+    });
   }
-  const MatchTally tally = play_match(match, after_game);
+  struct StopFirst {  // the signals' thread ends before what it uses goes
+    std::optional<SignalThread>& thread;
+    ~StopFirst() {
+      if (thread) thread->stop();
+    }
+  } stop_first{ctrl_c};
+  // The progress bar, and the games finished kept for a report at any time; a stop ends the
+  // match through an exception, the one way out of play_match between two games.
+  struct Stopped {};
+  const MatchProgress after_game = [&](const MatchTally& t, std::uint64_t done) {
+    std::lock_guard<std::mutex> lock(mu);
+    finished = t;
+    played = done;
+    if (progress) show_progress(err, t, done, match.options.games);
+    if (stop) throw Stopped{};
+  };
+  bool interrupted = false;
+  try {
+    const MatchTally tally = play_match(match, after_game);
+    std::lock_guard<std::mutex> lock(mu);
+    finished = tally;
+  } catch (const Stopped&) {
+    interrupted = true;
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  if (interrupted) {
+    report();
+    stopped_line();
+    return 130;
+  }
+  reported = true;
   if (progress) err << "\r" << std::string(70, ' ') << "\r" << std::flush;
   if (o.csv) {
-    write_match_csv(match, tally, out);
+    write_match_csv(match, finished, out);
   } else {
-    print_match_table(match, tally, out);
+    print_match_table(match, finished, out);
   }
   return 0;
 }
