@@ -4,7 +4,10 @@
 //
 // The window tests re-run this program under xvfb-run when there is no display. Without the
 // viewer in the build, `tanbo view` must say so.
+#include <array>
 #include <chrono>
+#include <cmath>
+#include <set>
 #include <thread>
 
 #include "viewer_test.hpp"
@@ -129,6 +132,40 @@ TEST(ViewerLayout, DotPositionsScaledAndComputedLayoutIsSeeded) {
   EXPECT_LT(near / nn, 0.75 * far / nf);
 }
 
+// A graph without positions too big for a force layout (all pairs repel: hours for a hundred
+// thousand points, and a million never ended) is laid out from graph distances, in time in
+// proportion to it: the same picture every time, finite, every point in a place of its own,
+// neighbours nearer than other points, isolated points included.
+TEST(ViewerLayout, BigGraphsWithoutPositionsAreLaidOutInTimeInProportion) {
+  std::string dot = "graph {\n";
+  const int chain = 100000, isolated = 2000;
+  for (int i = 0; i + 1 < chain; ++i)
+    dot += "p" + std::to_string(i) + " -- p" + std::to_string(i + 1) + ";\n";
+  for (int i = 0; i < isolated; ++i) dot += "q" + std::to_string(i) + ";\n";
+  dot += "}\n";
+  auto t = make_from_dot(dot, "big.dot");
+  ASSERT_EQ(t->num_vertices(), static_cast<Vertex>(chain + isolated));
+  const auto a = viz::compute_layout(*t, {});
+  EXPECT_EQ(a.point, viz::compute_layout(*t, {}).point);
+  std::set<std::array<double, 3> > places;
+  for (const auto& p : a.point) {
+    for (double x : p) ASSERT_TRUE(std::isfinite(x));
+    places.insert(p);
+  }
+  EXPECT_EQ(places.size(), a.point.size());
+  const auto dist = [&](Vertex v, Vertex w) {
+    double d = 0;
+    for (int k = 0; k < 3; ++k) d += std::pow(a.point[v][k] - a.point[w][k], 2);
+    return std::sqrt(d);
+  };
+  double near = 0, far = 0;
+  for (Vertex v = 0; v + 1 < static_cast<Vertex>(chain); v += 97) {
+    near += dist(v, v + 1);
+    far += dist(v, (v * 7919 + 12345) % chain);
+  }
+  EXPECT_LT(near, 0.1 * far);
+}
+
 TEST(ViewerCli, RefusesBadOptionsClearly) {
   struct Case {
     std::string args, says;
@@ -143,6 +180,13 @@ TEST(ViewerCli, RefusesBadOptionsClearly) {
            {"--topology 'grid 5x5x5' --moves 999", "not a point"},
            {"--topology 'grid 5x5x5' --moves 333", "no Black stone touches 333"},
            {"--topology 'grid 5x5x5' --move 3", "the game has 0 moves"},
+           {"--topology 'grid 5x5x5' --move -1", "--move -1: give 0 (the start) or a later"},
+           {"--topology 'grid 500x500' --max-memory 300M", "drawing the 250000 points of"},
+           {"--topology 'grid 20x20x20x20' --multiples --max-memory 300M",
+            "drawing the 160000 points of"},
+           {"--topology 'grid 5x5x5' --size 8192x8192 --max-memory 2G", "at 8192x8192 would need"},
+           {"--topology 'grid 5x5x5x5' --slice z=2,z=3", "--slice names z twice"},
+           {"--topology 'grid 5x5x5' --engine ''", "--engine SPEC is empty"},
            {"--topology 'grid 9x9' --fade-front", "--fade-front applies to boards drawn in 3D"},
            {"--topology 'hex 4' --fade-front 2", "is flat"},
            {"--topology 'grid 5x5x5' --fade-front=-1", "0 to 1000"},
@@ -153,6 +197,9 @@ TEST(ViewerCli, RefusesBadOptionsClearly) {
                    c.says);
     EXPECT_FALSE(fs::exists(out));
   }
+  // An empty name is no name: refused, not a window opened instead of the picture.
+  expect_refused(quote(tanbo_bin()) + " view --topology 'grid 5x5x5' --png ''",
+                 "--png FILE is empty");
   // Without an X display: a clear message, no crash.
   expect_refused("env -u DISPLAY " + quote(tanbo_bin()) + " view --topology 'grid 5x5x5' --png " +
                      quote(out.string()),

@@ -1,17 +1,23 @@
 // tanbo-view: the VTK viewer's program (src/viz/). `tanbo view ARGS` runs it as `tanbo-view ARGS`
 // (src/cli/cmd_view.cpp), so that the rest of tanbo does not load VTK.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 
+#include "layout.hpp"
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/app/command.hpp"
 #include "tanbo/app/options.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/numbers.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/core/topology.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/safe_file.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "viewer.hpp"
 
 namespace tanbo::view {
@@ -220,6 +226,31 @@ viz::SceneOptions scene_options(const ViewArgs& a, const Game& game) {
   return opts;
 }
 
+// What VTK's scene takes a drawn point, above the board itself (the glyphs, tubes and labels,
+// and the frame the camera is fitted to), and a pixel of the picture or window (the software
+// renderer's buffers, the grabbed image): measured about 1 KB and 38 bytes, here with headroom.
+constexpr std::uint64_t kSceneBytesPerPoint = 2048;
+constexpr std::uint64_t kBytesPerPixel = 48;
+
+// Refuses a board or a picture size the memory limit cannot draw: the limit lets tanbo play on
+// a million points, whose scene takes gigabytes, and a picture of 8192x8192 takes 2.6 GB.
+void check_scene_memory(const Topology& topo, const viz::SceneOptions& opts, const ViewArgs& a) {
+  std::uint64_t drawn = topo.num_vertices();
+  if (topo.kind == BoardKind::kLattice) {  // (a cross-section draws only its points)
+    const viz::Layout layout = viz::compute_layout(topo, opts.view);
+    drawn = static_cast<std::uint64_t>(std::count(layout.visible.begin(), layout.visible.end(), 1));
+  }
+  const std::uint64_t pixels = static_cast<std::uint64_t>(a.width) * a.height;
+  const std::uint64_t need = drawn * kSceneBytesPerPoint + pixels * kBytesPerPixel;
+  const MemoryLimit limit = memory_limit();
+  if (need > limit.board_room()) {
+    throw Error("drawing the " + std::to_string(drawn) + " points of \"" + topo.spec + "\" at " +
+                std::to_string(a.width) + "x" + std::to_string(a.height) + " " +
+                memory_refusal(need, limit) +
+                " (a smaller --size, or --axes and --slice on 4+ axes, draw less)");
+  }
+}
+
 int write_png(const Position& pos, const ViewArgs& a, const viz::SceneOptions& opts,
               std::ostream& out) {
   const Position shown = a.move >= 0 ? position_at(pos, static_cast<std::uint32_t>(a.move)) : pos;
@@ -268,10 +299,22 @@ int view_command(const std::vector<std::string>& args, std::istream&, std::ostre
     err << "tanbo view: --size must be WIDTHxHEIGHT in pixels, 16 to 8192 each, e.g. 800x600\n";
     return 2;
   }
+  // -1 is the value that stands for "not given": a --move -1 given is refused, not the end.
+  if (a.vm.count("move") && a.move < 0) {
+    throw Error("--move " + std::to_string(a.move) + ": give 0 (the start) or a later move");
+  }
+  refuse_empty_names(a.vm, {{"png", "--png FILE"}, {"game", "GAME"}, {"engine", "--engine SPEC"}});
+  if (!a.png.empty()) {
+    // The picture may not replace what the command reads: the game file or the DOT board.
+    std::vector<std::string> inputs{a.game_path};
+    if (is_file_spec(a.board.topology)) inputs.push_back(trim(a.board.topology.substr(4)));
+    check_not_an_input(a.png, inputs, "--png");
+  }
   std::string save_path;
   const std::unique_ptr<Game> game = open_game(a, save_path, err);
-  play_given_moves(game->position, a);
   const viz::SceneOptions opts = scene_options(a, *game);
+  check_scene_memory(game->position.topology(), opts, a);  // before moves that take a while
+  play_given_moves(game->position, a);
   if (a.move > static_cast<long>(game->position.ply()) || a.move < -1) {
     throw Error("--move " + std::to_string(a.move) + ": the game has " +
                 std::to_string(game->position.ply()) + " moves");
@@ -286,5 +329,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   // Errors become messages and exit codes in the same place as for tanbo's subcommands.
   static const tanbo::app::Command view{"view", "", tanbo::view::view_command, 2};
-  return tanbo::app::run_subcommand(view, args, std::cin, std::cout, std::cerr);
+  // (a picture's line that cannot be written, > /dev/full, is a failure as in tanbo itself)
+  return tanbo::app::checked_output(
+      "view", tanbo::app::run_subcommand(view, args, std::cin, std::cout, std::cerr));
 }

@@ -85,6 +85,83 @@ void normalise_scale(const Graph& g, std::vector<std::array<double, 3>>& pts) {
     for (int k = 0; k < 3; ++k) p[k] = (p[k] - centre[k]) * scale;
 }
 
+// Above this many points a force layout (all pairs repel: O(n^2) a step) would take minutes
+// to hours, and a million points never end: such graphs are laid out by graph distances.
+constexpr std::uint32_t kMostForcePoints = 3000;
+
+// Distances (in edges) from `from` to every point of its component (others: kUnset).
+void bfs_distances(const Graph& g, Vertex from, std::vector<std::uint32_t>& dist,
+                   std::vector<Vertex>& queue) {
+  queue.clear();
+  queue.push_back(from);
+  dist[from] = 0;
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const Vertex v = queue[i];
+    for (Vertex w : g.neighbours(v)) {
+      if (dist[w] != kUnset) continue;
+      dist[w] = dist[v] + 1;
+      queue.push_back(w);
+    }
+  }
+}
+
+// A layout in time and memory proportional to the graph: in each component, a point's
+// coordinates come from its graph distances to three pivots far apart (a point far from the
+// component's first, the point farthest from that one, and the point farthest from both), a
+// seeded jitter keeping points with the same distances apart; the components stand side by
+// side in rows.
+std::vector<std::array<double, 3>> distance_layout(const Graph& g, unsigned seed) {
+  const std::uint32_t n = g.num_vertices();
+  std::vector<std::array<double, 3>> out(n, {0, 0, 0});
+  std::vector<std::uint32_t> d0(n, kUnset), d1(n, kUnset), d2(n, kUnset);
+  std::vector<Vertex> queue, members;
+  boost::minstd_rand gen(seed);
+  const auto jitter = [&] { return (static_cast<double>(gen() % 1000) / 1000.0 - 0.5) * 0.3; };
+  const double row_width = std::max(8.0, std::sqrt(static_cast<double>(n)) * 2.0);
+  double x = 0, y = 0, row_height = 0;
+  for (Vertex start = 0; start < n; ++start) {
+    if (d0[start] != kUnset) continue;
+    bfs_distances(g, start, d0, queue);
+    members = queue;
+    const auto farthest = [&](const std::vector<std::uint32_t>& d) {
+      return *std::max_element(members.begin(), members.end(),
+                               [&](Vertex a, Vertex b) { return d[a] < d[b]; });
+    };
+    const Vertex a = farthest(d0);
+    for (Vertex v : members) d0[v] = kUnset;
+    bfs_distances(g, a, d0, queue);
+    const Vertex b = farthest(d0);
+    bfs_distances(g, b, d1, queue);
+    const Vertex c = *std::max_element(members.begin(), members.end(), [&](Vertex p, Vertex q) {
+      return std::min(d0[p], d1[p]) < std::min(d0[q], d1[q]);
+    });
+    bfs_distances(g, c, d2, queue);
+    double lo = 0, hi = 0, height = 0;
+    for (Vertex v : members) {
+      // (d0 - d1, d0 + d1): a path lies along the first axis, not on a diagonal
+      const double q = 0.5 * (static_cast<double>(d0[v]) - d1[v]), p = 0.5 * (d0[v] + d1[v]);
+      out[v] = {q, p, static_cast<double>(d2[v])};
+      lo = std::min(lo, q);
+      hi = std::max(hi, q);
+      height = std::max(height, p);
+    }
+    const double width = hi - lo;
+    if (x > 0 && x + width > row_width) {
+      x = 0;
+      y += row_height + 2;
+      row_height = 0;
+    }
+    for (Vertex v : members) {
+      out[v][0] += x - lo + jitter();
+      out[v][1] += y + jitter();
+      out[v][2] += jitter();
+    }
+    x += width + 2;
+    row_height = std::max(row_height, height);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string axis_name(int axis) {
@@ -124,12 +201,17 @@ void parse_slices(std::string_view text, const Topology& topo, ViewSpec& view) {
   require_lattice(topo, "--slice");
   const std::size_t d = topo.dimensions();
   if (view.slice.size() != d) view.slice.assign(d, kUnset);
+  std::vector<int> seen;  // (z=2,z=3 is refused, not read as its last value)
   for (const auto& part : split(text, ',')) {
     const auto eq = part.find('=');
     if (eq == std::string::npos) {
       throw Error("--slice takes AXIS=VALUE pairs such as w=3, not " + quote_input(part));
     }
     const int axis = parse_axis(part.substr(0, eq), d);
+    if (std::find(seen.begin(), seen.end(), axis) != seen.end()) {
+      throw Error("--slice names " + axis_name(axis) + " twice; give each axis one value");
+    }
+    seen.push_back(axis);
     const std::string value = trim(part.substr(eq + 1));
     const std::uint32_t size = topo.dims[axis];
     const auto n = parse_whole(value, size);
@@ -207,6 +289,11 @@ std::vector<std::array<double, 3>> force_layout_3d(const Graph& g, unsigned seed
   using BGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
   using Cube = boost::cube_topology<boost::minstd_rand>;
   const std::uint32_t n = g.num_vertices();
+  if (n > kMostForcePoints) {
+    std::vector<std::array<double, 3>> out = distance_layout(g, seed);
+    normalise_scale(g, out);
+    return out;
+  }
   BGraph bg(n);
   for (Vertex v = 0; v < n; ++v)
     for (Vertex w : g.neighbours(v))
@@ -228,7 +315,7 @@ std::vector<std::array<double, 3>> force_layout_3d(const Graph& g, unsigned seed
   }
   if (n > 1 && !done) {
     // All pairs repel (Boost's grid approximation is 2D only): O(n^2) per iteration, so big
-    // graphs get fewer iterations.
+    // graphs get fewer iterations (and the biggest the distance layout above).
     const int iterations = n <= 400 ? 300 : n <= 2000 ? 80 : 20;
     std::vector<Cube::point_difference_type> displacement(n);
     boost::fruchterman_reingold_force_directed_layout(

@@ -6,17 +6,18 @@
 #include <vtkPNGWriter.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkWindowToImageFilter.h>
 
-#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 
 #include "scene_parts.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/text.hpp"
+#include "tanbo/io/safe_file.hpp"
 
 namespace tanbo::viz {
 
@@ -377,6 +378,7 @@ void render_png(const Position& pos, const SceneOptions& options, int width, int
   if (width < 16 || height < 16 || width > 8192 || height > 8192) {
     throw Error("--size must be between 16x16 and 8192x8192");
   }
+  check_writable(path);  // before the picture is made: a big scene takes a while
   OffScreen off(width, height);
   prepare_scene(off.renderer, pos, options);
   off.window->Render();
@@ -385,23 +387,20 @@ void render_png(const Position& pos, const SceneOptions& options, int width, int
   grab->SetInputBufferTypeToRGB();
   grab->ReadFrontBufferOff();
   grab->Update();
-  const std::filesystem::path target(path);
-  std::filesystem::path tmp = target;
-  tmp += ".tmp" + std::to_string(::getpid()) + ".png";
+  // Encoded in memory and written as every output of tanbo is (write_file_atomic): under the
+  // lock, through a temporary file in the target's folder, refusing a target that is not a
+  // plain file. A temporary file named after the target and renamed over it replaced devices
+  // (--png /dev/null, as root), FIFOs and links, and was left behind by a kill.
   vtkNew<vtkPNGWriter> writer;
-  writer->SetFileName(tmp.string().c_str());
+  writer->WriteToMemoryOn();
   writer->SetInputConnection(grab->GetOutputPort());
   writer->Write();
-  std::error_code ec;
-  if (writer->GetErrorCode() != 0 || !std::filesystem::exists(tmp, ec)) {
-    std::filesystem::remove(tmp, ec);
-    throw Error("cannot write \"" + path + "\"");
+  vtkUnsignedCharArray* const png = writer->GetResult();
+  if (writer->GetErrorCode() != 0 || png == nullptr || png->GetNumberOfValues() == 0) {
+    throw Error("cannot encode the picture for " + shown_name(path));
   }
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error("cannot write \"" + path + "\": " + ec.message());
-  }
+  write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(png->GetPointer(0)),
+                                           static_cast<std::size_t>(png->GetNumberOfValues())));
 }
 
 std::vector<std::array<double, 3>> display_positions(const Position& pos,

@@ -55,4 +55,30 @@ if "$TANBO" view --topology "grid 5x5x5" --slice z=3 --png "$out/bad.png" 2>"$ou
 fi
 grep -q "4 or more axes" "$out/err" || fail "unclear refusal: $(cat "$out/err")"
 [ ! -e "$out/bad.png" ] || fail "a refused command wrote a file"
+
+# The picture is written as every output is: never over what is not a plain file (a FIFO here;
+# as root /dev/null was replaced by a PNG), never over the game file or DOT board it shows, and
+# no temporary file left beside it.
+mkdir "$out/dest" && mkfifo "$out/dest/fifo"
+if xvfb "$TANBO" view --topology "grid 5x5x5" --png "$out/dest/fifo" --size 64x64 \
+  >"$out/log" 2>&1; then
+  fail "--png FIFO was accepted: $(cat "$out/log")"
+fi
+[ -p "$out/dest/fifo" ] || fail "the FIFO was replaced"
+grep -q "not a regular file\|is a FIFO\|a FIFO" "$out/log" || fail "unclear refusal: $(cat "$out/log")"
+xvfb "$TANBO" view --topology "grid 5x5x5" --png "$out/dest" --size 64x64 >"$out/log" 2>&1 &&
+  fail "--png DIR was accepted"
+[ "$(ls -A "$out/dest")" = fifo ] || fail "left behind: $(ls -A "$out/dest")"
+printf 'graph { a [stone=1]; b [stone=2]; a -- x -- y -- b; }\n' >"$out/line.dot"
+cp "$out/line.dot" "$out/line.keep"
+"$TANBO" new "$out/g.tanbo" --topology "grid 5x5x5" >/dev/null || fail "new g.tanbo"
+cp "$out/g.tanbo" "$out/g.keep"
+replaced_refused() {
+  if xvfb "$TANBO" view "$@" --size 64x64 >"$out/log" 2>&1; then fail "$*: accepted"; fi
+  grep -q "it would be replaced" "$out/log" || fail "$*: unclear refusal: $(cat "$out/log")"
+}
+replaced_refused "$out/g.tanbo" --png "$out/g.tanbo"
+replaced_refused --topology "file $out/line.dot" --png "$out/line.dot"
+cmp -s "$out/g.tanbo" "$out/g.keep" || fail "the game file was replaced by its picture"
+cmp -s "$out/line.dot" "$out/line.keep" || fail "the DOT board was replaced by its picture"
 echo "ok"
