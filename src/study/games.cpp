@@ -1,5 +1,8 @@
 #include "tanbo/study/games.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/mix.hpp"
 
@@ -11,7 +14,11 @@ GameResult play_game(Position& pos, const std::vector<Agent*>& seats, std::uint3
                 std::to_string(pos.num_players()) + " engine players, got " +
                 std::to_string(seats.size()));
   }
-  if (max_plies == 0) max_plies = 100u * pos.num_vertices() + 1000u;
+  if (max_plies == 0) {
+    // (in 64 bits: 100 a point overflows 32 above 43 million points)
+    const std::uint64_t cap = 100u * std::uint64_t{pos.num_vertices()} + 1000u;
+    max_plies = static_cast<std::uint32_t>(std::min<std::uint64_t>(cap, UINT32_MAX));
+  }
   for (Agent* a : seats) a->new_game();
   GameResult r;
   while (!pos.is_over() && r.plies < max_plies) {

@@ -61,6 +61,13 @@ void prepare_save_dir(const std::string& dir) {
     }
   }
   if (ec) throw Error(shown + ": cannot read the folder (" + ec.message() + ")");
+  // Before the first game: a folder that takes no file would otherwise end the match after it,
+  // with the table of the games played lost.
+  try {
+    check_writable(dir + "/game-001.tanbo");
+  } catch (const Error& e) {
+    throw Error(shown + ": " + e.what());
+  }
 }
 
 }  // namespace

@@ -41,6 +41,19 @@ grep -q "player games" out && fail "a 2-player match called itself a many-player
 # The saved games' names, as docs/cli.md gives them.
 [ -f games/game-001.tanbo ] && [ -f games/game-002.tanbo ] || fail "saved names: $(ls games)"
 "$TANBO" show games/game-001.tanbo > /dev/null || fail "show game-001.tanbo"
+# A folder that takes no file is refused before the first game, not after it (with the table
+# of the games played lost). Root writes anywhere but into an immutable folder.
+mkdir ro
+if chattr +i ro 2> /dev/null; then
+  "$TANBO" match --topology "grid 3x3" --players random,random --games 2 --save-games ro \
+    > out 2> err
+  status=$?
+  chattr -i ro
+  [ "$status" = 2 ] && grep -q "save-games" err && [ ! -s out ] \
+    || fail "an unwritable --save-games folder: status $status, $(cat err) $(cat out)"
+else
+  echo "note: chattr +i is not available here; the unwritable folder was not tried"
+fi
 
 # tanbo study seats every listed player too: a list the setup of a board does not seat is
 # refused naming the board; one that fits says on stderr which setups it plays.
