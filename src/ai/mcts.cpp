@@ -31,6 +31,20 @@ constexpr std::size_t kMaxNodes = std::size_t{1} << 22;  // ~4M nodes (~150 MB) 
 // search of 10,000 playouts holds about 10,000; boards of one or two moves a position could
 // otherwise hold one for every other node.
 constexpr std::size_t kMaxBlocks = std::size_t{1} << 19;
+// With root parallelism (a tree a thread) the trees of one search share four trees' worth of
+// nodes and positions: up to four threads keep whole trees, and 256 threads (the most mcts
+// takes) stay near 700 MB in all instead of 45 GB.
+constexpr std::size_t kTreesWorth = 4;
+
+// What one tree may hold.
+struct TreeBudget {
+  std::size_t nodes = kMaxNodes;
+  std::size_t blocks = kMaxBlocks;
+};
+TreeBudget budget_of_each(std::size_t trees) {
+  const std::size_t share = std::max<std::size_t>(trees, kTreesWorth);
+  return {kMaxNodes * kTreesWorth / share, kMaxBlocks * kTreesWorth / share};
+}
 
 using detail::Block;
 using detail::Node;
@@ -79,7 +93,8 @@ class Worker {
   }
 
   // Runs playouts until a limit is reached or the root is proven.
-  void run(Tree& tree, Limits& limits, bool shared) {
+  void run(Tree& tree, Limits& limits, bool shared, TreeBudget budget) {
+    budget_ = budget;
     while (!root_proven_ && limits.claim()) iterate(tree, shared, limits);
   }
 
@@ -132,7 +147,7 @@ class Worker {
     }
     const Player p = scratch_.to_move();
     const std::uint32_t count = scratch_.legal_count(p);
-    if (tree.nodes.size() + count > kMaxNodes) return;
+    if (tree.nodes.size() + count > budget_.nodes) return;
     const std::uint32_t first = static_cast<std::uint32_t>(tree.nodes.size());
     const std::vector<Vertex> moves = scratch_.legal_moves(p);  // vertex order: deterministic
     std::uint32_t win = 0;
@@ -157,7 +172,7 @@ class Worker {
     }
     const Block block{first, count, win};
     give_children(tree.nodes[index], block);
-    if (config_.transpositions && tree.blocks.size() < kMaxBlocks) tree.blocks[key] = block;
+    if (config_.transpositions && tree.blocks.size() < budget_.blocks) tree.blocks[key] = block;
   }
 
   static void give_children(Node& node, const Block& block) {
@@ -329,6 +344,7 @@ class Worker {
   }
 
   const MctsConfig& config_;
+  TreeBudget budget_;
   const Policy& policy_;          // priors and playout moves
   Position root_;                 // the search's root, without its game record
   Vertex root_last_ = kNoVertex;  // the move that led to the root, if known
@@ -434,13 +450,14 @@ std::uint64_t run_workers(const MctsConfig& config, const Policy& policy, const 
   for (std::size_t t = 0; t < threads; ++t) {
     workers.push_back(std::make_unique<Worker>(config, policy, pos, seeds[t]));
   }
+  const TreeBudget budget = budget_of_each(one_tree ? 1 : threads);
   if (threads == 1) {
-    workers[0]->run(*trees[0], limits, false);
+    workers[0]->run(*trees[0], limits, false, budget);
   } else {
     std::vector<std::thread> pool;
     for (std::size_t t = 0; t < threads; ++t) {
       Tree& tree = one_tree ? *trees[0] : *trees[t];
-      pool.emplace_back([&, t] { workers[t]->run(tree, limits, one_tree); });
+      pool.emplace_back([&, t] { workers[t]->run(tree, limits, one_tree, budget); });
     }
     for (auto& th : pool) th.join();
   }
