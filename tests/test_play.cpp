@@ -315,6 +315,27 @@ TEST(Play, BadOptionsRefusedInOneLine) {
   EXPECT_NE(one_line(play({"--frobnicate"}, "")).find("frobnicate"), std::string::npos);
 }
 
+// Piped input is echoed after the prompt; a line with control characters is echoed escaped,
+// so that a script cannot drive the terminal the transcript goes to.
+TEST(Play, EchoedLinesWithControlCharactersAreEscaped) {
+  const Outcome o = play({"--topology", "grid 5x5"}, "\x1b]0;title\x07\x1b[2J\nC2\r\nquit\n");
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out.find('\x1b'), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("Black> \"\\x1b]0;title\\x07\\x1b[2J\"\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("move 1: Black plays C2."), std::string::npos) << o.out;
+}
+
+// An empty seat or engine option is refused rather than read as "human" or as the default
+// engine.
+TEST(Play, EmptySeatAndEngineOptionsAreRefused) {
+  Outcome o = play({"--white", ""}, "quit\n");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("--white is empty"), std::string::npos) << o.err;
+  o = play({"--white", "engine", "--engine", ""}, "quit\n");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("--engine is empty"), std::string::npos) << o.err;
+}
+
 TEST(Play, HelpHasAnExample) {
   const Outcome o = play({"--help"}, "");
   EXPECT_EQ(o.code, 0);

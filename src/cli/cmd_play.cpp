@@ -293,6 +293,16 @@ int cmd_play(const std::vector<std::string>& args, std::istream& in, std::ostrea
     return 2;
   }
   refuse_empty_names(vm, {{"load", "--load FILE"}});  // "" would start a new game instead
+  // "" would be read as the default (a person, or the default engine) without a word.
+  for (Player p = 1; p <= kMaxPlayers; ++p) {
+    const std::string name(player_name(p));
+    if (vm.count(name) && by_colour[p - 1].empty()) {
+      throw Error("--" + name + " is empty: give human, engine or an engine spec");
+    }
+  }
+  if (vm.count("engine") && engine.empty()) {
+    throw Error("--engine is empty: give an engine spec such as mcts:time=2");
+  }
   std::optional<Game> game;
   if (!load.empty()) {
     if (!vm["topology"].defaulted() || !vm["setup"].defaulted() || vm.count("players")) {

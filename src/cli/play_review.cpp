@@ -19,8 +19,12 @@ PlayConsole::Read PlayConsole::read(const std::string& prompt, std::string& line
     out_ << "\n";
     return Read::kEnd;
   }
-  // Piped input is repeated to keep the transcript readable (a huge line only in part).
-  if (echo_) out_ << (line.size() > 200 ? quote_input(line, 60) : line) << "\n";
+  // Piped input is repeated to keep the transcript readable: a huge line only in part, and one
+  // with control characters (an escape sequence would drive the terminal) quoted and escaped.
+  if (echo_) {
+    const bool plain = line.size() <= 200 && !has_control_characters(trim(line, "\r"));
+    out_ << (plain ? line : quote_input(line, 60)) << "\n";
+  }
   return line.size() > kMaxInputLine ? Read::kTooLong : Read::kLine;
 }
 
