@@ -1,13 +1,16 @@
 // Game files: round trips on every kind of board, refusal of illegal, garbled and truncated
 // files (with the line number), and atomic writes.
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
@@ -102,6 +105,23 @@ TEST(GameFile, CarriageReturnsAtLineEndsAreDropped) {
   }
 }
 
+// A DOT board read from a file whose name holds a control character: the name is only a label,
+// written with '?', so that the game file reads (the reader refuses such characters).
+TEST(GameFile, ADotFileNameWithAControlCharacterIsWrittenReadably) {
+  const fs::path dir = fs::temp_directory_path() / ("tanbo_dotname_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path dot = dir / "e\x1b[2Jb.dot";
+  std::ofstream(dot) << "graph g { a [stone=black]; d [stone=white]; a -- b; b -- c; c -- d; "
+                        "d -- e; e -- f; f -- a; b -- e; }\n";
+  const Game g = new_game("file " + dot.string(), "default", 0, {});
+  const std::string text = write_game(g);
+  EXPECT_NE(text.find("e?[2Jb.dot\n"), std::string::npos) << text;
+  const Game back = read_game(text, "t");
+  EXPECT_EQ(back.position.num_vertices(), g.position.num_vertices());
+  EXPECT_EQ(write_game(back), text);
+  fs::remove_all(dir);
+}
+
 // The "file" keyword is read in any case, by the board's parser and by the check that DOT lines
 // follow a DOT board; a DOT line after another board is refused with its line number.
 TEST(GameFile, DotLinesFollowTheFileKeywordInAnyCase) {
@@ -192,6 +212,41 @@ TEST(GameFile, GarbledAndTruncatedRefused) {
   EXPECT_EQ(
       refusal("tanbo-game 1\ntopology grid 9x9\nsetup nonsense\nmoves\n").rfind("g.tanbo:4: ", 0),
       0u);
+}
+
+// A game file comes from the other player: what `tanbo show` prints of its header must not hold
+// escape sequences for the reader's terminal, nor turn the text around.
+TEST(GameFile, HeaderTextThatWouldDriveATerminalIsRefused) {
+  const std::string head = "tanbo-game 1\ntopology grid 9x9\n";  // lines 1, 2
+  EXPECT_EQ(refusal(head + "player black \x1b]0;x\x07\x1b[2Jalice\nmoves\n"),
+            "g.tanbo:3: the name \"\\x1b]0;x\\x07\\x1b[2Jalice\" holds control characters "
+            "(escape, tab, ...), which a file may not hold there");
+  EXPECT_EQ(refusal(head + "player white bob\tby\nmoves\n").rfind("g.tanbo:3: the name ", 0), 0u);
+  EXPECT_EQ(refusal(head + "date 2026\x1b[8m\nmoves\n").rfind("g.tanbo:3: the date ", 0), 0u);
+  EXPECT_EQ(refusal(head + "event x\x7f\nmoves\n").rfind("g.tanbo:3: the event ", 0), 0u);
+  EXPECT_EQ(refusal("tanbo-game 1\ntopology file \x1b[2Jb.dot\ndot graph g { a -- b }\nmoves\n")
+                .rfind("g.tanbo:2: the topology ", 0),
+            0u);
+  EXPECT_EQ(refusal(head + "player black bob\xe2\x80\xae"
+                           "ecila\nmoves\n"),
+            "g.tanbo:3: the name holds a character that changes the direction of text (U+202E "
+            "and the like), which would show it other than it is written");
+  // What the command line writes still reads, carriage returns of Windows included.
+  EXPECT_EQ(refusal(head + "player black Ren\xc3\xa9 Dupont\r\nevent club night\r\nmoves\n"), "");
+}
+
+// Players are found by name first: a second name for one colour is refused, and a name that two
+// players share (tanbo match writes "random" for both engines) names neither of them, so that
+// "--as bob" or "resign bob" cannot pick one (it picked Black).
+TEST(GameFile, APlayerNamedTwiceIsRefusedAndASharedNameNamesNobody) {
+  const std::string head = "tanbo-game 1\ntopology grid 9x9\n";
+  EXPECT_EQ(refusal(head + "player black ann\nplayer black bob\nmoves\n"),
+            "g.tanbo:4: Black is named twice in the header");
+  const Game g = read_game(head + "player black bob\nplayer white BOB\nmoves\n");
+  EXPECT_EQ(game_player(g, "bob"), std::nullopt);
+  EXPECT_EQ(game_player(g, "white"), std::optional<Player>(kWhite));
+  const Game b = read_game(head + "player black b\nplayer white B\nmoves\n");
+  EXPECT_EQ(game_player(b, "b"), std::optional<Player>(kBlack));  // the colour's letter
 }
 
 TEST(GameFile, ResultMustAgreeWithTheMoves) {
@@ -350,6 +405,128 @@ TEST_F(AtomicWrite, SaveIfUnchangedNeverOverwritesAnotherProgramsMove) {
   EXPECT_THROW(save_game_if_unchanged(mine, path, ""), Error);
   save_game_if_unchanged(mine, (dir_ / "new.tanbo").string(), "");
   EXPECT_EQ(load_game((dir_ / "new.tanbo").string()).position.ply(), 1u);
+}
+
+// A new file gets the permissions the umask gives every new file (it was 0644 whatever the
+// umask: a private game became readable by all); a replaced file keeps its own.
+TEST_F(AtomicWrite, NewFilesFollowTheUmaskAndReplacedFilesKeepTheirMode) {
+  const auto mode = [](const fs::path& p) { return fs::status(p).permissions() & fs::perms::all; };
+  const mode_t old_mask = ::umask(077);
+  const fs::path created = dir_ / "created.tanbo", written = dir_ / "written.tanbo";
+  create_file_exclusive(created.string(), "one\n");
+  write_file_atomic(written.string(), "one\n");
+  ::umask(old_mask);
+  EXPECT_EQ(mode(created), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(mode(written), fs::perms::owner_read | fs::perms::owner_write);
+  fs::permissions(written, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  write_file_atomic(written.string(), "two\n");
+  EXPECT_EQ(mode(written), fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_EQ(entries(), 2u);
+}
+
+// The viewer saves after every click: an SGF file stays SGF, and its second save is not taken
+// for another program's change (the record keeps the date only, not the time of day).
+TEST_F(AtomicWrite, SaveIfUnchangedKeepsSgfAsSgf) {
+  const std::string path = (dir_ / "g.sgf").string();
+  Game g = random_game("grid 9x9", 9, 2);
+  std::string expected = save_game_if_unchanged(g, path, "");
+  ASSERT_TRUE(is_sgf_text(read_text_file(path)));
+  for (int i = 0; i < 2; ++i) {
+    g.position.undo();
+    expected = save_game_if_unchanged(g, path, expected);
+    EXPECT_TRUE(is_sgf_text(read_text_file(path)));
+    EXPECT_EQ(load_game(path).position.ply(), g.position.ply());
+  }
+  // The game as first read (write_game's text of an SGF file's game) is no change either.
+  save_game(random_game("grid 9x9", 9, 3), path);
+  ASSERT_TRUE(is_sgf_text(read_text_file(path)));
+  Game again = load_game(path);
+  expected = write_game(again);
+  again.position.undo();
+  save_game_if_unchanged(again, path, expected);
+  EXPECT_TRUE(is_sgf_text(read_text_file(path)));
+  EXPECT_EQ(load_game(path).position.ply(), 2u);
+}
+
+// tanbo move on an SGF record of another program: its variations and comments would be dropped
+// without a word by writing the game again. The file is left as it was.
+TEST_F(AtomicWrite, AnSgfRecordIsNotChangedWhenWritingItAgainWouldDropSomething) {
+  const std::string path = (dir_ / "g.sgf").string();
+  const std::string start = "(;GM[1]FF[4]SZ[9]AB[bh][hb]AW[hh][bb];B[ch]";
+  const auto refused = [&](const std::string& text, const std::string& why) {
+    write_file_atomic(path, text);
+    try {
+      update_game_file(path, [](Game& game) { game.position.undo(); });
+      ADD_FAILURE() << "changed: " << text;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("the file was not changed"), std::string::npos);
+    }
+    EXPECT_EQ(read_text_file(path), text);
+    Game g = load_game(path);
+    const std::string expected = write_game(g);
+    g.position.undo();
+    EXPECT_THROW(save_game_if_unchanged(g, path, expected), Error) << text;
+    EXPECT_EQ(read_text_file(path), text);
+  };
+  refused(start + "(;W[hg];B[ci])(;W[gh]))", "1 variation besides its main line");
+  refused(start + "C[a good move];W[hg])", "C[a good move] in node 2");
+  refused("(;GM[1]FF[4]SZ[9]KM[6.5]AB[bh][hb]AW[hh][bb];B[ch])", "KM[6.5] in node 1");
+  refused("(;GM[1]FF[4]SZ[9]C[my notes]AB[bh][hb]AW[hh][bb];B[ch])", "C[my notes] in node 1");
+  // What this program writes is written again whole.
+  write_file_atomic(path, write_sgf(random_game("grid 9x9", 6, 4)));
+  update_game_file(path, [](Game& game) { game.position.undo(); });
+  EXPECT_EQ(load_game(path).position.ply(), 3u);
+  EXPECT_EQ(entries(), 1u);
+}
+
+// A FIFO or a device in the place of the file is refused without being opened (opening one may
+// act on it: a FIFO's waiting writer goes on, a tape rewinds), as the input layer refuses it.
+TEST_F(AtomicWrite, AFifoInThePlaceOfTheFileIsRefusedUnopened) {
+  const fs::path fifo = dir_ / "g.tanbo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  ASSERT_GE(watch, 0);
+  ASSERT_GE(::inotify_add_watch(watch, fifo.c_str(), IN_OPEN), 0);
+  for (const auto& write : std::vector<std::function<void()>>{
+           [&] { write_file_atomic(fifo.string(), "x\n"); },
+           [&] { update_file(fifo.string(), [](const std::string&) { return "x\n"; }); },
+           [&] { check_writable(fifo.string()); }}) {
+    try {
+      write();
+      ADD_FAILURE() << "written";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is not a regular file (a FIFO)"), std::string::npos)
+          << e.what();
+    }
+  }
+  char events[4096];
+  EXPECT_LT(::read(watch, events, sizeof events), 0) << "the FIFO was opened";
+  ::close(watch);
+  EXPECT_EQ(entries(), 1u);
+}
+
+// TANBO_LOCK_TIMEOUT=60s (or -1) waited the default 10 s without a word; it is refused, and
+// nothing is written.
+TEST_F(AtomicWrite, ALockTimeoutThatIsNotANumberOfSecondsIsRefused) {
+  const std::string path = (dir_ / "g.tanbo").string();
+  write_file_atomic(path, "one\n");
+  for (const char* value : {"60s", "-1", "1e9", ""}) {
+    ::setenv("TANBO_LOCK_TIMEOUT", value, 1);
+    try {
+      write_file_atomic(path, "two\n");
+      ADD_FAILURE() << "written with TANBO_LOCK_TIMEOUT=" << value;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("TANBO_LOCK_TIMEOUT=\"" + std::string(value) + "\"", 0),
+                0u)
+          << e.what();
+    }
+  }
+  ::setenv("TANBO_LOCK_TIMEOUT", "0.5", 1);
+  write_file_atomic(path, "three\n");
+  ::unsetenv("TANBO_LOCK_TIMEOUT");
+  EXPECT_EQ(read_text_file(path), "three\n");
+  EXPECT_EQ(entries(), 1u);
 }
 
 TEST_F(AtomicWrite, WritesThroughASymbolicLinkAndRefusesHardLinks) {

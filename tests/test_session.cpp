@@ -10,6 +10,7 @@
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/sgf.hpp"
 #include "tanbo/session/session.hpp"
 
 using namespace tanbo;
@@ -246,4 +247,26 @@ TEST(Session, NeverSavesOverAnotherProgramsMoves) {
   EXPECT_TRUE(contains(r.message, "NOT SAVED")) << r.message;
   EXPECT_EQ(load_game(file.string()).position.history().front().vertex,
             other.position.history().front().vertex);
+}
+
+// The viewer on an SGF file (`tanbo view game.sgf`) saves after every click: the file stays SGF
+// and every save goes through (it was rewritten in the game-file format at the first click).
+TEST(Session, AnSgfFileStaysSgf) {
+  const fs::path file = temp_dir() / "shared.sgf";
+  fs::remove(file);
+  Game g = new_game("grid 5x5", "default", 2, {"ann", "bob"});
+  save_game(g, file.string());
+  ASSERT_TRUE(is_sgf_text(read_text_file(file.string())));
+  Session s(load_game(file.string()), {}, file.string());
+  for (int i = 0; i < 3; ++i) {
+    const TurnResult r = s.play(0, s.position().legal_move(s.position().to_move(), 0));
+    ASSERT_TRUE(r.done()) << r.message;
+    EXPECT_EQ(s.save_error(), "");
+    EXPECT_TRUE(is_sgf_text(read_text_file(file.string())));
+  }
+  EXPECT_TRUE(s.take_back().done());
+  EXPECT_EQ(s.save_error(), "");
+  const Game saved = load_game(file.string());
+  EXPECT_EQ(saved.position.ply(), 2u);
+  EXPECT_EQ(saved.names, (std::vector<std::string>{"ann", "bob"}));
 }

@@ -357,6 +357,48 @@ TEST(Sgf, NamesAreReadAsOneLine) {
   EXPECT_EQ(read_game(write_game(g)).names, g.names);
 }
 
+// A name is printed as it is: a character that turns text around (U+202E) would show
+// "bob\u202Eecila" as "bobalice". Game files and the command line refuse them too.
+TEST(Sgf, NamesThatTurnTextAroundAreRefused) {
+  for (const char* id : {"PB", "PW", "EV", "DT"}) {
+    EXPECT_EQ(refusal(std::string("(;GM[1]SZ[9]") + id +
+                      "[bob\xe2\x80\xae"
+                      "ecila])"),
+              "x.sgf: node 1: " + std::string(id) +
+                  " holds a character that changes the direction of text (U+202E and the like), "
+                  "which would show it other than it is written");
+  }
+  EXPECT_EQ(refusal("(;GM[1]SZ[9]PB[Ren\xc3\xa9])"), "");
+}
+
+// What writing a record again (tanbo move on an SGF file) would drop of it.
+TEST(Sgf, WhatWritingARecordAgainWouldLeaveOut) {
+  const std::string start = "(;GM[1]FF[4]CA[UTF-8]AP[other:1]ST[2]SZ[9]AB[bh][hb]AW[hh][bb]";
+  EXPECT_EQ(sgf_left_out_by_rewrite(start + ";B[ch])"), "");
+  EXPECT_EQ(sgf_left_out_by_rewrite(start + ";B[ch](;W[hg])(;W[gh])(;W[hf]))"),
+            "2 variations besides its main line");
+  EXPECT_EQ(sgf_left_out_by_rewrite(start + ";B[ch]C[nice])"), "C[nice] in node 2");
+  EXPECT_EQ(sgf_left_out_by_rewrite(start + "DT[2026-11-21,22];B[ch])"),
+            "DT[2026-11-21,22] in node 1");
+  EXPECT_EQ(sgf_left_out_by_rewrite(start + "DT[2026-11-21];B[ch])"), "");
+  const Game g = random_game("grid 9x9", 3, 6);
+  EXPECT_EQ(sgf_left_out_by_rewrite(write_sgf(g)), "");
+}
+
+// SGF lists a point once. Rectangles listed again and again ("[aa:ZZ]" is every point of 52x52)
+// named billions of points in a record of a few megabytes: minutes and gigabytes of memory.
+TEST(Sgf, APointListedTwiceIsRefused) {
+  std::string rects;
+  for (int i = 0; i < 20000; ++i) rects += "[aa:ZZ]";
+  EXPECT_EQ(refusal("(;GM[1]SZ[52]AB" + rects + ")"),
+            "x.sgf: node 1: AB lists 1,1 (aZ) more than once");
+  EXPECT_EQ(refusal("(;GM[1]SZ[9]AB[bh][hb]AW[hh][bb][hh])"),
+            "x.sgf: node 1: AW lists H2 (hh) more than once");
+  EXPECT_EQ(refusal("(;GM[1]SZ[9]AB[bh][hb]AW[hh][bb];B[ch];AE[ch][ch])"),
+            "x.sgf: node 3: AE lists C2 (ch) more than once");
+  EXPECT_EQ(refusal("(;GM[1]SZ[9]AB[bh][hb]AW[hh:hh][bb];B[ch])"), "");
+}
+
 TEST(Sgf, BadRecordsRefused) {
   const std::string head = "(;GM[1]FF[4]SZ[9]AB[bh][hb]AW[hh][bb]";
   EXPECT_EQ(refusal(head + ";B[ch];W[gh])"), "");

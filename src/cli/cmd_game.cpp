@@ -1,6 +1,6 @@
 // Game files for play by file, mail or chat: tanbo new / move / show / undo / resign /
 // export / import. Every command that changes a file writes it atomically.
-#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "tanbo/io/gamefile.hpp"
 #include "tanbo/io/render.hpp"
 #include "tanbo/io/sgf.hpp"
+#include "tanbo/platform/input_file.hpp"
 
 namespace tanbo::cli {
 
@@ -43,12 +44,20 @@ void print_game(const Game& game, std::ostream& out, bool colour) {
   out << render_board(game.position, o) << render_status(game.position, game.names) << "\n";
 }
 
-// The refusal of a new file that could not be made because something has the name: a folder
-// (which --force would not replace either), else a file that --force replaces.
+// The refusal of a new file that could not be made because something has the name: a folder,
+// FIFO or device (which --force would not replace either: only regular files are written),
+// else a file that --force replaces.
 [[noreturn]] void refuse_existing(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw Error(shown_name(path) + ": is a directory, not a file");
+  // O_PATH: what the name is, without opening a device or a FIFO for reading.
+  const int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+  if (fd >= 0) {
+    try {
+      need_regular_file(fd, shown_name(path));
+    } catch (const Error&) {
+      ::close(fd);
+      throw;
+    }
+    ::close(fd);
   }
   throw Error(shown_name(path) + " exists already (use --force to overwrite it)");
 }

@@ -26,6 +26,17 @@ std::pair<std::string, std::string> split_key(const std::string& line) {
   return {line.substr(0, sp), trim(line.substr(sp + 1))};
 }
 
+// The spec as the "topology" line holds it. Only the NAME of "file NAME" (a label: the board is
+// carried in the "dot" lines) can hold a control character, from a DOT file's name; it is
+// written with '?' there, since the reader refuses such characters, which `tanbo show` would
+// print to the terminal.
+std::string shown_spec(std::string spec) {
+  for (char& c : spec) {
+    if (static_cast<unsigned char>(c) < 32 || c == 127) c = '?';
+  }
+  return spec;
+}
+
 bool is_named_setup(const Topology& topo, const Setup& setup) {
   try {
     const Setup named = make_setup(topo, setup.name, setup.players);
@@ -66,12 +77,15 @@ Game new_game(TopologyPtr topo, std::string_view setup, int players,
 std::optional<Player> game_player(const Game& game, std::string_view text) {
   const int players = game.position.num_players();
   const std::string wanted = to_lower(std::string(text));
+  std::optional<Player> named;
   for (std::size_t i = 0; i < game.names.size() && i < static_cast<std::size_t>(players); ++i) {
     if (!game.names[i].empty() && to_lower(game.names[i]) == wanted) {
-      return static_cast<Player>(i + 1);
+      // A name two players share names neither: "resign bob" must not pick one of them.
+      if (named) return parse_player(text, players);
+      named = static_cast<Player>(i + 1);
     }
   }
-  return parse_player(text, players);
+  return named ? named : parse_player(text, players);
 }
 
 std::string players_of(const Game& game) {
@@ -103,7 +117,7 @@ std::string write_game(const Game& game) {
   std::ostringstream os;
   os << "# Tanbo game file (format: docs/game-format.md)\n";
   os << "tanbo-game " << kGameFormatVersion << "\n";
-  os << "topology " << topo.spec << "\n" << dot_lines(topo);
+  os << "topology " << shown_spec(topo.spec) << "\n" << dot_lines(topo);
   const Setup& setup = pos.setup();
   const bool named = is_named_setup(topo, setup);
   os << "setup " << (named ? setup.name : std::string("custom")) << "\n";
@@ -159,6 +173,21 @@ class GameFileReader {
   void need_utf8(const std::string& line) const {
     if (!is_utf8(line)) throw fail("the line is not UTF-8 text (game files are)");
   }
+  // Names, date and event are printed to terminals as they are (tanbo show, tanbo play): a file
+  // from someone else must not hold escape sequences, which would drive the reader's terminal,
+  // nor characters that show the text in another order than it is written. The command line
+  // refuses them in names and events too, so such a file was not written by this program.
+  void need_shown_as_written(const char* what, const std::string& text) const {
+    if (has_control_characters(text)) {
+      throw fail(std::string(what) + " " + quote_input(text) +
+                 " holds control characters (escape, tab, ...), which a file may not hold there");
+    }
+    if (has_direction_controls(text)) {
+      throw fail(std::string(what) +  // (not repeated: it would turn this message around)
+                 " holds a character that changes the direction of text (U+202E and the like), "
+                 "which would show it other than it is written");
+    }
+  }
   Error fail(const std::string& why) const {
     return Error(where_ + ":" + std::to_string(line_no_) + ": " + why);
   }
@@ -213,6 +242,7 @@ class GameFileReader {
       check_version(key, rest);
     } else if (key == "topology") {
       if (rest.empty()) throw fail("\"topology\" needs a board spec");
+      need_shown_as_written("the topology", rest);
       topology_ = rest;
       topology_line_ = line_no_;
     } else if (key == "setup") {
@@ -231,10 +261,13 @@ class GameFileReader {
     } else if (key == "player") {
       auto [p, name] = split_key(rest);
       if (name.empty()) throw fail("\"player\" needs a colour and a name: player black alice");
+      need_shown_as_written("the name", name);
       names_.push_back({p, name, line_no_});
     } else if (key == "date") {
+      need_shown_as_written("the date", rest);
       date_ = rest;
     } else if (key == "event") {
+      need_shown_as_written("the event", rest);
       event_ = rest;
     } else if (key == "moves") {
       return true;
@@ -296,12 +329,18 @@ class GameFileReader {
     return at_line(moves_line_, [&] { return Position(topo, s); });
   }
 
+  // A second name for one colour is refused rather than taken over the first. (Two players of
+  // one name are read: tanbo match names engine players by their spec, "random" and "random";
+  // game_player finds neither by that name.)
   void name_players(Game& game) {
     game.names.assign(static_cast<std::size_t>(game.position.num_players()), "");
     for (const Entry& entry : names_) {
       line_no_ = entry.line;
       auto p = parse_player(entry.first, game.position.num_players());
       if (!p) throw fail(quote_input(entry.first) + " is not a player of this game");
+      if (!game.names[*p - 1].empty()) {
+        throw fail(player_title(*p) + " is named twice in the header");
+      }
       game.names[*p - 1] = entry.second;
     }
     game.date = date_;
@@ -397,13 +436,29 @@ std::string write_game_as(const Game& game, const std::string& text_or_name, boo
 }
 
 void save_game(const Game& game, const std::string& path) {
-  write_file_atomic(path, write_game(game));
+  write_file_atomic(path, write_game_as(game, path, true));
 }
+
+namespace {
+
+// An SGF record is changed in place only when writing it again keeps all it holds: the
+// variations and comments of a record from another program would be lost without a word.
+void need_rewrite_keeps_all(const std::string& text, const std::string& origin) {
+  if (!is_sgf_text(text)) return;
+  const std::string lost = sgf_left_out_by_rewrite(text, origin);
+  if (lost.empty()) return;
+  throw Error(origin + ": the record holds " + lost +
+              ", which writing it again would drop; the file was not changed (tanbo import " +
+              "makes a game file of its main line to play on)");
+}
+
+}  // namespace
 
 Game update_game_file(const std::string& path, const std::function<void(Game&)>& change) {
   std::optional<Game> changed;
   update_file(path, [&](const std::string& text) -> std::optional<std::string> {
     changed.emplace(game_from_text(text, shown_name(path)));
+    need_rewrite_keeps_all(text, shown_name(path));
     change(*changed);
     return write_game_as(*changed, text, false);
   });
@@ -421,17 +476,37 @@ void create_game_file(const Game& game, const std::string& path, bool overwrite)
 
 std::string save_game_if_unchanged(const Game& game, const std::string& path,
                                    const std::string& expected) {
-  const std::string text = write_game(game);
   if (expected.empty()) {
+    const std::string text = write_game_as(game, path, true);
     create_file_exclusive(path, text);
     return text;
   }
+  std::string text;
   update_file(path, [&](const std::string& now) -> std::optional<std::string> {
-    if (now != expected && write_game(game_from_text(now, shown_name(path))) != expected) {
-      throw Error(shown_name(path) +
+    // The games are compared, not the texts (`expected` may be in the other format, or the file
+    // formatted otherwise), each as a file of the format of `now` records it: an SGF record
+    // keeps the date only, for one.
+    const std::string origin = shown_name(path);
+    const bool sgf = is_sgf_text(now);
+    const auto recorded = [&](const std::string& t) {
+      Game g = game_from_text(t, origin);
+      return write_game(sgf ? read_sgf(write_sgf(g), origin) : g);
+    };
+    const auto same_game = [&] {
+      try {
+        return recorded(now) == recorded(expected);
+      } catch (const Error&) {  // (a game SGF cannot record is not the one in an SGF file)
+        return false;
+      }
+    };
+    if (now != expected && !same_game()) {
+      throw Error(origin +
                   " was changed by another program since this one read it; "
                   "the file was not changed (open it again to go on from its moves)");
     }
+    // The file keeps its format: an SGF record stays SGF, whatever its name.
+    need_rewrite_keeps_all(now, origin);
+    text = write_game_as(game, now, false);
     return text;
   });
   return text;

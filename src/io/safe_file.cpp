@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <random>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -129,13 +131,28 @@ class WriteLock {
   // Opens the file at the path; false when there is none. Refuses what is not a plain file
   // with one name.
   bool open_existing(const Target& t) {
-    fd_ = ::open(t.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    // What the name is comes first, from a descriptor that opens nothing (O_PATH): a device or
+    // a FIFO is refused without being opened, as the input layer refuses it, since opening one
+    // may act on it (a FIFO's waiting writer goes on, a tape rewinds).
+    fd_ = ::open(t.path.c_str(), O_PATH | O_CLOEXEC | O_NOFOLLOW);
     if (fd_ < 0) {
       if (errno == ENOENT) return false;
       throw Error(t.shown() + ": cannot open it (" + errno_text(errno) + ")");
     }
     try {
       need_regular_file(fd_, t.shown());
+    } catch (...) {
+      release();
+      throw;
+    }
+    release();
+    fd_ = ::open(t.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd_ < 0) {
+      if (errno == ENOENT) return false;
+      throw Error(t.shown() + ": cannot open it (" + errno_text(errno) + ")");
+    }
+    try {
+      need_regular_file(fd_, t.shown());  // (the name may have changed meanwhile)
     } catch (...) {
       release();
       throw;
@@ -224,21 +241,35 @@ class FileSizeSignalGuard {
   sigset_t xfsz_{}, old_{};
 };
 
-// A locked temporary file beside the target, removed unless it is put in place.
+// Creates a file of a new name `prefix` + six letters or digits, as mkstemp does, but with the
+// permissions `mode` less the umask, as any new file gets (mkstemp gives 0600, and setting
+// the mode afterwards would have to guess the umask). Returns the descriptor, or -1 (errno).
+int create_unique(const std::string& prefix, mode_t mode, std::string& path) {
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  thread_local std::mt19937_64 rng(std::random_device{}() ^ static_cast<std::uint64_t>(::getpid()));
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    path = prefix;
+    for (int i = 0; i < 6; ++i) path += letters[rng() % (sizeof letters - 1)];
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  return -1;  // (errno is EEXIST)
+}
+
+// A locked temporary file beside the target, removed unless it is put in place. It gets the
+// permissions of the file it replaces (`keep_mode`), or for a new file those of the umask.
 class TempFile {
  public:
-  TempFile(const Target& t, mode_t mode) : target_(t) {
-    std::string tmpl = t.dir + "/" + temp_prefix(t) + "XXXXXX";
-    std::vector<char> name(tmpl.begin(), tmpl.end());
-    name.push_back('\0');
-    fd_ = ::mkstemp(name.data());
+  TempFile(const Target& t, std::optional<mode_t> keep_mode) : target_(t) {
+    std::string name;
+    fd_ = create_unique(t.dir + "/" + temp_prefix(t), keep_mode ? 0600 : 0666, name);
     if (fd_ < 0) {
       throw Error(t.shown() + ": cannot write in its folder " + shown_name(t.dir) + " (" +
                   errno_text(errno) + "); the file was not changed");
     }
-    path_ = name.data();
+    path_ = name;
     ::flock(fd_, LOCK_EX);  // marks it as in use (see remove_abandoned_temps)
-    ::fchmod(fd_, mode);
+    if (keep_mode) ::fchmod(fd_, *keep_mode);
   }
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
@@ -309,6 +340,10 @@ std::chrono::milliseconds lock_timeout() {
     if (end != s && *end == '\0' && seconds >= 0 && seconds <= 86400) {
       return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     }
+    // Refused rather than passed over: "60s" or "-1" would otherwise wait 10 s without a word.
+    throw Error("TANBO_LOCK_TIMEOUT=" + quote_input(s) +
+                " is not a number of seconds from 0 to 86400 (how long a writer waits for "
+                "another's lock); nothing was written");
   }
   return std::chrono::seconds(10);
 }
@@ -322,7 +357,7 @@ void write_file_atomic(const std::string& path,
   const Target t = target_of(path);
   const WriteLock lock(t);
   remove_abandoned_temps(t);
-  TempFile tmp(t, lock.exists() ? lock.mode() : 0644);
+  TempFile tmp(t, lock.exists() ? std::optional<mode_t>(lock.mode()) : std::nullopt);
   produce([&tmp](std::string_view piece) { tmp.append(piece); });
   tmp.flush();
   tmp.replace_target();
@@ -331,7 +366,7 @@ void write_file_atomic(const std::string& path,
 void check_writable(const std::string& path) {
   const Target t = target_of(path);
   const WriteLock lock(t);
-  const TempFile tmp(t, 0644);  // removed again when it goes
+  const TempFile tmp(t, std::nullopt);  // removed again when it goes
 }
 
 void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
@@ -351,7 +386,7 @@ void check_not_an_input(const std::string& output, const std::vector<std::string
 void create_file_exclusive(const std::string& path, std::string_view contents) {
   const Target t = target_of(path);
   if (::access(t.path.c_str(), F_OK) == 0) throw Error(shown_name(path) + " exists already");
-  TempFile tmp(t, 0644);
+  TempFile tmp(t, std::nullopt);
   tmp.fill(contents);
   if (!tmp.create_target()) throw Error(shown_name(path) + " exists already");
 }

@@ -308,6 +308,7 @@ class Reader {
     try {
       start.emplace(topo_, read_setup());
     } catch (const Error& e) {
+      if (std::string(e.what()).rfind(where_ + ":", 0) == 0) throw;  // says where already
       throw fail(0, std::string("the starting stones are refused: ") + e.what());
     }
     Game game(std::move(*start));
@@ -367,19 +368,32 @@ class Reader {
                              h_ - 1 - static_cast<std::uint32_t>(sgf_index(s[1]))});
   }
 
-  std::vector<Vertex> points(std::size_t node, const std::vector<std::string>& values) const {
+  // The points of property `id`: single points and compressed rectangles ("aa:cc"). SGF lists
+  // each point once; a point listed again is refused, which also bounds the work by the board's
+  // size (a 64 MB record of "[aa:ZZ]" rectangles on 52x52 named billions of points).
+  std::vector<Vertex> points(std::size_t node, const char* id,
+                             const std::vector<std::string>& values) const {
     std::vector<Vertex> out;
+    std::vector<bool> listed(topo_->num_vertices());
+    const auto add = [&](Vertex v) {
+      if (listed[v]) {
+        throw fail(node, std::string(id) + " lists " + topo_->name(v) + " (" + point(*topo_, v) +
+                             ") more than once");
+      }
+      listed[v] = true;
+      out.push_back(v);
+    };
     for (const auto& v : values) {
       if (v.size() == 5 && v[2] == ':') {  // compressed rectangle "aa:cc"
         const Vertex a = vertex(node, v.substr(0, 2)), b = vertex(node, v.substr(3));
         const auto ca = topo_->coords(a), cb = topo_->coords(b);
         for (auto x = std::min(ca[0], cb[0]); x <= std::max(ca[0], cb[0]); ++x) {
           for (auto y = std::min(ca[1], cb[1]); y <= std::max(ca[1], cb[1]); ++y) {
-            out.push_back(topo_->vertex_at({x, y}));
+            add(topo_->vertex_at({x, y}));
           }
         }
       } else {
-        out.push_back(vertex(node, v));
+        add(vertex(node, v));
       }
     }
     return out;
@@ -407,10 +421,10 @@ class Reader {
     setup.name = "custom";
     setup.players = 2;
     if (auto ab = property(root, "AB")) {
-      for (Vertex v : points(0, *ab)) setup.stones.emplace_back(v, kBlack);
+      for (Vertex v : points(0, "AB", *ab)) setup.stones.emplace_back(v, kBlack);
     }
     if (auto aw = property(root, "AW")) {
-      for (Vertex v : points(0, *aw)) setup.stones.emplace_back(v, kWhite);
+      for (Vertex v : points(0, "AW", *aw)) setup.stones.emplace_back(v, kWhite);
     }
     if (setup.stones.empty()) return make_setup(*topo_);
     auto mine = setup.stones;
@@ -436,6 +450,17 @@ class Reader {
   // A SimpleText value as UTF-8, the text of game files: from ISO-8859-1 when the root's CA
   // says so (each byte its code point), else as it is, refused when it is not UTF-8.
   std::string text_of(const char* id, const std::string& value) const {
+    std::string text = utf8_text_of(id, value);
+    // Shown on terminals as it is: no character that would show it in another order than it is
+    // written (the command line and game files refuse them in names too).
+    if (has_direction_controls(text)) {
+      throw fail(0, std::string(id) +
+                        " holds a character that changes the direction of text (U+202E and "
+                        "the like), which would show it other than it is written");
+    }
+    return text;
+  }
+  std::string utf8_text_of(const char* id, const std::string& value) const {
     std::string charset;
     if (const auto* ca = property(nodes_.front(), "CA")) charset = to_lower(trim(ca->front()));
     if (charset == "iso-8859-1" || charset == "latin1" || charset == "latin-1") {
@@ -515,7 +540,7 @@ class Reader {
       const auto* put = property(n, id);
       if (!put) continue;
       const Player owner = id[1] == 'B' ? kBlack : kWhite;
-      for (Vertex u : points(i, *put)) {
+      for (Vertex u : points(i, id, *put)) {
         if (pos.at(u) == owner) continue;
         throw fail(i, std::string(id) + " puts a stone on " + topo_->name(u) +
                           " where the rules leave " +
@@ -524,7 +549,7 @@ class Reader {
       }
     }
     if (const auto* ae = property(n, "AE")) {
-      auto listed = points(i, *ae);
+      auto listed = points(i, "AE", *ae);
       std::sort(listed.begin(), listed.end());
       if (listed != last.stones) {
         throw fail(i,
@@ -584,6 +609,28 @@ Game read_sgf(std::string_view text, std::string_view origin, std::size_t* varia
   Game game = Reader(std::move(nodes), where).read();
   if (variations_left_out) *variations_left_out = parser.variations_left_out();
   return game;
+}
+
+std::string sgf_left_out_by_rewrite(std::string_view text, std::string_view origin) {
+  check_input_size(text.size(), kMaxGameFileBytes, origin, "SGF records");
+  Parser parser(without_byte_order_mark(text, origin), std::string(origin));
+  const std::vector<Props> nodes = parser.main_line();
+  if (const std::size_t n = parser.variations_left_out(); n > 0) {
+    return std::to_string(n) + " variation" + (n == 1 ? "" : "s") + " besides its main line";
+  }
+  // What write_sgf writes again from the game (or, as AP, CA, FF and ST, rewrites to the same
+  // effect); the root's C is written again when it is the description this program writes.
+  static const std::set<std::string> kept = {"GM", "FF", "CA", "AP", "ST", "SZ", "GN", "PB", "PW",
+                                             "EV", "RE", "PL", "AB", "AW", "AE", "B",  "W"};
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    for (const auto& [id, values] : nodes[i]) {
+      if (kept.count(id)) continue;
+      if (i == 0 && id == "C" && values.front().rfind("Tanbo on ", 0) == 0) continue;
+      if (i == 0 && id == "DT" && values.front().size() <= 10) continue;  // written as it is
+      return id + "[" + shown(values.front()) + "] in node " + std::to_string(i + 1);
+    }
+  }
+  return "";
 }
 
 bool is_sgf_text(std::string_view text) {

@@ -129,6 +129,11 @@ cmp -s self.tanbo small.tanbo || fail "import replaced an existing game"
 "$TANBO" import small.sgf -o self.tanbo --force 2> /dev/null || fail "import --force"
 refused 2 "folder: is a directory, not a file" "$TANBO" new folder
 refused 1 "folder: is a directory, not a file" "$TANBO" import small.sgf -o folder
+# A FIFO or a device in the place of a new game is named as what it is (it was "exists already
+# (use --force to overwrite it)", and --force then refused it as not a regular file).
+refused 2 "fifo: is not a regular file (a FIFO)" "$TANBO" new fifo
+refused 1 "/dev/null: is not a regular file (a character device)" \
+  "$TANBO" import small.sgf -o /dev/null
 : > empty.sgf
 refused 1 "empty.sgf: empty: neither a Tanbo game file nor an SGF record" "$TANBO" show empty.sgf
 refused 2 "--png FILE is empty" "$TANBO" analyze small.tanbo --png ""

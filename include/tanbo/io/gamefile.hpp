@@ -59,7 +59,8 @@ Game game_from_text(const std::string& text, const std::string& origin);
 // (is_name false) or a name ending in .sgf (is_name true), else the game format.
 std::string write_game_as(const Game& game, const std::string& text_or_name, bool is_name);
 
-// Writes the game file to `path` atomically and under the writers' lock (safe_file.hpp).
+// Writes the game file to `path` atomically and under the writers' lock (safe_file.hpp): SGF
+// when the name ends in .sgf, as tanbo new and save FILE write it.
 void save_game(const Game& game, const std::string& path);
 
 // The read-check-write of every command that changes a game file: locks `path`, reads the game
@@ -73,15 +74,19 @@ Game update_game_file(const std::string& path, const std::function<void(Game&)>&
 void create_game_file(const Game& game, const std::string& path, bool overwrite);
 
 // Saves `game` under the lock only if the file still holds the game written as `expected`
-// (write_game's text of the game this program last read or wrote; the file's own formatting
-// and comments do not matter; "" = the file must not exist yet). Throws tanbo::Error saying
-// the file was changed by another program otherwise. Returns the text written.
+// (the text of the game this program last read or wrote, in either format; the file's own
+// formatting and comments do not matter; "" = the file must not exist yet). Throws
+// tanbo::Error saying the file was changed by another program otherwise. The file keeps its
+// format (SGF stays SGF); a new file is SGF when its name ends in .sgf. Returns the text
+// written, to pass as `expected` next time.
 std::string save_game_if_unchanged(const Game& game, const std::string& path,
                                    const std::string& expected);
 
 // Reads a player of this game: a name the header stored (case-insensitive) first, so that the
 // players of "--players a,b" are "a" and "b" (not b for Black), then a colour name, letter or
-// number (parse_player). Returns nullopt when the text names nobody in this game.
+// number (parse_player). A name that several players share (a file may hold such names: tanbo
+// match names engine players by their spec) names none of them. Returns nullopt when the text
+// names nobody in this game.
 std::optional<Player> game_player(const Game& game, std::string_view text);
 
 // The players of the game for messages: "black (alice), white (bob)".

@@ -26,7 +26,8 @@
 namespace tanbo {
 
 // How long a writer waits for another writer's lock: TANBO_LOCK_TIMEOUT (seconds, a decimal
-// number, 0 = do not wait) when set and valid, else 10 s.
+// number from 0 = do not wait to 86400) when set, else 10 s. Throws tanbo::Error saying so when
+// the variable holds anything else.
 std::chrono::milliseconds lock_timeout();
 
 // Writes `contents` to `path` atomically under the lock: the file is replaced, or created when

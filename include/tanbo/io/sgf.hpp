@@ -33,6 +33,13 @@ std::string write_sgf(const Game& game);
 Game read_sgf(std::string_view text, std::string_view origin = "sgf",
               std::size_t* variations_left_out = nullptr);
 
+// What writing the game of the SGF record `text` again (write_sgf of read_sgf) would leave out
+// of it: "" when nothing; else the first such thing, for a message: the variations besides the
+// main line ("2 variations besides its main line") or a property this program does not write
+// ("C[a good move] in node 3", "KM[6.5] in node 1"). Throws tanbo::Error as read_sgf does for
+// text it cannot parse. Commands that change an SGF file in place refuse such a record.
+std::string sgf_left_out_by_rewrite(std::string_view text, std::string_view origin = "sgf");
+
 // Whether a file name asks for SGF: it ends in ".sgf" in any case (".SGF", ".Sgf").
 bool is_sgf_file_name(std::string_view path);
 // Whether file text is SGF rather than the game format: its first character other than
