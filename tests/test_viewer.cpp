@@ -190,6 +190,7 @@ TEST(ViewerCli, RefusesBadOptionsClearly) {
            {"--topology 'grid 9x9' --fade-front", "--fade-front applies to boards drawn in 3D"},
            {"--topology 'hex 4' --fade-front 2", "is flat"},
            {"--topology 'grid 5x5x5' --fade-front=-1", "0 to 1000"},
+           {"--topology 'grid 5x5x5' --names=-1", "--names takes 1 (on, as --names alone) or 0"},
            {"/nonexistent/game.tanbo", "no such game file"},
            {"--topology 'grid 5x5x5' --bogus", "bogus"},
        }) {

@@ -222,7 +222,14 @@ viz::SceneOptions scene_options(const ViewArgs& a, const Game& game) {
   opts.show_root_space = a.vm.count("root-space") > 0;
   opts.show_empty = a.vm.count("no-empty") == 0;
   opts.show_legend = a.vm.count("no-legend") == 0;
-  if (a.vm.count("names")) opts.show_names = a.vm["names"].as<int>() ? 1 : 0;
+  if (a.vm.count("names")) {
+    const int names = a.vm["names"].as<int>();
+    if (names != 0 && names != 1) {
+      throw Error("--names takes 1 (on, as --names alone) or 0 (off), not " +
+                  std::to_string(names));
+    }
+    opts.show_names = names;
+  }
   return opts;
 }
 
