@@ -31,7 +31,8 @@ struct UnitResult {
   double seconds = 0;
 };
 
-UnitResult read_result(const std::string& dir, std::size_t i, const std::string& run) {
+UnitResult read_result(const std::string& dir, std::size_t i, const std::string& run,
+                       const std::string& moves) {
   const std::string path = result_path(dir, i);
   if (!fs::exists(path)) {
     throw Error(unit_name(i) + " has no result (" + shown_name(path) +
@@ -48,6 +49,13 @@ UnitResult read_result(const std::string& dir, std::size_t i, const std::string&
   }
   if (field["unit"] != std::to_string(i))
     throw Error(shown_name(path) + ": not unit " + std::to_string(i));
+  // The run id and the unit's number alone would pair a result with another position after an
+  // edit of the manifest that kept its run id.
+  if (field["moves"] != moves) {
+    throw Error(shown_name(path) + " was solved after the moves " + quote_input(field["moves"]) +
+                ", but the manifest's unit " + std::to_string(i) + " is after " +
+                quote_input(moves) + " (an edited manifest?)");
+  }
   UnitResult r;
   const auto w = parse_player(field["winner"], 2);
   if (!w) throw Error(shown_name(path) + ": no winner");
@@ -71,8 +79,11 @@ class Merge {
         perms_(symmetries_of(pos_.topology())),
         manifest_(read_manifest(dir, pos_.topology())) {
     for (std::size_t i = 0; i < manifest_.units.size(); ++i) {
-      results_.push_back(read_result(dir, i, manifest_.run));
-      const Canonical c = canonical(unit_position(root_.position, manifest_, i), perms_);
+      // The unit's moves are checked by the rules before its result is read for them.
+      const Position unit = unit_position(root_.position, manifest_, i);
+      results_.push_back(
+          read_result(dir, i, manifest_.run, unit_moves_text(pos_.topology(), manifest_, i)));
+      const Canonical c = canonical(unit, perms_);
       const auto [it, fresh] = units_.emplace(c.key, Unit{i, c.perm});
       if (!fresh) {
         throw Error("the manifest's units " + std::to_string(it->second.index) + " and " +

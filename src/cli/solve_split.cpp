@@ -43,6 +43,11 @@ namespace split {
 std::string unit_name(std::size_t i) {
   return "unit-" + std::to_string(i);
 }
+std::string unit_moves_text(const Topology& topo, const Manifest& m, std::size_t i) {
+  std::string text;
+  for (Vertex v : m.units[i]) text += (text.empty() ? "" : " ") + topo.name(v);
+  return text;
+}
 std::string manifest_path(const std::string& dir) {
   return dir + "/manifest.txt";
 }
@@ -362,9 +367,10 @@ void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& o
     });
   }
   std::ostringstream text;
-  text << kUnitMagic << "\nrun " << m.run << "\nunit " << unit << "\nwinner "
-       << player_name(r.winner) << "\nnodes " << r.nodes << "\nseconds " << std::fixed
-       << std::setprecision(2) << r.seconds << "\n";
+  text << kUnitMagic << "\nrun " << m.run << "\nunit " << unit << "\nmoves "
+       << unit_moves_text(root.position.topology(), m, unit) << "\nwinner " << player_name(r.winner)
+       << "\nnodes " << r.nodes << "\nseconds " << std::fixed << std::setprecision(2) << r.seconds
+       << "\n";
   write_file_atomic(result_path(dir, unit), text.str());
   out << unit_name(unit) << ": winner: " << player_name(r.winner) << ", " << r.nodes << " nodes, "
       << std::fixed << std::setprecision(2) << r.seconds << " s\n";

@@ -57,6 +57,9 @@ Manifest read_manifest(const std::string& dir, const Topology& topo);
 // Unit i's position: the root and the unit's moves from the manifest, each checked by the
 // rules (a damaged manifest is refused, never played).
 Position unit_position(const Position& root, const Manifest& m, std::size_t i);
+// Unit i's moves from the root as its result records them ("B1 C2"), so that a result is
+// merged only onto the position it was solved for.
+std::string unit_moves_text(const Topology& topo, const Manifest& m, std::size_t i);
 
 // DIR/root.tanbo.
 Game root_game(const std::string& dir);

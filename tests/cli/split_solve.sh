@@ -81,12 +81,23 @@ edit manifest.txt 's/^depth 2/depth 0/'
 merge_refused "a damaged manifest (its depth or unit count)"
 edit manifest.txt 's/^depth 2/depth 1000/'
 merge_refused "a damaged manifest (its depth or unit count)"
-# A unit line left out (the others and the count renumbered): the position no unit holds is
-# named by its moves (the merge once said only that the units did not cover the root). Unit 0
-# is the first position the merge reaches.
+# A unit line left out (the others and the count renumbered), the results kept: each result
+# records its unit's moves, so it is not merged onto the position that now has its number.
 first=$(grep '^unit 0 ' h/manifest.txt)
 awk '/^units /{print "units " $2 - 1; next} /^unit 0 /{next} /^unit /{$2 = $2 - 1} {print}' \
   h/manifest.txt > manifest.cut && mv manifest.cut h/manifest.txt
+cp h/manifest.txt manifest.cut
+merge_refused "unit-0.txt was solved after the moves \"${first#unit 0 }\", but the manifest's unit 0"
+# The same with the results renumbered to match: the position no unit holds is named by its
+# moves (the merge once said only that the units did not cover the root). Unit 0 is the first
+# position the merge reaches.
+cp manifest.cut h/manifest.txt
+rm h/results/unit-0.*
+for ((i = 1; i < units; ++i)); do
+  sed "s/^unit $i\$/unit $((i - 1))/" "h/results/unit-$i.txt" > "h/results/unit-$((i - 1)).txt"
+  mv "h/results/unit-$i.proof" "h/results/unit-$((i - 1)).proof"
+  rm "h/results/unit-$i.txt"
+done
 merge_refused "manifest.txt: no unit holds the position after the moves ${first#unit 0 } from the root"
 printf 'B2/C2/C3 D2\n' >> h/results/unit-1.proof
 merge_refused "unit-1.proof: line"
