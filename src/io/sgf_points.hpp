@@ -1,0 +1,41 @@
+// What the SGF reader (sgf.cpp) and writer (sgf_write.cpp) share: SGF's point letters and the
+// stones of a position. Internal to tanbo_io.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/topology.hpp"
+
+namespace tanbo::sgf_detail {
+
+constexpr int kMaxSgfSide = 52;  // a-z then A-Z
+
+inline char sgf_char(std::uint32_t i) {
+  return i < 26 ? static_cast<char>('a' + i) : static_cast<char>('A' + (i - 26));
+}
+
+inline int sgf_index(char c) {
+  if (c >= 'a' && c <= 'z') return c - 'a';
+  if (c >= 'A' && c <= 'Z') return c - 'A' + 26;
+  return -1;
+}
+
+// A point as SGF names it: its column letter, then its row letter counted from the top.
+inline std::string point(const Topology& t, Vertex v) {
+  const auto c = t.coords(v);
+  return {sgf_char(c[0]), sgf_char(t.dims[1] - 1 - c[1])};
+}
+
+// The points that hold a stone, in order.
+inline std::vector<Vertex> stones_on_board(const Position& pos) {
+  std::vector<Vertex> out;
+  for (Vertex v = 0; v < pos.num_vertices(); ++v) {
+    if (pos.at(v) != kEmpty) out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace tanbo::sgf_detail
