@@ -128,13 +128,10 @@ class WriteLock {
   mode_t mode() const { return mode_; }
 
  private:
-  // Opens the file at the path; false when there is none. Refuses what is not a plain file
-  // with one name.
-  bool open_existing(const Target& t) {
-    // What the name is comes first, from a descriptor that opens nothing (O_PATH): a device or
-    // a FIFO is refused without being opened, as the input layer refuses it, since opening one
-    // may act on it (a FIFO's waiting writer goes on, a tape rewinds).
-    fd_ = ::open(t.path.c_str(), O_PATH | O_CLOEXEC | O_NOFOLLOW);
+  // Opens the path into fd_ with `flags`; false when there is nothing there. Refuses (and
+  // closes) what is not a plain file.
+  bool open_regular(const Target& t, int flags) {
+    fd_ = ::open(t.path.c_str(), flags);
     if (fd_ < 0) {
       if (errno == ENOENT) return false;
       throw Error(t.shown() + ": cannot open it (" + errno_text(errno) + ")");
@@ -145,18 +142,18 @@ class WriteLock {
       release();
       throw;
     }
+    return true;
+  }
+  // Opens the file at the path; false when there is none. Refuses what is not a plain file
+  // with one name.
+  bool open_existing(const Target& t) {
+    // What the name is comes first, from a descriptor that opens nothing (O_PATH): a device or
+    // a FIFO is refused without being opened, as the input layer refuses it, since opening one
+    // may act on it (a FIFO's waiting writer goes on, a tape rewinds). Then the file is opened
+    // and checked again (the name may have changed meanwhile).
+    if (!open_regular(t, O_PATH | O_CLOEXEC | O_NOFOLLOW)) return false;
     release();
-    fd_ = ::open(t.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-    if (fd_ < 0) {
-      if (errno == ENOENT) return false;
-      throw Error(t.shown() + ": cannot open it (" + errno_text(errno) + ")");
-    }
-    try {
-      need_regular_file(fd_, t.shown());  // (the name may have changed meanwhile)
-    } catch (...) {
-      release();
-      throw;
-    }
+    if (!open_regular(t, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)) return false;
     struct stat st {};
     ::fstat(fd_, &st);
     if (st.st_nlink > 1) {
