@@ -244,6 +244,25 @@ TEST(Sgf, HeaderProperties) {
   EXPECT_NE(sgf.find("AW[hh][bb]"), std::string::npos);  // H2 and B8 White
 }
 
+// DT holds dates: this program's date-times are cut to their date, and any other text is
+// written whole. Cut at ten bytes, "20b -11-\xef\x88\x88..." ended inside a character and the
+// record written could not be read back.
+TEST(Sgf, TheDateIsCutOnlyToADate) {
+  Game g = random_game("grid 9x9", 1);
+  for (const auto& [date, dt] : std::vector<std::pair<std::string, std::string>>{
+           {"2026-11-21T07:50:00Z", "2026-11-21"},
+           {"20b -11-\xef\x88\x88gri17", "20b -11-\xef\x88\x88gri17"},
+           {"2026-11-21,22", "2026-11-21,22"},
+           {"1996", "1996"}}) {
+    g.date = date;
+    const std::string sgf = write_sgf(g);
+    EXPECT_NE(sgf.find("DT[" + dt + "]"), std::string::npos) << sgf;
+    EXPECT_EQ(read_sgf(sgf, "x.sgf").date, dt);
+  }
+  g.date = "";
+  EXPECT_EQ(write_sgf(g).find("DT["), std::string::npos);
+}
+
 TEST(Sgf, RoundTrip) {
   for (const char* spec : {"grid 9x9", "grid 19x19", "grid 13x13", "grid 7x5"}) {
     const Game g = random_game(spec, 4);
@@ -378,8 +397,9 @@ TEST(Sgf, WhatWritingARecordAgainWouldLeaveOut) {
   EXPECT_EQ(sgf_left_out_by_rewrite(start + ";B[ch](;W[hg])(;W[gh])(;W[hf]))"),
             "2 variations besides its main line");
   EXPECT_EQ(sgf_left_out_by_rewrite(start + ";B[ch]C[nice])"), "C[nice] in node 2");
-  EXPECT_EQ(sgf_left_out_by_rewrite(start + "DT[2026-11-21,22];B[ch])"),
-            "DT[2026-11-21,22] in node 1");
+  EXPECT_EQ(sgf_left_out_by_rewrite(start + "DT[2026-11-21T10:00:00Z];B[ch])"),
+            "DT[2026-11-21T10:00:00Z] in node 1");
+  EXPECT_EQ(sgf_left_out_by_rewrite(start + "DT[2026-11-21,22];B[ch])"), "");
   EXPECT_EQ(sgf_left_out_by_rewrite(start + "DT[2026-11-21];B[ch])"), "");
   const Game g = random_game("grid 9x9", 3, 6);
   EXPECT_EQ(sgf_left_out_by_rewrite(write_sgf(g)), "");

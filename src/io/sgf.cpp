@@ -473,7 +473,7 @@ std::string sgf_left_out_by_rewrite(std::string_view text, std::string_view orig
     for (const auto& [id, values] : nodes[i]) {
       if (kept.count(id)) continue;
       if (i == 0 && id == "C" && values.front().rfind("Tanbo on ", 0) == 0) continue;
-      if (i == 0 && id == "DT" && values.front().size() <= 10) continue;  // written as it is
+      if (i == 0 && id == "DT" && sgf_date(values.front()) == values.front()) continue;
       return id + "[" + shown(values.front()) + "] in node " + std::to_string(i + 1);
     }
   }

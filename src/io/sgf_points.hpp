@@ -1,7 +1,8 @@
-// What the SGF reader (sgf.cpp) and writer (sgf_write.cpp) share: SGF's point letters and the
-// stones of a position. Internal to tanbo_io.
+// What the SGF reader (sgf.cpp) and writer (sgf_write.cpp) share: SGF's point letters, the
+// stones of a position and the date as DT carries it. Internal to tanbo_io.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +37,21 @@ inline std::vector<Vertex> stones_on_board(const Position& pos) {
     if (pos.at(v) != kEmpty) out.push_back(v);
   }
   return out;
+}
+
+// The game's date as DT carries it: an ISO 8601 date-time ("2026-11-21T07:50:00Z", what this
+// program writes) is cut to its date, as SGF's DT holds dates only; any other text is written
+// whole, so that it is never cut inside a character. "" when there is no date.
+inline std::string sgf_date(const std::string& date) {
+  const auto digits = [&](std::size_t from, std::size_t n) {
+    for (std::size_t i = from; i < from + n; ++i) {
+      if (date[i] < '0' || date[i] > '9') return false;
+    }
+    return true;
+  };
+  const bool iso = date.size() > 10 && digits(0, 4) && date[4] == '-' && digits(5, 2) &&
+                   date[7] == '-' && digits(8, 2) && date[10] == 'T';
+  return iso ? date.substr(0, 10) : date;
 }
 
 }  // namespace tanbo::sgf_detail

@@ -66,7 +66,7 @@ void write_root(std::ostream& os, const Game& game) {
         "(AE in the node after the move).]\n";
   if (!game.names.empty() && !game.names[0].empty()) os << "PB[" << escape(game.names[0]) << "]";
   if (game.names.size() > 1 && !game.names[1].empty()) os << "PW[" << escape(game.names[1]) << "]";
-  if (game.date.size() >= 10) os << "DT[" << escape(game.date.substr(0, 10)) << "]";
+  if (const std::string dt = sgf_date(game.date); !dt.empty()) os << "DT[" << escape(dt) << "]";
   if (!game.event.empty()) os << "EV[" << escape(game.event) << "]";
   if (const std::string re = result_value(end); !re.empty()) os << "RE[" << re << "]";
   for (Player p : {kBlack, kWhite}) {
