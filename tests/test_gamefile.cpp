@@ -193,6 +193,39 @@ TEST(GameFile, IllegalMoveRefusedWithLineNumber) {
       0u);
 }
 
+// Comments are the players' notes: writing the game again (tanbo move, undo, resign, play)
+// keeps each one, those of the header in the header and those among the moves after the same
+// move. The line this program writes first is not taken as a note.
+TEST(GameFile, CommentsAreKeptWhereTheyStand) {
+  const std::string text = "# Tanbo game file (format: docs/game-format.md)\n"
+                           "# club game, round 3\n" +
+                           kHeader +
+                           "# opening\n"
+                           "black C2\n"
+                           "   # a good reply  \n"
+                           "white G2\n"
+                           "# to be continued\n";
+  const Game g = read_game(text, "g.tanbo");
+  EXPECT_EQ(g.header_comments, std::vector<std::string>{"# club game, round 3"});
+  using Notes = std::vector<std::pair<std::size_t, std::string>>;
+  EXPECT_EQ(g.move_comments,
+            (Notes{{0, "# opening"}, {1, "# a good reply"}, {2, "# to be continued"}}));
+  const std::string written = write_game(g);
+  EXPECT_EQ(written.substr(written.find("moves\n")),
+            "moves\n# opening\nblack C2\n# a good reply\nwhite G2\n# to be continued\n");
+  EXPECT_EQ(written.find("# Tanbo game file"), 0u);
+  EXPECT_EQ(written.find("# Tanbo game file", 1), std::string::npos);
+  EXPECT_LT(written.find("# club game, round 3\n"), written.find("tanbo-game 1\n"));
+  EXPECT_EQ(write_game(read_game(written, "again")), written);
+  // A move undone leaves its notes after the last move; none is lost.
+  Game undone = g;
+  undone.position.undo();
+  undone.position.undo();
+  const std::string after_undo = write_game(undone);
+  EXPECT_EQ(after_undo.substr(after_undo.find("moves\n")),
+            "moves\n# opening\n# a good reply\n# to be continued\n");
+}
+
 TEST(GameFile, GarbledAndTruncatedRefused) {
   EXPECT_EQ(refusal(kHeader + "black C2\nwhite\n"), "g.tanbo:7: \"white\": the point is missing");
   EXPECT_NE(refusal(kHeader + "black C2\nbla%%\n").find("g.tanbo:7: \"bla%%\" is not a move"),
@@ -362,6 +395,12 @@ TEST_F(AtomicWrite, UpdateGameFileChangesUnderTheLockOrNotAtAll) {
   EXPECT_EQ(changed.position.ply(), 5u);
   EXPECT_EQ(load_game(path).position.ply(), 5u);
   EXPECT_EQ(entries(), 1u);
+  // The players' notes are written again with the game.
+  write_file_atomic(path, "# a note\n" + read_text_file(path) + "# after move 5\n");
+  update_game_file(path, [](Game& game) { game.position.undo(); });
+  const std::string now = read_text_file(path);
+  EXPECT_NE(now.find("# a note\n"), std::string::npos) << now;
+  EXPECT_NE(now.find("# after move 5\n"), std::string::npos) << now;
 }
 
 TEST_F(AtomicWrite, UpdateGameFileKeepsSgfAsSgf) {
@@ -394,6 +433,7 @@ TEST_F(AtomicWrite, SaveIfUnchangedNeverOverwritesAnotherProgramsMove) {
   mine.position.undo();
   expected = save_game_if_unchanged(mine, path, expected);
   EXPECT_EQ(load_game(path).position.ply(), 3u);
+  EXPECT_NE(read_text_file(path).find("# a comment of the player's\n"), std::string::npos);
   // Another program changes the game meanwhile: this one's save is refused.
   update_game_file(path, [](Game& game) { game.position.undo(); });
   const std::string theirs = read_text_file(path);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -111,11 +112,19 @@ std::string result_text(const Game& game) {
   return s;
 }
 
+namespace {
+
+// The line every written game file starts with. It is not kept as a comment of the file.
+constexpr std::string_view kFirstLine = "# Tanbo game file (format: docs/game-format.md)";
+
+}  // namespace
+
 std::string write_game(const Game& game) {
   const Position& pos = game.position;
   const Topology& topo = pos.topology();
   std::ostringstream os;
-  os << "# Tanbo game file (format: docs/game-format.md)\n";
+  os << kFirstLine << "\n";
+  for (const std::string& c : game.header_comments) os << c << "\n";
   os << "tanbo-game " << kGameFormatVersion << "\n";
   os << "topology " << shown_spec(topo.spec) << "\n" << dot_lines(topo);
   const Setup& setup = pos.setup();
@@ -135,13 +144,23 @@ std::string write_game(const Game& game) {
   if (!game.date.empty()) os << "date " << game.date << "\n";
   if (!game.event.empty()) os << "event " << game.event << "\n";
   os << "moves\n";
+  std::size_t comment = 0;  // the next of game.move_comments to write
+  const auto comments_up_to = [&](std::size_t records) {
+    for (; comment < game.move_comments.size(); ++comment) {
+      if (game.move_comments[comment].first > records) break;
+      os << game.move_comments[comment].second << "\n";
+    }
+  };
+  comments_up_to(0);
   for (const auto& rec : pos.history()) {
     if (rec.kind == MoveRecord::Kind::kResign) {
       os << player_name(rec.player) << " resigns\n";
     } else {
       os << player_name(rec.player) << " " << topo.name(rec.vertex) << "\n";
     }
+    comments_up_to(static_cast<std::size_t>(&rec - pos.history().data()) + 1);
   }
+  comments_up_to(std::numeric_limits<std::size_t>::max());  // those past the last move
   if (pos.is_over()) os << "result " << player_name(pos.winner()) << "\n";
   return os.str();
 }
@@ -158,7 +177,8 @@ class GameFileReader {
     read_header();
     Game game(start_position());
     name_players(game);
-    replay_moves(game.position);
+    game.header_comments = std::move(header_comments_);
+    replay_moves(game);
     return game;
   }
 
@@ -217,6 +237,7 @@ class GameFileReader {
         continue;
       }
       const std::string t = trim(line);
+      if (!t.empty() && t[0] == '#' && t != kFirstLine) header_comments_.push_back(t);
       if (t.empty() || t[0] == '#') continue;
       in_moves = header_line(t);
     }
@@ -348,7 +369,8 @@ class GameFileReader {
   }
 
   // The moves, each replayed through the rules, then the result line if there is one.
-  void replay_moves(Position& pos) {
+  void replay_moves(Game& game) {
+    Position& pos = game.position;
     line_no_ = moves_line_;
     bool have_result = false;
     std::string line;
@@ -356,6 +378,7 @@ class GameFileReader {
       ++line_no_;
       need_utf8(line);
       const std::string t = trim(line);
+      if (!t.empty() && t[0] == '#') game.move_comments.emplace_back(pos.history().size(), t);
       if (t.empty() || t[0] == '#') continue;
       if (have_result) throw fail("nothing may follow the \"result\" line");
       auto [first, rest] = split_key(t);
@@ -411,6 +434,7 @@ class GameFileReader {
   std::string topology_, dot_, setup_name_ = "default", date_, event_;
   int players_ = 0, players_line_ = 0, topology_line_ = 0, moves_line_ = 0;
   std::vector<Entry> seeds_, names_;
+  std::vector<std::string> header_comments_;
   std::set<std::string> given_once_;  // the header keys seen that may come once
 };
 
@@ -485,11 +509,14 @@ std::string save_game_if_unchanged(const Game& game, const std::string& path,
   update_file(path, [&](const std::string& now) -> std::optional<std::string> {
     // The games are compared, not the texts (`expected` may be in the other format, or the file
     // formatted otherwise), each as a file of the format of `now` records it: an SGF record
-    // keeps the date only, for one.
+    // keeps the date only, for one. Comments are not the game: those of the file as it is now
+    // are written with the game, so that a comment added meanwhile is kept.
     const std::string origin = shown_name(path);
     const bool sgf = is_sgf_text(now);
     const auto recorded = [&](const std::string& t) {
       Game g = game_from_text(t, origin);
+      g.header_comments.clear();
+      g.move_comments.clear();
       return write_game(sgf ? read_sgf(write_sgf(g), origin) : g);
     };
     const auto same_game = [&] {
@@ -506,7 +533,11 @@ std::string save_game_if_unchanged(const Game& game, const std::string& path,
     }
     // The file keeps its format: an SGF record stays SGF, whatever its name.
     need_rewrite_keeps_all(now, origin);
-    text = write_game_as(game, now, false);
+    Game written = game;
+    const Game file = game_from_text(now, origin);
+    written.header_comments = file.header_comments;
+    written.move_comments = file.move_comments;
+    text = write_game_as(written, now, false);
     return text;
   });
   return text;

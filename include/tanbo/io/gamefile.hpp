@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tanbo/core/position.hpp"
@@ -22,6 +23,11 @@ struct Game {
   std::vector<std::string> names;  // per player, "" when not given
   std::string date;                // when the game was created, ISO 8601 UTC
   std::string event;               // optional free text ("event" header line)
+  // A game file's comment lines ("# ..."), kept so that writing the game again keeps them: those
+  // of the header, and those among the moves, each with the number of history records (moves
+  // and resignations) before it. Written back in order; one past the end follows the last move.
+  std::vector<std::string> header_comments;
+  std::vector<std::pair<std::size_t, std::string>> move_comments;
 
   explicit Game(Position p) : position(std::move(p)) {}
 };
