@@ -257,6 +257,9 @@ TEST(GameFile, HeaderTextThatWouldDriveATerminalIsRefused) {
   EXPECT_EQ(refusal(head + "player white bob\tby\nmoves\n").rfind("g.tanbo:3: the name ", 0), 0u);
   EXPECT_EQ(refusal(head + "date 2026\x1b[8m\nmoves\n").rfind("g.tanbo:3: the date ", 0), 0u);
   EXPECT_EQ(refusal(head + "event x\x7f\nmoves\n").rfind("g.tanbo:3: the event ", 0), 0u);
+  EXPECT_EQ(refusal(head + "player black \xc2\x9b" "2Jalice\nmoves\n"),  // C1: U+009B
+            "g.tanbo:3: the name \"\\xc2\\x9b2Jalice\" holds control characters "
+            "(escape, tab, ...), which a file may not hold there");
   EXPECT_EQ(refusal("tanbo-game 1\ntopology file \x1b[2Jb.dot\ndot graph g { a -- b }\nmoves\n")
                 .rfind("g.tanbo:2: the topology ", 0),
             0u);

@@ -72,9 +72,21 @@ bool has_direction_controls(std::string_view text) {
   return false;
 }
 
+std::size_t control_character_at(std::string_view text, std::size_t i) {
+  const auto u = static_cast<unsigned char>(text[i]);
+  if (u < 32 || u == 127) return 1;
+  if (u == 0xC2 && i + 1 < text.size()) {
+    const auto next = static_cast<unsigned char>(text[i + 1]);
+    if (next >= 0x80 && next <= 0x9F) return 2;  // C1: U+0080 to U+009F
+  }
+  return 0;
+}
+
 bool has_control_characters(std::string_view text) {
-  return std::any_of(text.begin(), text.end(),
-                     [](char c) { return static_cast<unsigned char>(c) < 32 || c == 127; });
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (control_character_at(text, i) != 0) return true;
+  }
+  return false;
 }
 
 namespace {
@@ -161,7 +173,8 @@ std::string quote_input(std::string_view text, std::size_t max) {
   std::string out = "\"";
   std::size_t at = 0;
   for (std::size_t shown = 0; at < text.size() && shown < max; ++shown) {
-    if (const std::size_t n = utf8_sequence(text.substr(at))) {  // a letter such as é stays
+    const std::size_t n = control_character_at(text, at) ? 0 : utf8_sequence(text.substr(at));
+    if (n != 0) {  // a letter such as é stays
       out.append(text.substr(at, n));
       at += n;
     } else {

@@ -48,9 +48,12 @@ std::optional<std::uint32_t> side(std::string_view text) {
 // become spaces (SGF converts them so), blanks at either end are dropped. A name read from a
 // record can then neither break a game file's line nor the framing of a GTP answer.
 std::string simple_text(std::string_view value) {
-  std::string out(value);
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 32 || c == 127) c = ' ';
+  std::string out;
+  out.reserve(value.size());
+  for (std::size_t i = 0; i < value.size();) {
+    const std::size_t control = control_character_at(value, i);
+    out += control ? ' ' : value[i];
+    i += control ? control : 1;
   }
   return trim(out, " ");
 }

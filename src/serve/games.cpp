@@ -51,20 +51,13 @@ std::vector<std::string> string_list(const Json& o, const char* key, bool requir
 }
 
 // A player's name (spaces at either end taken off, as a game file reads it): 1 to 40
-// characters (UTF-8), none of them a control character: C0, DEL, or C1 (U+0080 to U+009F,
-// two bytes from 0xC2; U+0085 is a line break to some programs).
+// characters (UTF-8), none of them a control character (C0, DEL or C1: has_control_characters).
 void check_name(const std::string& name) {
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const auto u = static_cast<unsigned char>(name[i]);
-    const bool c1 = u == 0xC2 && i + 1 < name.size() &&
-                    static_cast<unsigned char>(name[i + 1]) >= 0x80 &&
-                    static_cast<unsigned char>(name[i + 1]) <= 0x9F;
-    if (u < 32 || u == 127 || c1) {
-      refuse(400, "the name " + quote_input(name) + " holds a control character");
-    }
-    if ((u & 0xC0) != 0x80) ++chars;
+  if (has_control_characters(name)) {
+    refuse(400, "the name " + quote_input(name) + " holds a control character");
   }
+  const std::size_t chars = static_cast<std::size_t>(std::count_if(
+      name.begin(), name.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
   if (chars < 1 || chars > 40) {
     refuse(400, "the name " + quote_input(name) + " must have 1 to 40 characters");
   }

@@ -36,8 +36,13 @@ bool is_utf8(std::string_view text);
 // text file tanbo reads (game files, SGF, DOT, topology lists) is UTF-8.
 std::string_view without_byte_order_mark(std::string_view text, std::string_view origin);
 
-// Whether `text` holds a control byte (below 32, or 127): such text cannot stand on one line of
-// a file or a message as it is.
+// The length in bytes of the control character at text[i], 0 when there is none there: C0
+// (bytes below 32), DEL (127) or C1 in UTF-8 (U+0080 to U+009F, 0xC2 0x80 to 0xC2 0x9F; to a
+// terminal U+009B starts a command as ESC [ does, and to some programs U+0085 ends a line).
+std::size_t control_character_at(std::string_view text, std::size_t i);
+
+// Whether `text` holds a control character (control_character_at): such text cannot stand on
+// one line of a file or a message as it is, or is not shown on a terminal as it is written.
 bool has_control_characters(std::string_view text);
 
 // Whether UTF-8 `text` holds a character that changes the direction text is shown in (U+061C,
@@ -45,8 +50,8 @@ bool has_control_characters(std::string_view text);
 // follows it on the line show in another order than it is written.
 bool has_direction_controls(std::string_view text);
 
-// Input quoted for a message: in double quotes, control bytes, quotes, backslashes and bytes
-// above 126 escaped (\n, \t, \0, \", \\, \xNN), and at most `max` characters of it: longer
+// Input quoted for a message: in double quotes, control characters (C1 too), quotes,
+// backslashes and bytes that are not UTF-8 escaped (\n, \t, \0, \", \\, \xNN), and at most `max` characters of it: longer
 // input keeps its first characters and says how long it was ("xxxx..." (10485760 bytes)).
 // Every message that repeats what a user typed or a file held goes through it, so that a
 // huge token or a NUL byte cannot swamp or cut a message.
