@@ -6,6 +6,8 @@
 #include <atomic>
 #include <iostream>
 #include <regex>
+#include <tuple>
+#include <vector>
 
 #include "connections.hpp"
 #include "files.hpp"
@@ -82,22 +84,9 @@ const char* reason_of(int status) {
   }
 }
 
-// The methods a path has ("GET, HEAD", ...), "" for none: a request with another method is
-// told which ones (405, or OPTIONS's answer), not that the page or game does not exist.
-std::string methods_of(const std::string& path) {
-  static const std::regex get(std::string("/api/games/") + kId + "(/board|/events|/export)?");
-  static const std::regex post(std::string("/api/games/") + kId + "/(moves|resign)");
-  if (path == "/api/games") return "GET, HEAD, POST";
-  if (std::regex_match(path, post)) return "POST";
-  if (std::regex_match(path, get)) return "GET, HEAD";
-  if (path.rfind("/api/", 0) == 0) return "";
-  return "GET, HEAD";  // the page's files (a missing file is 404 to a GET)
-}
-
 // A request no route of its method takes: 404 for a path of no route, 405 (with Allow) for
-// one with other methods, and for OPTIONS the methods (204).
-void other_method(const httplib::Request& req, httplib::Response& res) {
-  const std::string methods = methods_of(req.path);
+// one with other methods (`methods`, "GET, HEAD", ...), and for OPTIONS the methods (204).
+void other_method(const httplib::Request& req, httplib::Response& res, const std::string& methods) {
   if (methods.empty()) {
     send_error(res, 404, "no such API route");
   } else if (req.method == "OPTIONS") {
@@ -144,6 +133,16 @@ class Server {
   void stop() { stopping_ = true; }
 
  private:
+  // One route of the API: a method, a path pattern and what answers it.
+  struct Route {
+    std::string method;   // GET (HEAD with it) or POST
+    std::string pattern;  // the path, a regex (httplib matches the whole path)
+    std::regex path;      // the same, compiled
+    httplib::Server::Handler handler;
+  };
+  std::vector<Route> api_routes();
+  std::string methods_of(const std::string& path) const;
+
   std::shared_ptr<LiveGame> need_game(const httplib::Request& req) const;
   void get_state(const httplib::Request& req, httplib::Response& res);
   void get_events(const httplib::Request& req, httplib::Response& res);
@@ -157,6 +156,7 @@ class Server {
   WebFiles files_;
   StreamCount streams_;
   std::atomic<bool> stopping_{false};
+  std::vector<Route> routes_;  // the API's, as api_routes() gives them
 };
 
 std::shared_ptr<LiveGame> Server::need_game(const httplib::Request& req) const {
@@ -365,39 +365,76 @@ httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
   return Done::Unhandled;
 }
 
-void Server::routes(httplib::Server& svr) {
+std::vector<Server::Route> Server::api_routes() {
   const std::string game = std::string("/api/games/") + kId;
+  const auto board = [this](const httplib::Request& req, httplib::Response& res) {
+    auto g = need_game(req);
+    TopologyPtr topology;
+    {
+      std::lock_guard lock(g->mutex);
+      topology = g->session->position().topology_ptr();
+    }
+    send_json(res, board_json(*topology));
+  };
+  std::vector<std::tuple<const char*, std::string, httplib::Server::Handler>> table = {
+      {"GET", "/api/games", [this](const auto&, auto& res) { send_json(res, games_.list()); }},
+      {"POST", "/api/games",
+       [this](const auto& req, auto& res) {
+         send_json(res, games_.create(parse_body(req.body)), 201);
+       }},
+      {"GET", game, [this](const auto& req, auto& res) { get_state(req, res); }},
+      {"GET", game + "/board", board},
+      {"POST", game + "/moves",
+       [this](const auto& req, auto& res) {
+         auto g = need_game(req);
+         res.set_content(games_.move(g, parse_body(req.body)), "application/json");
+       }},
+      {"POST", game + "/resign",
+       [this](const auto& req, auto& res) {
+         auto g = need_game(req);
+         res.set_content(games_.resign(g, parse_body(req.body)), "application/json");
+       }},
+      {"GET", game + "/events", [this](const auto& req, auto& res) { get_events(req, res); }},
+      {"GET", game + "/export", [this](const auto& req, auto& res) { get_export(req, res); }},
+  };
+  std::vector<Route> out;
+  for (auto& [method, path, handler] : table) {
+    out.push_back({method, path, std::regex(path), api(std::move(handler))});
+  }
+  return out;
+}
+
+// The methods a path has ("GET, HEAD", ...; a GET route takes HEAD too), "" for an API path of
+// none: a request with another method is told which ones, not that the page does not exist.
+std::string Server::methods_of(const std::string& path) const {
+  if (path.rfind("/api/", 0) != 0) return "GET, HEAD";  // the page's files (a missing one: 404)
+  std::string methods;
+  for (const Route& r : routes_) {
+    if (!std::regex_match(path, r.path)) continue;
+    methods += (methods.empty() ? "" : ", ") + r.method + (r.method == "GET" ? ", HEAD" : "");
+  }
+  return methods;
+}
+
+void Server::routes(httplib::Server& svr) {
   svr.set_pre_routing_handler([this](const auto& req, auto& res) { return before(req, res); });
-  svr.Post("/api/games", api([this](const auto& req, auto& res) {
-             send_json(res, games_.create(parse_body(req.body)), 201);
-           }));
-  svr.Get("/api/games", api([this](const auto&, auto& res) { send_json(res, games_.list()); }));
-  svr.Get(game, api([this](const auto& req, auto& res) { get_state(req, res); }));
-  svr.Get(game + "/board", api([this](const auto& req, auto& res) {
-            auto g = need_game(req);
-            TopologyPtr board;
-            {
-              std::lock_guard lock(g->mutex);
-              board = g->session->position().topology_ptr();
-            }
-            send_json(res, board_json(*board));
-          }));
-  svr.Post(game + "/moves", api([this](const auto& req, auto& res) {
-             auto g = need_game(req);
-             res.set_content(games_.move(g, parse_body(req.body)), "application/json");
-           }));
-  svr.Post(game + "/resign", api([this](const auto& req, auto& res) {
-             auto g = need_game(req);
-             res.set_content(games_.resign(g, parse_body(req.body)), "application/json");
-           }));
-  svr.Get(game + "/events", api([this](const auto& req, auto& res) { get_events(req, res); }));
-  svr.Get(game + "/export", api([this](const auto& req, auto& res) { get_export(req, res); }));
-  svr.Get("/api/.*", [](const auto& req, auto& res) { other_method(req, res); });
-  svr.Post(".*", [](const auto& req, auto& res) { other_method(req, res); });
-  svr.Put(".*", [](const auto& req, auto& res) { other_method(req, res); });
-  svr.Patch(".*", [](const auto& req, auto& res) { other_method(req, res); });
-  svr.Delete(".*", [](const auto& req, auto& res) { other_method(req, res); });
-  svr.Options(".*", [](const auto& req, auto& res) { other_method(req, res); });
+  routes_ = api_routes();
+  for (const Route& r : routes_) {
+    if (r.method == "GET") {
+      svr.Get(r.pattern, r.handler);
+    } else {
+      svr.Post(r.pattern, r.handler);
+    }
+  }
+  const auto other = [this](const auto& req, auto& res) {
+    other_method(req, res, methods_of(req.path));
+  };
+  svr.Get("/api/.*", other);
+  svr.Post(".*", other);
+  svr.Put(".*", other);
+  svr.Patch(".*", other);
+  svr.Delete(".*", other);
+  svr.Options(".*", other);
   svr.Get("/", [this](const auto& req, auto& res) { send_page(req, "/index.html", res); });
   svr.Get(std::string("/games/") + kId + "/?",
           [this](const auto& req, auto& res) { send_page(req, "/game.html", res); });
