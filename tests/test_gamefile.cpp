@@ -467,6 +467,24 @@ TEST_F(AtomicWrite, NewFilesFollowTheUmaskAndReplacedFilesKeepTheirMode) {
   EXPECT_EQ(entries(), 2u);
 }
 
+// A file replaced by root (an administrator's tanbo undo on a player's game) keeps its owner
+// and group, and its set-group-id bit, which changing the owner would clear.
+TEST_F(AtomicWrite, ReplacedFilesKeepTheirOwner) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root may give a file to another user";
+  const std::string path = (dir_ / "theirs.tanbo").string();
+  write_file_atomic(path, "one\n");
+  ASSERT_EQ(::chown(path.c_str(), 12345, 23456), 0);
+  ASSERT_EQ(::chmod(path.c_str(), 02640), 0);
+  write_file_atomic(path, "two\n");
+  update_file(path, [](const std::string&) { return std::optional<std::string>("three\n"); });
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 12345u);
+  EXPECT_EQ(st.st_gid, 23456u);
+  EXPECT_EQ(st.st_mode & 07777, 02640u);
+  EXPECT_EQ(read_text_file(path), "three\n");
+}
+
 // The viewer saves after every click: an SGF file stays SGF, and its second save is not taken
 // for another program's change (the record keeps the date only, not the time of day).
 TEST_F(AtomicWrite, SaveIfUnchangedKeepsSgfAsSgf) {

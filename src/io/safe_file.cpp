@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -125,7 +126,8 @@ class WriteLock {
 
   bool exists() const { return fd_ >= 0; }
   int fd() const { return fd_; }
-  mode_t mode() const { return mode_; }
+  // The locked file's status (its permissions and owner), null when there is no file.
+  const struct stat* status() const { return fd_ >= 0 ? &st_ : nullptr; }
 
  private:
   // Opens the path into fd_ with `flags`; false when there is nothing there. Refuses (and
@@ -169,15 +171,13 @@ class WriteLock {
       throw Error(t.shown() + ": cannot write it (" + errno_text(EACCES) +
                   "); the file was not changed");
     }
-    mode_ = st.st_mode & 07777;
-    ino_ = st.st_ino;
-    dev_ = st.st_dev;
+    st_ = st;
     return true;
   }
 
   bool still_named(const Target& t) const {
     struct stat st {};
-    return ::stat(t.path.c_str(), &st) == 0 && st.st_ino == ino_ && st.st_dev == dev_;
+    return ::stat(t.path.c_str(), &st) == 0 && st.st_ino == st_.st_ino && st.st_dev == st_.st_dev;
   }
 
   static std::string waited_text() {
@@ -192,13 +192,13 @@ class WriteLock {
   }
 
   int fd_ = -1;
-  mode_t mode_ = 0644;
-  ino_t ino_ = 0;
-  dev_t dev_ = 0;
+  struct stat st_ {};
 };
 
 // Removes the temporary files that writers of `t` left when they were killed. A live writer
-// holds a lock on its temporary file, so a file whose lock can be taken has no writer.
+// holds a lock on its temporary file, so a file whose lock can be taken has no writer, unless
+// the writer made it an instant ago and has not locked it yet: it writes nothing before the
+// lock, so an empty file is left alone until it is a minute old.
 void remove_abandoned_temps(const Target& t) {
   DIR* d = ::opendir(t.dir.c_str());
   if (!d) return;
@@ -209,7 +209,10 @@ void remove_abandoned_temps(const Target& t) {
     const std::string path = t.dir + "/" + name;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) continue;
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(path.c_str());
+    struct stat st {};
+    const bool abandoned = ::fstat(fd, &st) == 0 &&
+                           (st.st_size > 0 || st.st_mtime < std::time(nullptr) - 60);
+    if (abandoned && ::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(path.c_str());
     ::close(fd);
   }
   ::closedir(d);
@@ -254,19 +257,28 @@ int create_unique(const std::string& prefix, mode_t mode, std::string& path) {
 }
 
 // A locked temporary file beside the target, removed unless it is put in place. It gets the
-// permissions of the file it replaces (`keep_mode`), or for a new file those of the umask.
+// permissions and, as far as this user may give them, the owner and group of the file it
+// replaces (`replaced`), or for a new file those of the umask and the user.
 class TempFile {
  public:
-  TempFile(const Target& t, std::optional<mode_t> keep_mode) : target_(t) {
+  TempFile(const Target& t, const struct stat* replaced) : target_(t) {
     std::string name;
-    fd_ = create_unique(t.dir + "/" + temp_prefix(t), keep_mode ? 0600 : 0666, name);
+    fd_ = create_unique(t.dir + "/" + temp_prefix(t), replaced ? 0600 : 0666, name);
     if (fd_ < 0) {
       throw Error(t.shown() + ": cannot write in its folder " + shown_name(t.dir) + " (" +
                   errno_text(errno) + "); the file was not changed");
     }
     path_ = name;
     ::flock(fd_, LOCK_EX);  // marks it as in use (see remove_abandoned_temps)
-    if (keep_mode) ::fchmod(fd_, *keep_mode);
+    if (replaced) {
+      // (root may give any owner; another user the group only, of the groups it is in; where
+      // neither is allowed the file takes the writer's, as any new file does)
+      if (::fchown(fd_, replaced->st_uid, replaced->st_gid) != 0 &&
+          ::fchown(fd_, static_cast<uid_t>(-1), replaced->st_gid) != 0) {
+        // the writer's owner and group stay
+      }
+      ::fchmod(fd_, replaced->st_mode & 07777);  // after fchown, which clears set-id bits
+    }
   }
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
@@ -354,7 +366,7 @@ void write_file_atomic(const std::string& path,
   const Target t = target_of(path);
   const WriteLock lock(t);
   remove_abandoned_temps(t);
-  TempFile tmp(t, lock.exists() ? std::optional<mode_t>(lock.mode()) : std::nullopt);
+  TempFile tmp(t, lock.status());
   produce([&tmp](std::string_view piece) { tmp.append(piece); });
   tmp.flush();
   tmp.replace_target();
@@ -363,7 +375,7 @@ void write_file_atomic(const std::string& path,
 void check_writable(const std::string& path) {
   const Target t = target_of(path);
   const WriteLock lock(t);
-  const TempFile tmp(t, std::nullopt);  // removed again when it goes
+  const TempFile tmp(t, nullptr);  // removed again when it goes
 }
 
 void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
@@ -383,7 +395,7 @@ void check_not_an_input(const std::string& output, const std::vector<std::string
 void create_file_exclusive(const std::string& path, std::string_view contents) {
   const Target t = target_of(path);
   if (::access(t.path.c_str(), F_OK) == 0) throw Error(shown_name(path) + " exists already");
-  TempFile tmp(t, std::nullopt);
+  TempFile tmp(t, nullptr);
   tmp.fill(contents);
   if (!tmp.create_target()) throw Error(shown_name(path) + " exists already");
 }
@@ -397,7 +409,7 @@ void update_file(const std::string& path,
   const std::optional<std::string> text =
       change(read_input_fd(lock.fd(), shown_name(path), kMaxGameFileBytes, "game files"));
   if (!text) return;
-  TempFile tmp(t, lock.mode());
+  TempFile tmp(t, lock.status());
   tmp.fill(*text);
   tmp.replace_target();
 }

@@ -44,15 +44,22 @@ for i in $(seq 60); do
   wait "$pid" 2> /dev/null
 done
 "$TANBO" show g.tanbo > /dev/null 2> err || fail "a killed writer corrupted the game: $(cat err)"
+# A writer killed between making its file and writing to it leaves it empty, as a live writer's
+# is for an instant before its lock: an empty file is removed once it is a minute old.
+find . -name '.*.tmp.*' -size 0 -exec touch -d '2 minutes ago' {} +
 printf 'half a game' > .g.tanbo.tmp.AbCdEf     # as a writer killed before its rename leaves it
+: > .g.tanbo.tmp.OlDeMp && touch -d '2 minutes ago' .g.tanbo.tmp.OlDeMp
+: > .g.tanbo.tmp.NeWeMp                         # made an instant ago by a writer not locked yet
 flock .g.tanbo.tmp.LiVe123 sleep 3 &            # a writer still at work holds its file's lock
 holder=$!
 sleep 0.2
 "$TANBO" move g.tanbo B1 > /dev/null 2>&1 || "$TANBO" move g.tanbo F1 > /dev/null 2>&1 ||
   "$TANBO" undo g.tanbo > /dev/null || fail "writer after kills"
 [ -e .g.tanbo.tmp.AbCdEf ] && fail "an abandoned temporary file was not removed"
+[ -e .g.tanbo.tmp.OlDeMp ] && fail "an old empty temporary file was not removed"
+[ -e .g.tanbo.tmp.NeWeMp ] || fail "a new empty temporary file (a writer's before its lock) was removed"
 [ -e .g.tanbo.tmp.LiVe123 ] || fail "a live writer's temporary file was removed"
-kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null; rm -f .g.tanbo.tmp.LiVe123
+kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null; rm -f .g.tanbo.tmp.LiVe123 .g.tanbo.tmp.NeWeMp
 [ "$(temps)" = 0 ] || fail "temporary files left: $(ls -a)"
 
 # A file-size limit: no SIGXFSZ death, a message, the game as it was, no temporary file.
