@@ -197,14 +197,15 @@ TEST(GameFile, IllegalMoveRefusedWithLineNumber) {
 // keeps each one, those of the header in the header and those among the moves after the same
 // move. The line this program writes first is not taken as a note.
 TEST(GameFile, CommentsAreKeptWhereTheyStand) {
-  const std::string text = "# Tanbo game file (format: docs/game-format.md)\n"
-                           "# club game, round 3\n" +
-                           kHeader +
-                           "# opening\n"
-                           "black C2\n"
-                           "   # a good reply  \n"
-                           "white G2\n"
-                           "# to be continued\n";
+  const std::string text =
+      "# Tanbo game file (format: docs/game-format.md)\n"
+      "# club game, round 3\n" +
+      kHeader +
+      "# opening\n"
+      "black C2\n"
+      "   # a good reply  \n"
+      "white G2\n"
+      "# to be continued\n";
   const Game g = read_game(text, "g.tanbo");
   EXPECT_EQ(g.header_comments, std::vector<std::string>{"# club game, round 3"});
   using Notes = std::vector<std::pair<std::size_t, std::string>>;
@@ -257,7 +258,8 @@ TEST(GameFile, HeaderTextThatWouldDriveATerminalIsRefused) {
   EXPECT_EQ(refusal(head + "player white bob\tby\nmoves\n").rfind("g.tanbo:3: the name ", 0), 0u);
   EXPECT_EQ(refusal(head + "date 2026\x1b[8m\nmoves\n").rfind("g.tanbo:3: the date ", 0), 0u);
   EXPECT_EQ(refusal(head + "event x\x7f\nmoves\n").rfind("g.tanbo:3: the event ", 0), 0u);
-  EXPECT_EQ(refusal(head + "player black \xc2\x9b" "2Jalice\nmoves\n"),  // C1: U+009B
+  EXPECT_EQ(refusal(head + "player black \xc2\x9b"
+                           "2Jalice\nmoves\n"),  // C1: U+009B
             "g.tanbo:3: the name \"\\xc2\\x9b2Jalice\" holds control characters "
             "(escape, tab, ...), which a file may not hold there");
   EXPECT_EQ(refusal("tanbo-game 1\ntopology file \x1b[2Jb.dot\ndot graph g { a -- b }\nmoves\n")

@@ -63,7 +63,9 @@ TEST(QuoteInput, EscapesControlBytesAndKeepsLetters) {
   EXPECT_EQ(quote_input("\xc3(\xff"), "\"\\xc3(\\xff\"");    // broken UTF-8 is escaped
   EXPECT_EQ(quote_input("\xe2\x82"), "\"\\xe2\\x82\"");      // cut short
   // C1 controls are UTF-8 but not letters: U+009B starts a terminal command as ESC [ does.
-  EXPECT_EQ(quote_input("a\xc2\x9b" "2Jb\xc2\x85\xc2\xa0"), "\"a\\xc2\\x9b2Jb\\xc2\\x85\xc2\xa0\"");
+  EXPECT_EQ(quote_input("a\xc2\x9b"
+                        "2Jb\xc2\x85\xc2\xa0"),
+            "\"a\\xc2\\x9b2Jb\\xc2\\x85\xc2\xa0\"");
   EXPECT_TRUE(has_control_characters("\xc2\x9b"));
   EXPECT_FALSE(has_control_characters("\xc2\xa0\xc3\xa9"));  // no-break space, é
 }

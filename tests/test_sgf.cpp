@@ -375,9 +375,14 @@ TEST(Sgf, NamesAreReadAsOneLine) {
   // The game file written from it keeps one line per name.
   EXPECT_EQ(read_game(write_game(g)).names, g.names);
   // C1 controls (U+0080 to U+009F) too: a game file refuses them in names.
-  const Game c1 = read_sgf("(;GM[1]SZ[9]PB[ann\xc2\x9b" "2Jx]PW[b\xc2\x85o\xc2\xa0" "b])");
+  const Game c1 = read_sgf(
+      "(;GM[1]SZ[9]PB[ann\xc2\x9b"
+      "2Jx]PW[b\xc2\x85o\xc2\xa0"
+      "b])");
   EXPECT_EQ(c1.names[0], "ann 2Jx");
-  EXPECT_EQ(c1.names[1], "b o\xc2\xa0" "b");
+  EXPECT_EQ(c1.names[1],
+            "b o\xc2\xa0"
+            "b");
   EXPECT_EQ(read_game(write_game(c1)).names, c1.names);
 }
 

@@ -210,8 +210,8 @@ void remove_abandoned_temps(const Target& t) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) continue;
     struct stat st {};
-    const bool abandoned = ::fstat(fd, &st) == 0 &&
-                           (st.st_size > 0 || st.st_mtime < std::time(nullptr) - 60);
+    const bool abandoned =
+        ::fstat(fd, &st) == 0 && (st.st_size > 0 || st.st_mtime < std::time(nullptr) - 60);
     if (abandoned && ::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(path.c_str());
     ::close(fd);
   }

@@ -56,8 +56,10 @@ void check_name(const std::string& name) {
   if (has_control_characters(name)) {
     refuse(400, "the name " + quote_input(name) + " holds a control character");
   }
-  const std::size_t chars = static_cast<std::size_t>(std::count_if(
-      name.begin(), name.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  const std::size_t chars =
+      static_cast<std::size_t>(std::count_if(name.begin(), name.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      }));
   if (chars < 1 || chars > 40) {
     refuse(400, "the name " + quote_input(name) + " must have 1 to 40 characters");
   }

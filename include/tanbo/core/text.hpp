@@ -51,10 +51,10 @@ bool has_control_characters(std::string_view text);
 bool has_direction_controls(std::string_view text);
 
 // Input quoted for a message: in double quotes, control characters (C1 too), quotes,
-// backslashes and bytes that are not UTF-8 escaped (\n, \t, \0, \", \\, \xNN), and at most `max` characters of it: longer
-// input keeps its first characters and says how long it was ("xxxx..." (10485760 bytes)).
-// Every message that repeats what a user typed or a file held goes through it, so that a
-// huge token or a NUL byte cannot swamp or cut a message.
+// backslashes and bytes that are not UTF-8 escaped (\n, \t, \0, \", \\, \xNN), and at most `max`
+// characters of it: longer input keeps its first characters and says how long it was ("xxxx..."
+// (10485760 bytes)). Every message that repeats what a user typed or a file held goes through it,
+// so that a huge token or a NUL byte cannot swamp or cut a message.
 std::string quote_input(std::string_view text, std::size_t max = 40);
 
 // A name such as a file path as it appears in a message: as it is when it has at most `max`
