@@ -601,7 +601,7 @@ def test_requests_httplib_would_mishandle():
         # after that came one request late.
         answer = exchange(server, head + b"Cookie: " + b"c" * 9000 + b"\r\n\r\n" + head + b"\r\n")
         assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1") == 1, answer
-        # A request line or head without end is cut at 96 KB, not read into memory for ever.
+        # A request line or head without end is cut at 160 KB, not read into memory for ever.
         before = peak_memory_kb(server)
         answer = exchange(server, b"GET /" + b"a" * (8 << 20))
         assert answer == b"" or answer.startswith(b"HTTP/1.1 4"), answer[:100]
