@@ -294,7 +294,7 @@ class GameFileReader {
       return true;
     } else {
       throw fail("unknown header line " + quote_input(t) +
-                 " (expected topology, setup, players, seed, "
+                 " (expected topology, dot, setup, players, seed, "
                  "player, date, event or moves)");
     }
     return false;

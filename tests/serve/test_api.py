@@ -214,6 +214,20 @@ def test_engine_seat():
         time.sleep(0.05)
     assert st["ply"] >= 2 or st["winner"], st
     assert st["moves"][1]["color"] == "white"
+    # Nobody resigns for an engine, not even with its seat's token (the creator has it): on the
+    # engine's turn the answer is 409, and the engine still moves.
+    g = SERVER.new_game("grid 9x9", ["human", "mcts:time=2"])
+    point = SERVER.get("/api/games/" + g["id"])[1]["legal"][0]
+    assert play(SERVER, g, 0, point)[0] == 200
+    status, body = SERVER.post("/api/games/%s/resign" % g["id"], {"seat": g["seats"][1]["token"]})
+    assert status == 409 and body["error"] == (
+        "White is played by the engine (mcts:time=2), which does not resign"), (status, body)
+    for _ in range(200):
+        st = SERVER.get("/api/games/" + g["id"])[1]
+        if st["ply"] >= 2:
+            break
+        time.sleep(0.05)
+    assert st["ply"] == 2 and st["winner"] is None and st["moves"][1]["point"], st
 
 
 def read_event(resp):

@@ -107,7 +107,8 @@ class Session {
   // Python module), where describing each move would cost more than playing it.
   TurnStatus play_quietly(Vertex v);
   // `as` resigns (0 = the side to move). A person may resign on any of their turns; a seat's
-  // request when it is not that seat's turn is kNotYourTurn.
+  // request when it is not that seat's turn is kNotYourTurn, and an engine's seat's is
+  // kEngineTurn (an engine never resigns).
   TurnResult resign(Player as);
   // Whether `as` may resign now, and the message when not (nothing changes): resign() plays
   // it when this is kDone. A server stores a turn between the check and the turn itself.
