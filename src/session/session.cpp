@@ -142,9 +142,8 @@ TurnResult Session::check_resign(Player as) const {
   // An engine's seat plays its own turns: nobody resigns for it (a server hands every seat's
   // link to the game's creator, who could otherwise win against the engine that way).
   if (const Agent* a = engine(p)) {
-    return refused(TurnStatus::kEngineTurn,
-                   player_title(p) + " is played by the engine (" + a->spec() +
-                       "), which does not resign");
+    return refused(TurnStatus::kEngineTurn, player_title(p) + " is played by the engine (" +
+                                                a->spec() + "), which does not resign");
   }
   return {};
 }
