@@ -102,6 +102,7 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
   config.move_seconds = r.analyze.interval;
   Mcts mcts(config, engine.seed());
   std::uint64_t done = 0;
+  bool updated = false;  // an update was sent
   while (done < r.analyze.playouts && out && !lines.wait_for(0)) {
     mcts.set_playout_limit(r.analyze.playouts - done);
     // A watcher stops the step early when a line arrives (asking again until the search
@@ -126,10 +127,14 @@ void stream_analysis(const GtpEngine& engine, const StreamRequest& r, Lines& lin
     finished = true;
     watcher.join();
     done += mcts.last_stats().playouts;
+    const bool proven = mcts.last_stats().playouts == 0 && mcts.last_stats().proven != 0;
+    // A step a line stopped before its first playout would repeat the last update word for word.
+    if (updated && mcts.last_stats().playouts == 0 && !proven) break;
     // A step that ran no playout may have no candidate line: no empty line inside the answer.
     const std::string text = analysis_text(pos, analysis);
     send(out, "update " + std::to_string(done) + "\n" + text + (text.empty() ? "" : "\n"));
-    if (mcts.last_stats().playouts == 0 && mcts.last_stats().proven != 0) break;  // proven
+    updated = true;
+    if (proven) break;
   }
   if (out) send(out, "\n");
 }
