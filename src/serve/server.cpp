@@ -318,8 +318,11 @@ httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
     return Done::Handled;
   };
   if (lengths + codings > 1) {
-    return refuse_unread(400,
-                         "the body's length is given twice (Content-Length, Transfer-Encoding)");
+    return refuse_unread(400, std::string("the body's length is given twice (") +
+                                  (codings == 0 ? "two Content-Length headers"
+                                   : lengths == 0 ? "two Transfer-Encoding headers"
+                                                  : "Content-Length and Transfer-Encoding") +
+                                  ")");
   }
   // httplib reads "5x", "+5" or "0x10" as a number's start, and the rest of the body as the
   // next request.
@@ -446,8 +449,11 @@ void Server::routes(httplib::Server& svr) {
         Listener::close_after_answer(res);
         if (const std::string late = Listener::timeout_refusal(); !late.empty()) {
           send_error(res, 408, late);
-        } else if (Listener::too_large()) {
-          send_error(res, 413, reason_of(413));
+        } else if (const std::size_t limit = Listener::too_large(); limit != 0) {
+          // (over the limit of the whole request, which its head alone may be)
+          send_error(res, 413,
+                     "the request is too large: at most " + std::to_string(limit / 1024) +
+                         " KB in all, head and body; a body may have 64 KB of JSON");
         } else {
           send_error(res, res.status, reason_of(res.status));
         }

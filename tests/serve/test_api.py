@@ -621,6 +621,11 @@ def test_requests_httplib_would_mishandle():
         assert answer == b"" or answer.startswith(b"HTTP/1.1 4"), answer[:100]
         answer = exchange(server, head + b"X-A: b\r\n" * 1000000)
         assert answer == b"" or answer.startswith(b"HTTP/1.1 4"), answer[:100]
+        # A head over the limit of a whole request is told so, not that its body is too large.
+        answer = exchange(server, head + b"X-A: %s\r\n" % (b"b" * 4000) * 42 + b"\r\n")
+        assert answer == b"" or (answer.startswith(b"HTTP/1.1 413 ") and
+                                 b"the request is too large: at most 160 KB in all" in answer), \
+            answer[:300]
         assert peak_memory_kb(server) - before < 32 * 1024, (before, peak_memory_kb(server))
         # A chunked body over 64 KB is refused as one with a Content-Length is.
         chunk = b"x" * 4096
@@ -662,6 +667,7 @@ def test_requests_httplib_would_mishandle():
             answer = exchange(server, b"POST /api/games HTTP/1.1\r\nHost: x\r\n" + twice +
                               b"\r\n\r\n{}")
             assert answer.startswith(b"HTTP/1.1 400 ") and b"length is given twice" in answer, answer
+            assert (b"two Content-Length headers" in answer) == (b"Transfer" not in twice), answer
         # A number beyond a double's range is bad JSON (400), not an internal error (500).
         status, body = server.post("/api/games/%s/moves" % g["id"], raw=b'{"ply": 1e999}')
         assert "number overflow" in error_of(status, body, 400)
