@@ -319,7 +319,7 @@ httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
   };
   if (lengths + codings > 1) {
     return refuse_unread(400, std::string("the body's length is given twice (") +
-                                  (codings == 0 ? "two Content-Length headers"
+                                  (codings == 0   ? "two Content-Length headers"
                                    : lengths == 0 ? "two Transfer-Encoding headers"
                                                   : "Content-Length and Transfer-Encoding") +
                                   ")");
