@@ -124,7 +124,7 @@ std::string write_game(const Game& game) {
   const Topology& topo = pos.topology();
   std::ostringstream os;
   os << kFirstLine << "\n";
-  for (const std::string& c : game.header_comments) os << c << "\n";
+  os << game.header_comments;
   os << "tanbo-game " << kGameFormatVersion << "\n";
   os << "topology " << shown_spec(topo.spec) << "\n" << dot_lines(topo);
   const Setup& setup = pos.setup();
@@ -148,7 +148,7 @@ std::string write_game(const Game& game) {
   const auto comments_up_to = [&](std::size_t records) {
     for (; comment < game.move_comments.size(); ++comment) {
       if (game.move_comments[comment].first > records) break;
-      os << game.move_comments[comment].second << "\n";
+      os << game.move_comments[comment].second;
     }
   };
   comments_up_to(0);
@@ -237,7 +237,7 @@ class GameFileReader {
         continue;
       }
       const std::string t = trim(line);
-      if (!t.empty() && t[0] == '#' && t != kFirstLine) header_comments_.push_back(t);
+      if (!t.empty() && t[0] == '#' && t != kFirstLine) header_comments_ += t + '\n';
       if (t.empty() || t[0] == '#') continue;
       in_moves = header_line(t);
     }
@@ -378,7 +378,7 @@ class GameFileReader {
       ++line_no_;
       need_utf8(line);
       const std::string t = trim(line);
-      if (!t.empty() && t[0] == '#') game.move_comments.emplace_back(pos.history().size(), t);
+      if (!t.empty() && t[0] == '#') keep_comment(game, t);
       if (t.empty() || t[0] == '#') continue;
       if (have_result) throw fail("nothing may follow the \"result\" line");
       auto [first, rest] = split_key(t);
@@ -389,6 +389,15 @@ class GameFileReader {
         replay_turn(pos, t, first, rest);
       }
     }
+  }
+
+  // A comment line among the moves, with those before it when no move came between.
+  static void keep_comment(Game& game, const std::string& line) {
+    const std::size_t records = game.position.history().size();
+    if (game.move_comments.empty() || game.move_comments.back().first != records) {
+      game.move_comments.emplace_back(records, "");
+    }
+    game.move_comments.back().second += line + '\n';
   }
 
   void check_result(const Position& pos, const std::string& rest) const {
@@ -434,7 +443,7 @@ class GameFileReader {
   std::string topology_, dot_, setup_name_ = "default", date_, event_;
   int players_ = 0, players_line_ = 0, topology_line_ = 0, moves_line_ = 0;
   std::vector<Entry> seeds_, names_;
-  std::vector<std::string> header_comments_;
+  std::string header_comments_;
   std::set<std::string> given_once_;  // the header keys seen that may come once
 };
 

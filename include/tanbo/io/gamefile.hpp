@@ -23,10 +23,12 @@ struct Game {
   std::vector<std::string> names;  // per player, "" when not given
   std::string date;                // when the game was created, ISO 8601 UTC
   std::string event;               // optional free text ("event" header line)
-  // A game file's comment lines ("# ..."), kept so that writing the game again keeps them: those
-  // of the header, and those among the moves, each with the number of history records (moves
-  // and resignations) before it. Written back in order; one past the end follows the last move.
-  std::vector<std::string> header_comments;
+  // A game file's comment lines ("# ...", each ending in '\n'), kept so that writing the game
+  // again keeps them: those of the header, and those among the moves, the lines that follow
+  // one another kept together with the number of history records (moves and resignations)
+  // before them. Written back in order; a number past the end follows the last move. (Lines
+  // kept together cost memory by their text only: a file of comment lines takes its size.)
+  std::string header_comments;
   std::vector<std::pair<std::size_t, std::string>> move_comments;
 
   explicit Game(Position p) : position(std::move(p)) {}
