@@ -80,7 +80,8 @@ std::optional<std::string> read_whole(const fs::path& file) {
   return content.str();
 }
 
-// The gzip form of `text`; nullptr when it is no smaller or cannot be made.
+}  // namespace
+
 std::shared_ptr<const std::string> gzipped(const std::string& text) {
 #ifdef CPPHTTPLIB_ZLIB_SUPPORT
   std::string packed;
@@ -97,8 +98,6 @@ std::shared_ptr<const std::string> gzipped(const std::string& text) {
 #endif
   return nullptr;
 }
-
-}  // namespace
 
 std::shared_ptr<const WebFiles::File> WebFiles::get(const std::string& path) {
   const auto real = web_file_path(root_, path);

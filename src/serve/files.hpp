@@ -44,6 +44,9 @@ class WebFiles {
   std::size_t kept_ = 0;                                                // bytes of files_
 };
 
+// The gzip form of `text`; nullptr when it is no smaller or cannot be made.
+std::shared_ptr<const std::string> gzipped(const std::string& text);
+
 // The content type of a file name by its extension (text/javascript for .js and .mjs).
 std::string content_type(const std::string& name);
 

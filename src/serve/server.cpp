@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <iostream>
+#include <list>
 #include <regex>
 #include <tuple>
 #include <vector>
@@ -123,6 +124,69 @@ struct StreamCount {
   int max = 250;
 };
 
+// The boards' JSON as /board answers it, with its gzip form, kept for the boards asked for
+// last (at most 32 MB of them): a game's board never changes, and writing the JSON of a 141x141
+// board took 26 ms of CPU, 72 ms with gzip, for every request (50 a second from one client
+// kept more than one core busy).
+class BoardCache {
+ public:
+  struct Body {
+    std::shared_ptr<const std::string> content, gzip;  // gzip nullptr: no smaller
+  };
+  Body get(const Topology& t) {
+    // What makes the board: its spec, and a DOT board's text (the spec of each is the same).
+    const std::string key = t.spec + '\0' + t.dot_text;
+    std::lock_guard lock(mutex_);  // (held while a board is written: each is written once)
+    for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+      if (it->first == key) {
+        kept_.splice(kept_.begin(), kept_, it);  // the latest first
+        return it->second;
+      }
+    }
+    Body body;
+    body.content = std::make_shared<const std::string>(json_text(board_json(t)));
+    body.gzip = gzipped(*body.content);
+    kept_.emplace_front(key, body);
+    bytes_ += bytes_of(kept_.front());
+    while (bytes_ > kMaxBytes && kept_.size() > 1) {
+      bytes_ -= bytes_of(kept_.back());
+      kept_.pop_back();
+    }
+    return body;
+  }
+
+ private:
+  static constexpr std::size_t kMaxBytes = 32u << 20;
+  using Entry = std::pair<std::string, Body>;  // by the board's key
+  static std::size_t bytes_of(const Entry& e) {
+    return e.first.size() + e.second.content->size() + (e.second.gzip ? e.second.gzip->size() : 0);
+  }
+  std::mutex mutex_;
+  std::list<Entry> kept_;
+  std::size_t bytes_ = 0;
+};
+
+// Answers with a kept body: its gzip form to a client that takes it (setup_request left "gzip"
+// alone) unless a range is asked for; the bytes are written from the kept copy, which httplib
+// neither copies nor compresses again when they come from a provider of known length.
+void send_kept(const httplib::Request& req, httplib::Response& res,
+               const std::shared_ptr<const std::string>& content,
+               const std::shared_ptr<const std::string>& gzip, const std::string& type) {
+  const bool packed =
+      gzip && req.ranges.empty() && req.get_header_value("Accept-Encoding") == "gzip";
+  std::shared_ptr<const std::string> body = packed ? gzip : content;
+  res.set_header("Vary", "Accept-Encoding");
+  if (packed) res.set_header("Content-Encoding", "gzip");
+  if (body->empty()) {
+    res.set_content("", type);
+    return;
+  }
+  res.set_content_provider(
+      body->size(), type, [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        return sink.write(body->data() + offset, std::min<std::size_t>(length, 64 * 1024));
+      });
+}
+
 class Server {
  public:
   Server(Games& games, const ServeOptions& o, std::string web_root)
@@ -155,6 +219,7 @@ class Server {
   std::string web_root_;
   WebFiles files_;
   StreamCount streams_;
+  BoardCache boards_;
   std::atomic<bool> stopping_{false};
   std::vector<Route> routes_;  // the API's, as api_routes() gives them
 };
@@ -283,23 +348,7 @@ void Server::send_page(const httplib::Request& req, const std::string& file,
     send_error(res, 404, "no such page");
     return;
   }
-  // The kept gzip form to a client that takes it (setup_request left "gzip" alone), unless a
-  // range of the file is asked for; the bytes are written from the kept copy, which httplib
-  // neither copies nor compresses again when they come from a provider of known length.
-  const bool packed =
-      f->gzip && req.ranges.empty() && req.get_header_value("Accept-Encoding") == "gzip";
-  std::shared_ptr<const std::string> body = packed ? f->gzip : f->content;
-  res.set_header("Vary", "Accept-Encoding");
-  if (packed) res.set_header("Content-Encoding", "gzip");
-  if (body->empty()) {
-    res.set_content("", f->type);
-    return;
-  }
-  res.set_content_provider(body->size(), f->type,
-                           [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-                             return sink.write(body->data() + offset,
-                                               std::min<std::size_t>(length, 64 * 1024));
-                           });
+  send_kept(req, res, f->content, f->gzip, f->type);
 }
 
 httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
@@ -377,7 +426,8 @@ std::vector<Server::Route> Server::api_routes() {
       std::lock_guard lock(g->mutex);
       topology = g->session->position().topology_ptr();
     }
-    send_json(res, board_json(*topology));
+    const BoardCache::Body body = boards_.get(*topology);
+    send_kept(req, res, body.content, body.gzip, "application/json");
   };
   std::vector<std::tuple<const char*, std::string, httplib::Server::Handler>> table = {
       {"GET", "/api/games", [this](const auto&, auto& res) { send_json(res, games_.list()); }},

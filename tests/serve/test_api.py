@@ -90,6 +90,20 @@ def test_board():
     status, b = SERVER.get("/api/games/%s/board" % g["id"])
     assert status == 200 and b["kind"] == "graph" and len(b["positions"]) == 16, b
     assert b["points"][:2] == ["n0", "n1"] and len(b["edges"]) == 24
+    # Boards are written once and kept: two DOT boards (whose specs are alike) keep their own,
+    # and the gzip form a browser asks for is the same board.
+    other = SERVER.new_game("graph { a [stone=black]; c [stone=white]; a -- b -- c -- d -- a }")
+    assert SERVER.get("/api/games/%s/board" % other["id"])[1]["points"] == ["a", "c", "b", "d"]
+    assert SERVER.get("/api/games/%s/board" % g["id"])[1] == b
+    host = urllib.parse.urlparse(SERVER.base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.request("GET", "/api/games/%s/board" % g["id"], headers={"Accept-Encoding": "gzip"})
+    resp = conn.getresponse()
+    packed = resp.read()
+    assert resp.status == 200 and resp.getheader("Content-Encoding") == "gzip"
+    assert resp.getheader("Content-Type") == "application/json"
+    assert json.loads(gzip.decompress(packed)) == b
+    conn.close()
 
 
 def test_refusals_400():
