@@ -344,16 +344,14 @@ class Searcher {
   // undo).
   void follow_board() {
     add_changes(hashes_.data());
-    board_.swap(now_);
+    for (Vertex u = 0; u < pos_.num_vertices(); ++u) board_[u] = pos_.at(u);
   }
   // XORs into h (hashes as hashes_ holds them) the keys of every point where pos_ differs
-  // from board_: a pass over the board, read into now_ at once (copy_board).
+  // from board_: a pass over the board.
   void add_changes(std::uint64_t* h) {
     work_ += pos_.num_vertices() / 16;  // (counted for the limits' next check)
-    now_.resize(board_.size());
-    pos_.copy_board(now_);
     for (Vertex u = 0; u < pos_.num_vertices(); ++u) {
-      const Player was = board_[u], now = now_[u];
+      const Player was = board_[u], now = pos_.at(u);
       if (now == was) continue;
       if (was != kEmpty) add_stone(h, u, was);
       if (now != kEmpty) add_stone(h, u, now);
@@ -466,7 +464,6 @@ class Searcher {
   std::vector<std::uint64_t> hashes_;
   std::vector<std::uint64_t> scratch_;  // key_after_removal's hashes
   std::vector<Player> board_;
-  std::vector<Player> now_;  // add_changes's read of pos_'s board
   std::vector<AbFrame> ab_;
   std::vector<PnFrame> pn_;
   std::vector<Vertex> moves_;  // the move lists of the frames of ab_, one after the other

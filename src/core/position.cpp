@@ -131,11 +131,6 @@ int Position::num_players() const {
 Player Position::at(Vertex v) const {
   return core_->with_view([v](const auto& b) { return b.color(v); });
 }
-void Position::copy_board(std::span<Player> out) const {
-  core_->with_view([out](const auto& b) {
-    for (Vertex v = 0; v < out.size(); ++v) out[v] = b.color(v);
-  });
-}
 std::uint32_t Position::neighbours_of(Vertex v, Player p) const {
   return core_->with_store([v, p](const auto& r) { return r.neighbours_of(v, p); });
 }

@@ -99,9 +99,6 @@ class Position {
   std::uint32_t num_vertices() const;                     // points on the board
   int num_players() const;                                // 2..8
   Player at(Vertex v) const;                              // the stone on v, kEmpty if none
-  // The stone on every point, into out[0, num_vertices()): one call where a loop over at()
-  // makes one a point (a board scan of the solver's after every removal).
-  void copy_board(std::span<Player> out) const;
   std::uint32_t neighbours_of(Vertex v, Player p) const;  // neighbours of v with a stone of p
   bool compact_store() const;                             // whether the point store is compact
 
