@@ -70,6 +70,21 @@ TEST(QuoteInput, EscapesControlBytesAndKeepsLetters) {
   EXPECT_FALSE(has_control_characters("\xc2\xa0\xc3\xa9"));  // no-break space, é
 }
 
+TEST(VisibleCharacters, NamesThatShowNothingAreFound) {
+  EXPECT_TRUE(has_visible_character("bob"));
+  EXPECT_TRUE(
+      has_visible_character("\xe2\x80\x8b"
+                            "a"));                         // U+200B then a letter
+  EXPECT_TRUE(has_visible_character("\xf0\x9f\x99\x82"));  // an emoji
+  EXPECT_TRUE(has_visible_character("\xe7\x94\xb0"));      // 田
+  EXPECT_FALSE(has_visible_character(""));
+  EXPECT_FALSE(has_visible_character("  \t"));
+  EXPECT_FALSE(has_visible_character("\xe2\x80\x8b\xe3\x80\x80"));  // U+200B, U+3000
+  EXPECT_FALSE(has_visible_character("\xef\xbb\xbf\xc2\xad"));      // U+FEFF, soft hyphen
+  EXPECT_FALSE(has_visible_character("\xf3\xa0\x80\x81"));          // U+E0001, a tag
+  EXPECT_FALSE(has_visible_character("\xc2\x9b"));                  // C1
+}
+
 TEST(QuoteInput, LongInputKeepsAPrefixAndItsLength) {
   EXPECT_EQ(quote_input(kHuge), "\"" + std::string(40, 'x') + "...\" (10485760 bytes)");
   EXPECT_EQ(quote_input("abcdef", 3), "\"abc...\" (6 bytes)");

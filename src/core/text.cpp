@@ -72,6 +72,36 @@ bool has_direction_controls(std::string_view text) {
   return false;
 }
 
+namespace {
+
+// Whether code point c shows nothing on its own: a space, or a character that joins, separates
+// or changes others without a glyph (zero-width spaces and joiners, variation selectors, the
+// byte-order mark, Hangul fillers, tags).
+bool invisible(char32_t c) {
+  return c == 0x20 || c == 0xA0 || c == 0xAD || c == 0x34F || c == 0x61C || c == 0x115F ||
+         c == 0x1160 || c == 0x17B4 || c == 0x17B5 || (c >= 0x180B && c <= 0x180F) ||
+         (c >= 0x2000 && c <= 0x200F) || (c >= 0x2028 && c <= 0x202F) ||
+         (c >= 0x205F && c <= 0x206F) || c == 0x2800 || c == 0x3000 || c == 0x3164 ||
+         (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFEFF || c == 0xFFA0 ||
+         (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE0FFF);
+}
+
+}  // namespace
+
+bool has_visible_character(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto b0 = static_cast<unsigned char>(text[at]);
+    const std::size_t n = b0 < 0x80 ? 1 : utf8_sequence(text.substr(at));
+    if (n == 0) return true;  // (not UTF-8: shown as some replacement sign)
+    char32_t c = n == 1 ? b0 : b0 & (0xFF >> (n + 1));
+    for (std::size_t i = 1; i < n; ++i)
+      c = (c << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+    if (control_character_at(text, at) == 0 && !invisible(c)) return true;
+    at += n;
+  }
+  return false;
+}
+
 std::size_t control_character_at(std::string_view text, std::size_t i) {
   const auto u = static_cast<unsigned char>(text[i]);
   if (u < 32 || u == 127) return 1;

@@ -64,6 +64,10 @@ void check_name(const std::string& name) {
     refuse(400, "the name " + quote_input(name) + " must have 1 to 40 characters");
   }
   if (!is_utf8(name)) refuse(400, "the name " + quote_input(name) + " is not UTF-8 text");
+  if (!has_visible_character(name)) {
+    refuse(400, "the name " + quote_input(name) +
+                    " shows nothing: it holds only spaces or characters without a glyph");
+  }
   if (has_direction_controls(name)) {
     refuse(400, "the name " + quote_input(name) +
                     " holds a character that changes the direction of text (U+202E and the "

@@ -130,6 +130,9 @@ def test_refusals_400():
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["\u009b31m"]},
          "control"),
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["   "]}, "1 to 40"),
+        # A name that shows nothing would be no name on every page.
+        ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["\u200b\u3000\ufeff"]},
+         "shows nothing"),
         ({"topology": "grid 5x5", "players": ["human", "human"], "names": ["bob\u202eecila"]},
          "direction of text"),
         # Engine seats think on one of the server's engine threads, for a bounded time.

@@ -45,6 +45,11 @@ std::size_t control_character_at(std::string_view text, std::size_t i);
 // one line of a file or a message as it is, or is not shown on a terminal as it is written.
 bool has_control_characters(std::string_view text);
 
+// Whether UTF-8 `text` holds a character that shows something: not only spaces (U+3000 and the
+// like too), control characters and characters without a glyph (U+200B, U+2060, U+FEFF,
+// variation selectors, ...). A name without one shows as no name at all.
+bool has_visible_character(std::string_view text);
+
 // Whether UTF-8 `text` holds a character that changes the direction text is shown in (U+061C,
 // U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069): in a name such a character makes what
 // follows it on the line show in another order than it is written.
