@@ -64,8 +64,13 @@ solve_parse() {
         ;;
       --first | --no-symmetry) solve_search+=("$1") && shift ;;
       --*=*) solve_search+=("$1") && shift ;;
-      --*)
+      --time | --nodes | --threads | --table | --method)
         (($# >= 2)) || study_die "$1 needs a value"
+        solve_search+=("$1" "$2") && shift 2
+        ;;
+      --*)
+        # (alone at the end: tanbo solve's check below names it as an unknown option)
+        (($# >= 2)) || { solve_search+=("$1") && shift && continue; }
         solve_search+=("$1" "$2") && shift 2
         ;;
       *) solve_board+=("$1") && shift ;;

@@ -254,6 +254,8 @@ options_refused() {  # WANT OPTIONS...: parallel-solve.sh refuses them saying WA
   return 0
 }
 options_refused "unrecognised option '--tabel'" --jobs 2 -- --topology "grid 4x4" --tabel 4
+options_refused "unrecognised option '--bogus'" --jobs 2 -- --topology "grid 4x4" --bogus
+options_refused "--table needs a value" --jobs 2 -- --topology "grid 4x4" --table
 options_refused "'--time' cannot be specified more than once" --jobs 2 --time 10 -- \
   --topology "grid 4x4" --time 5
 options_refused "the units run with --progress 0" --jobs 2 -- --topology "grid 4x4" --progress 1
