@@ -345,9 +345,11 @@ PYBIND11_MODULE(_tanbo, m) {
       .def_property_readonly("ply", &PyGame::ply, "turns played")
       .def("legal_moves", &PyGame::legal_moves, "the side to move's legal points, by vertex")
       .def("legal_move_ids", &PyGame::legal_move_ids, "the same as vertex ids (integers)")
-      .def("play", &PyGame::play, py::arg("name"),
-           "plays a point for the side to move; an illegal move raises ValueError with the "
-           "reason and changes nothing")
+      .def(
+          "play", [](PyGame& g, const py::object& name) { g.play(text_argument(name, "name")); },
+          py::arg("name"),
+          "plays a point for the side to move; an illegal move raises ValueError with the "
+          "reason and changes nothing")
       .def(
           "play_id",
           [](PyGame& g, const py::object& id) {

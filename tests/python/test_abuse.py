@@ -219,6 +219,13 @@ def test_names_and_texts_that_are_not_utf8_are_refused_as_such(tmp_path, monkeyp
         tanbo.Game(None)
     with pytest.raises(TypeError, match="text must be a str, not int"):
         tanbo.Game.deserialize(5)
+    # A move's name too (pybind11's "incompatible function arguments" named neither).
+    game = tanbo.Game("grid 5x5")
+    with pytest.raises(TypeError, match="^name must be a str, not None$"):
+        game.play(None)
+    with pytest.raises(TypeError, match="^name must be a str, not int$"):
+        game.play(3)
+    assert game.ply == 0
 
 
 class Labelled(tanbo.Game):
