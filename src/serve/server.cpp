@@ -7,7 +7,9 @@
 #include <iostream>
 #include <list>
 #include <regex>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "connections.hpp"
@@ -137,19 +139,19 @@ class BoardCache {
     // What makes the board: its spec, and a DOT board's text (the spec of each is the same).
     const std::string key = t.spec + '\0' + t.dot_text;
     std::lock_guard lock(mutex_);  // (held while a board is written: each is written once)
-    for (auto it = kept_.begin(); it != kept_.end(); ++it) {
-      if (it->first == key) {
-        kept_.splice(kept_.begin(), kept_, it);  // the latest first
-        return it->second;
-      }
+    if (const auto found = index_.find(key); found != index_.end()) {
+      kept_.splice(kept_.begin(), kept_, found->second);  // the latest first
+      return found->second->second;
     }
     Body body;
     body.content = std::make_shared<const std::string>(json_text(board_json(t)));
     body.gzip = gzipped(*body.content);
     kept_.emplace_front(key, body);
+    index_.emplace(kept_.front().first, kept_.begin());
     bytes_ += bytes_of(kept_.front());
     while (bytes_ > kMaxBytes && kept_.size() > 1) {
       bytes_ -= bytes_of(kept_.back());
+      index_.erase(kept_.back().first);
       kept_.pop_back();
     }
     return body;
@@ -162,7 +164,10 @@ class BoardCache {
     return e.first.size() + e.second.content->size() + (e.second.gzip ? e.second.gzip->size() : 0);
   }
   std::mutex mutex_;
-  std::list<Entry> kept_;
+  std::list<Entry> kept_;  // the latest first
+  // Where each key is in kept_ (its keys point into kept_'s entries, which never move): a
+  // request finds its board without a pass over the thousands of small ones 32 MB may hold.
+  std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;
   std::size_t bytes_ = 0;
 };
 
