@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
@@ -462,6 +463,50 @@ TEST(Solver, LimitsStopTheSearchWithoutAnAnswer) {
   SolveLimits stopped;
   stopped.stop = &stop;
   EXPECT_FALSE(solver.solve(pos, stopped).solved);
+}
+
+// The progress reports of df-pn name the root moves being proven, each once, with their
+// numbers; alpha-beta's name none. 7x7 from the 2026 start: nothing is proven in the time.
+TEST(Solver, ProgressNamesTheRootMovesBeingProven) {
+  const Position pos = test::make("grid 7x7");
+  const std::vector<Vertex> legal = pos.legal_moves(pos.to_move());
+  for (const SolveMethod method : {SolveMethod::kProofNumber, SolveMethod::kAlphaBeta}) {
+    for (const int threads : {1, 2}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, method " +
+                   (method == SolveMethod::kAlphaBeta ? "ab" : "pn"));
+      std::mutex mutex;
+      std::vector<SolveProgress> reports;
+      SolverOptions o = small(false, method);
+      o.threads = threads;
+      o.progress_every = 0.05;
+      o.progress = [&](const SolveProgress& p) {
+        std::lock_guard lock(mutex);
+        reports.push_back(p);
+      };
+      SolveLimits limits;
+      limits.seconds = 0.6;
+      EXPECT_FALSE(Solver(o).solve(pos, limits).solved);
+      ASSERT_GE(reports.size(), 4u);
+      std::size_t named = 0;
+      for (const SolveProgress& p : reports) {
+        EXPECT_EQ(p.board, &pos.topology());
+        EXPECT_LE(p.working.size(), static_cast<std::size_t>(solver_threads(threads)));
+        std::set<Vertex> moves;
+        for (const RootWork& w : p.working) {
+          EXPECT_NE(std::find(legal.begin(), legal.end(), w.move), legal.end());
+          EXPECT_TRUE(moves.insert(w.move).second) << "a move named twice";
+          EXPECT_GT(w.to_win, 0u);
+          EXPECT_GT(w.to_lose, 0u);
+        }
+        named += !p.working.empty();
+      }
+      if (method == SolveMethod::kAlphaBeta) {
+        EXPECT_EQ(named, 0u);
+      } else {
+        EXPECT_GE(named, reports.size() / 2);
+      }
+    }
+  }
 }
 
 TEST(Solver, RefusesWhatItCannotSolve) {

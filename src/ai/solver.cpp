@@ -100,7 +100,7 @@ struct RootMoves {
 // A thread's share of the root: proves root moves until none is left or the search stops (the
 // first winning move stops it unless every move is asked for). A move another thread finishes
 // first stops this thread's proof of it.
-void root_worker(Searcher& searcher, Shared& sh, RootMoves& roots) {
+void root_worker(Searcher& searcher, Shared& sh, RootMoves& roots, WorkSlot& slot) {
   const Player me = searcher.position().to_move();
   for (;;) {
     const std::size_t i = roots.take(sh);
@@ -108,9 +108,11 @@ void root_worker(Searcher& searcher, Shared& sh, RootMoves& roots) {
     RootResult& r = roots.results[i];
     roots.searching[i].fetch_add(1);
     searcher.set_cancel(&roots.finished[i]);
-    const Outcome child = sh.options.method == SolveMethod::kProofNumber
-                              ? searcher.child_outcome_pn(r.move, me)
-                              : searcher.child_outcome(r.move, me, 0);
+    const bool pn = sh.options.method == SolveMethod::kProofNumber;
+    if (pn) searcher.set_report(&slot, r.move);
+    const Outcome child =
+        pn ? searcher.child_outcome_pn(r.move, me) : searcher.child_outcome(r.move, me, 0);
+    searcher.set_report(&slot, kNoVertex);
     searcher.set_cancel(nullptr);
     roots.searching[i].fetch_sub(1);
     if (child.value == Value::kUnknown) {
@@ -136,7 +138,7 @@ void run_root_workers(const Position& pos, Shared& sh,
                       std::vector<RootResult>& open) {
   RootMoves roots(open);
   if (searchers.size() == 1) {
-    root_worker(*searchers[0], sh, roots);
+    root_worker(*searchers[0], sh, roots, sh.work[0]);
     return;
   }
   if (sh.options.method == SolveMethod::kProofNumber) {
@@ -148,7 +150,7 @@ void run_root_workers(const Position& pos, Shared& sh,
     pool.emplace_back([&, t] {
       try {
         if (!searchers[t]) searchers[t] = std::make_unique<Searcher>(pos, sh);
-        root_worker(*searchers[t], sh, roots);
+        root_worker(*searchers[t], sh, roots, sh.work[t]);
       } catch (...) {
         errors[t] = std::current_exception();
         sh.stop = true;
@@ -204,10 +206,13 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
   // (the limits count the setup too, and from the caller's start when it gives one)
   const Clock::time_point start = limits.since == Clock::time_point{} ? Clock::now() : limits.since;
   ready_for(pos);
+  const int threads = solver_threads(options.threads);
   Shared sh(table, *symmetries, limits, options, start);
+  sh.work = std::make_unique<WorkSlot[]>(static_cast<std::size_t>(threads));
+  sh.work_slots = static_cast<std::size_t>(threads);
+  sh.board = &pos.topology();
   const Running live(*this, sh);
   const Watchdog watchdog(sh);
-  const int threads = solver_threads(options.threads);
   // One searcher now for the root's moves; the others are made by their own threads (each
   // copies the position: on a huge board that takes a while).
   std::vector<std::unique_ptr<Searcher>> searchers(static_cast<std::size_t>(threads));

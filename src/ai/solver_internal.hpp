@@ -86,6 +86,13 @@ struct Symmetries {
   }
 };
 
+// What a thread shows the progress reports: the root move it proves and that move's numbers
+// (RootWork; the move is kNoVertex while it proves none).
+struct WorkSlot {
+  std::mutex mutex;
+  RootWork now;
+};
+
 // Shared by the threads of one solve.
 struct Shared {
   Shared(Table& t, const Symmetries& k, const SolveLimits& l, const SolverOptions& o,
@@ -111,6 +118,10 @@ struct Shared {
   // Set when a thread first helps with a root move another is proving: until then the threads
   // are on root moves of their own and pick children as one thread alone does.
   std::atomic<bool> helping{false};
+  // One slot a thread, made before the watchdog starts; the board names their moves.
+  std::unique_ptr<WorkSlot[]> work;
+  std::size_t work_slots = 0;
+  const Topology* board = nullptr;
   std::atomic<std::uint8_t>& busy_slot(const Key& key) const {
     return busy[(key.second ^ (key.second >> 32)) & (kBusySlots - 1)];
   }
@@ -144,9 +155,24 @@ class Watchdog {
     return std::min(deadline_, next_report_);
   }
   void report(Clock::time_point now) {
-    sh_.options.progress(SolveProgress{sh_.nodes.load(),
-                                       std::chrono::duration<double>(now - sh_.start).count(),
-                                       sh_.moves_done.load(), sh_.moves_total.load()});
+    SolveProgress p;
+    p.nodes = sh_.nodes.load();
+    p.seconds = std::chrono::duration<double>(now - sh_.start).count();
+    p.moves_done = sh_.moves_done.load();
+    p.moves_total = sh_.moves_total.load();
+    p.board = sh_.board;
+    for (std::size_t t = 0; t < sh_.work_slots; ++t) {
+      RootWork w;
+      {
+        std::lock_guard lock(sh_.work[t].mutex);
+        w = sh_.work[t].now;
+      }
+      const auto same = [&](const RootWork& o) { return o.move == w.move; };
+      if (w.move != kNoVertex && std::none_of(p.working.begin(), p.working.end(), same)) {
+        p.working.push_back(w);
+      }
+    }
+    sh_.options.progress(p);
   }
 
   Shared& sh_;
@@ -184,6 +210,15 @@ class Searcher {
   // A flag that stops this searcher's search (as a limit does) when set: another thread has
   // finished the root move it helps with. Null: none.
   void set_cancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+  // The slot where df-pn shows the numbers of the root move `move` it proves (kNoVertex: it
+  // proves none, and the slot is cleared).
+  void set_report(WorkSlot* slot, Vertex move) {
+    report_ = move == kNoVertex ? nullptr : slot;
+    report_move_ = move;
+    if (move != kNoVertex) return;
+    std::lock_guard lock(slot->mutex);
+    slot->now = RootWork{};
+  }
   std::uint64_t local_nodes() const { return nodes_; }
 
   // Plays v and keeps the hashes.
@@ -458,6 +493,13 @@ class Searcher {
   Position pos_;
   Shared& sh_;
   const std::atomic<bool>* cancel_ = nullptr;
+  WorkSlot* report_ = nullptr;  // set_report's (null: none)
+  Vertex report_move_ = kNoVertex;
+  // Shows the numbers of the root move's position (the bottom frame of the stack) in report_.
+  void show_numbers(std::uint32_t pn, std::uint32_t dn) {
+    std::lock_guard lock(report_->mutex);
+    report_->now = RootWork{report_move_, dn, pn};
+  }
   const Policy* policy_;  // SolverOptions::policy (null: TanboPolicy's urgency)
   // The first hash of every symmetric image of the stones, then the second hash of each
   // (Symmetries::stone_keys's order).

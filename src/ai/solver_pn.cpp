@@ -153,6 +153,7 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
     second = busy_second;
   }
   const std::uint32_t sum = saturate(dn);
+  if (report_ && pn_.size() == 1) show_numbers(pn, sum);  // (the root move's position)
   if (pn == 0) {  // a child proven lost for its side to move: a win, the shortest found
     std::size_t win = best;
     for (std::size_t i = f.begin; i < f.end; ++i) {

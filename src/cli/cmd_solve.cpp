@@ -132,8 +132,13 @@ SolverOptions solver_options(const SolveArgs& a, std::ostream& err) {
   options.progress = [&err](const SolveProgress& p) {
     err << "solve: " << std::fixed << std::setprecision(0) << p.seconds << " s, " << p.nodes
         << " nodes (" << rate(p.nodes, p.seconds) << "), " << p.moves_done << " of "
-        << p.moves_total << " moves proven\n"
-        << std::flush;
+        << p.moves_total << " moves proven";
+    for (std::size_t i = 0; i < p.working.size(); ++i) {
+      const RootWork& w = p.working[i];
+      err << (i == 0 ? "; proving " : ", ") << p.board->name(w.move) << " (win " << w.to_win
+          << ", loss " << w.to_lose << ")";
+    }
+    err << "\n" << std::flush;
   };
   return options;
 }
@@ -257,7 +262,8 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "method", po::value(&a.method)->default_value(a.method),
       "pn (proof-number search) or ab (alpha-beta)")(
       "progress", po::value(&a.progress)->default_value(a.progress),
-      "seconds between progress lines on stderr (0 = none)")(
+      "seconds between progress lines on stderr (0 = none); with df-pn they "
+      "name the first moves being proven and their proof numbers")(
       "proof", po::value(&a.proof),
       "write a certificate of the result to FILE (tanbo check-proof FILE checks it)")(
       "split", po::value(&a.split),

@@ -46,11 +46,25 @@ bool is_automorphism(const Graph& graph, const std::vector<Vertex>& perm);
 
 // ---- the solver
 
+// A root move that df-pn is proving, with the numbers of the position it leads to as the
+// thread proving it computed them last: how many positions, as df-pn counts them, at least
+// remain to be proven to show that the move wins, and that it loses. The number of the side the
+// search is about to prove falls towards 0; the other grows as defences are found.
+struct RootWork {
+  Vertex move = kNoVertex;
+  std::uint32_t to_win = 0;   // the disproof number of the position after the move
+  std::uint32_t to_lose = 0;  // its proof number
+};
+
 struct SolveProgress {
   std::uint64_t nodes = 0;      // positions searched so far
   double seconds = 0;           // since the start
   std::size_t moves_done = 0;   // root moves proven
   std::size_t moves_total = 0;  // root moves
+  // df-pn: the root moves being proven now, each once (several threads may prove one), in the
+  // order of the threads; empty with alpha-beta and before a thread's first numbers.
+  std::vector<RootWork> working;
+  const Topology* board = nullptr;  // the board of the moves, to name them (during the call)
 };
 
 // The search that proves: depth-first proof-number search (df-pn), or alpha-beta on won/lost
