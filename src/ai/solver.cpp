@@ -208,8 +208,7 @@ SolveResult Solver::Impl::solve(const Position& pos, const SolveLimits& limits) 
   ready_for(pos);
   const int threads = solver_threads(options.threads);
   Shared sh(table, *symmetries, limits, options, start);
-  sh.work = std::make_unique<WorkSlot[]>(static_cast<std::size_t>(threads));
-  sh.work_slots = static_cast<std::size_t>(threads);
+  sh.work = std::vector<WorkSlot>(static_cast<std::size_t>(threads));
   sh.board = &pos.topology();
   const Running live(*this, sh);
   const Watchdog watchdog(sh);

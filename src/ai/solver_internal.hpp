@@ -119,8 +119,7 @@ struct Shared {
   // are on root moves of their own and pick children as one thread alone does.
   std::atomic<bool> helping{false};
   // One slot a thread, made before the watchdog starts; the board names their moves.
-  std::unique_ptr<WorkSlot[]> work;
-  std::size_t work_slots = 0;
+  std::vector<WorkSlot> work;
   const Topology* board = nullptr;
   std::atomic<std::uint8_t>& busy_slot(const Key& key) const {
     return busy[(key.second ^ (key.second >> 32)) & (kBusySlots - 1)];
@@ -161,11 +160,11 @@ class Watchdog {
     p.moves_done = sh_.moves_done.load();
     p.moves_total = sh_.moves_total.load();
     p.board = sh_.board;
-    for (std::size_t t = 0; t < sh_.work_slots; ++t) {
+    for (WorkSlot& slot : sh_.work) {
       RootWork w;
       {
-        std::lock_guard lock(sh_.work[t].mutex);
-        w = sh_.work[t].now;
+        std::lock_guard lock(slot.mutex);
+        w = slot.now;
       }
       const auto same = [&](const RootWork& o) { return o.move == w.move; };
       if (w.move != kNoVertex && std::none_of(p.working.begin(), p.working.end(), same)) {
