@@ -139,6 +139,17 @@ void run_games(const Board& b, std::uint64_t seed) {
       // The oracle costs one pass over the board: every move up to a few thousand points.
       const bool oracle = pos.num_vertices() <= 4096 || (pos.ply() + 1) % b.check_every == 0;
       const Bounded bounded = oracle ? bounded_by(pos, v) : Bounded{};
+      // removes_stones reads, without playing, what the move takes off: on small boards every
+      // legal move of every tenth position, then the move played.
+      if (pos.num_vertices() <= 400 && pos.ply() % 10 == 0) {
+        for (Vertex u : pos.legal_moves(mover)) {
+          const bool predicted = pos.removes_stones(mover, u);
+          const bool removed = pos.play(u).stones_removed != 0;
+          pos.undo();
+          ASSERT_EQ(predicted, removed) << "ply " << pos.ply() << ": a stone on " << u;
+        }
+      }
+      const bool predicted = pos.removes_stones(mover, v);
       const MoveRecord& rec = pos.play(v);
       const std::string where =
           "game " + std::to_string(game) + " ply " + std::to_string(pos.ply());
@@ -159,6 +170,7 @@ void run_games(const Board& b, std::uint64_t seed) {
         ++oracle_checks;
         if (bounded.roots.size() > 1) ++multi_bounded;
       }
+      EXPECT_EQ(predicted, rec.stones_removed != 0) << where;
       // The record adds up: one stone placed, rec.stones_removed taken off.
       std::uint32_t all_after = 0;
       for (int p = 1; p <= pos.num_players(); ++p) all_after += pos.stones(static_cast<Player>(p));
@@ -287,6 +299,33 @@ TEST(RandomGames, ElevenDimensionsPlayAWhile) {
   }
   EXPECT_EQ(pos.hash(), h0);
   EXPECT_EQ(pos.stones(kBlack), 1024u);
+}
+
+// removes_stones on a point with more neighbours than it keeps in place (32): a hub whose 40
+// neighbours each touch a root of Black of its own, which a stone on the hub makes touch Black
+// twice. Each root keeps a second point of space, so nothing goes; without that point one of
+// them is bounded by the hub's stone.
+TEST(RandomGames, RemovesStonesOnAPointOfManyNeighbours) {
+  for (const int cut : {-1, 0, 17, 39}) {
+    std::ostringstream os;
+    os << "graph star {\n  players=2;\n  hub; a [stone=1]; a2; w [stone=2]; w2;\n"
+       << "  hub -- a; a -- a2; w -- w2;\n";
+    for (int i = 0; i < 40; ++i) {
+      os << "  u" << i << "; s" << i << " [stone=1];\n"
+         << "  hub -- u" << i << "; u" << i << " -- s" << i << ";\n";
+      if (i != cut) os << "  t" << i << "; s" << i << " -- t" << i << ";\n";
+    }
+    os << "}\n";
+    SCOPED_TRACE("cut " + std::to_string(cut));
+    auto t = make_from_dot(os.str(), "star.dot");
+    Position pos(t, make_setup(*t));
+    const Vertex hub = t->need_vertex("hub");
+    ASSERT_EQ(pos.check_move(kBlack, hub), MoveStatus::kLegal);
+    const bool predicted = pos.removes_stones(kBlack, hub);
+    const MoveRecord& rec = pos.play(hub);
+    EXPECT_EQ(rec.stones_removed, cut >= 0 ? 1u : 0u);
+    EXPECT_EQ(predicted, cut >= 0);
+  }
 }
 
 // legal_move(p, i) is the i-th legal point of p in vertex order, for every i, on boards of one

@@ -257,13 +257,13 @@ class Searcher {
     const Player p = pos_.to_move();
     return {h[sym] ^ zobrist::side_to_move(p), h[n + sym] ^ zobrist::second_side_to_move(p)};
   }
-  // The same for the position just played in pos_ by a stone of `me` on v that removed
-  // nothing, which the hashes do not have yet: read from them and the stone's keys, without
-  // the two passes that would write the stone into every image's hashes and out again. A
-  // position's children are keyed this way (child_start): the first 3,000,000 positions of
-  // 3x3x3 (48 symmetries, the same search both ways) took 6.24 s of CPU against 6.88 s
-  // (medians of 5 pairs of runs): with it, keys of two hashes cost no more than one did.
-  Key key_after(Vertex v, Player me, std::size_t& sym) const {
+  // The same for the position after a stone of `me` on v that removes nothing, `next` to move,
+  // which the hashes do not have: read from them and the stone's keys, without the two passes
+  // that would write the stone into every image's hashes and out again. A position's children
+  // are keyed this way (child_start): the first 3,000,000 positions of 3x3x3 (48 symmetries,
+  // the same search both ways) took 6.24 s of CPU against 6.88 s (medians of 5 pairs of runs):
+  // with it, keys of two hashes cost no more than one did.
+  Key key_after(Vertex v, Player me, Player next, std::size_t& sym) const {
     const std::size_t n = hashes_.size() / 2;
     const std::uint64_t* keys = sh_.symmetries.stone_keys_of(v, me);
     auto first = [&](std::size_t s) {
@@ -277,8 +277,7 @@ class Searcher {
     const std::uint64_t second =
         hashes_[n + sym] ^
         (keys ? keys[n + sym] : zobrist::second_stone(sh_.symmetries.image(sym, v), me));
-    const Player p = pos_.to_move();
-    return {least ^ zobrist::side_to_move(p), second ^ zobrist::second_side_to_move(p)};
+    return {least ^ zobrist::side_to_move(next), second ^ zobrist::second_side_to_move(next)};
   }
   // The same for a move that removed stones, from a copy of the hashes, rather than writing the
   // changes into the hashes and taking them out again: 2.61 s of CPU against 2.91 s on 5x5

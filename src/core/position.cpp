@@ -3,6 +3,9 @@
 #include "tanbo/core/position.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
+#include <vector>
 
 #include "position_core.hpp"
 #include "rules.hpp"
@@ -203,6 +206,52 @@ std::uint32_t Position::others_bounded(Player p, Vertex v) const {
       bounded += one & (space[detail::root_or_scratch(one, s.root)] == 1);
     }
     return bounded;
+  });
+}
+
+// The three ways a stone removes stones, each read from the slots that play() would change:
+// another colour's root whose last point is v; the joined root left without space (v leaves it,
+// an empty neighbour with no stone of p joins it, one whose only stone of p is in it leaves it);
+// another root of p whose last points are neighbours of v that the stone makes touch p twice.
+bool Position::removes_stones(Player p, Vertex v) const {
+  if (others_bounded(p, v) != 0) return true;
+  return core_->with_view([&](const auto& b) {
+    const std::uint32_t* space = core_->roots.spaces();
+    const RootId e = b.slot(v, p).root;
+    std::uint32_t joined = space[e] - 1;
+    // The other roots of p that lose points, one entry per point (a root with space k is
+    // bounded when k of its points go); a lattice gives a handful at most.
+    constexpr std::size_t kInPlace = 32;
+    std::array<RootId, kInPlace> in_place;
+    std::vector<RootId> more;
+    std::size_t lost = 0;
+    for (Vertex u : graph().neighbours(v)) {
+      const detail::SlotState s = b.slot(u, p);
+      if (s.state == 0) {
+        ++joined;
+      } else if (s.state == 1 && s.root == e) {
+        --joined;  // (u is one of e's points other than v: no wrap below 0)
+      } else if (s.state == 1) {
+        if (space[s.root] == 1) return true;
+        if (lost == kInPlace) more.assign(in_place.begin(), in_place.end());
+        if (lost < kInPlace)
+          in_place[lost] = s.root;
+        else
+          more.push_back(s.root);
+        ++lost;
+      }
+    }
+    if (joined == 0) return true;
+    const std::span<RootId> roots =
+        lost <= kInPlace ? std::span<RootId>(in_place.data(), lost) : std::span<RootId>(more);
+    std::sort(roots.begin(), roots.end());
+    for (std::size_t i = 0; i < roots.size();) {
+      std::size_t j = i + 1;
+      while (j < roots.size() && roots[j] == roots[i]) ++j;
+      if (space[roots[i]] == j - i) return true;
+      i = j;
+    }
+    return false;
   });
 }
 

@@ -120,6 +120,10 @@ class Position {
   RootId joined_root(Player p, Vertex v) const;
   // For v legal for p: how many other players' roots have v as their last root-space point.
   std::uint32_t others_bounded(Player p, Vertex v) const;
+  // For v legal for p, without playing it: whether a stone of p on v removes any stone (it
+  // bounds its own root, or another root of any colour). The same answer as
+  // play(v).stones_removed != 0 when p is to move, for the cost of reading v's neighbours.
+  bool removes_stones(Player p, Vertex v) const;
   // Why p cannot play v, in a sentence naming the stones it touches; "" when it is legal.
   std::string explain(Player p, Vertex v) const;
   std::uint32_t legal_count(Player p) const;           // number of legal moves of p
