@@ -157,7 +157,11 @@ int http_status(TurnStatus s) {
 Games::Games(Store& store, GamesOptions options) : store_(store), options_(options) {
   options_.in_memory = std::max<std::size_t>(1, options_.in_memory);
   try {
-    for (const std::string& id : store_.game_ids()) {
+    // A damaged page stops the start, as it did when every game was read back here. Only a
+    // game with an engine seat can go on by itself; the others are read back when someone
+    // asks for them, as any game past --games-in-memory is.
+    store_.check_pages();
+    for (const std::string& id : store_.engine_game_ids()) {
       std::lock_guard lock(games_mutex_);
       load(id);
     }

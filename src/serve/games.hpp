@@ -68,9 +68,10 @@ struct GamesOptions {
 
 class Games {
  public:
-  // Replays every stored game through the rules (one at a time: a game that no longer replays
-  // is reported on stderr and left out), keeps the newest in memory and starts the engine
-  // pool; games waiting for an engine resume. Throws tanbo::Error when the store cannot be read.
+  // Replays every stored game with an engine seat through the rules (one at a time: a game that
+  // no longer replays is reported on stderr and left out), keeps the newest in memory and starts
+  // the engine pool; games waiting for an engine resume. Games of people alone are replayed
+  // when asked for. Throws tanbo::Error when the store cannot be read.
   Games(Store& store, GamesOptions options);
   ~Games();  // stops the engines (asks each thinking one to stop) and joins the pool
   Games(const Games&) = delete;

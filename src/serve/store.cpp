@@ -204,10 +204,20 @@ void Store::add_turn(const std::string& id, std::uint32_t ply, const StoredTurn&
   }
 }
 
-std::vector<std::string> Store::game_ids() {
+void Store::check_pages() {
+  std::lock_guard lock(mutex_);
+  Statement q(db_, "PRAGMA quick_check");
+  if (q.step() && q.text(0) != "ok") {
+    throw Error("database disk image is malformed (" + q.text(0) + ")");
+  }
+}
+
+std::vector<std::string> Store::engine_game_ids() {
   std::lock_guard lock(mutex_);
   std::vector<std::string> ids;
-  Statement q(db_, "SELECT id FROM games ORDER BY created, id");
+  Statement q(db_,
+              "SELECT id FROM games WHERE EXISTS (SELECT 1 FROM seats WHERE seats.game = games.id "
+              "AND seats.spec <> 'human') ORDER BY created, id");
   while (q.step()) ids.push_back(q.text(0));
   return ids;
 }
