@@ -97,7 +97,7 @@ class MctsAgent : public Agent {
     used_ = 0;
     mcts_.forget();
   }
-  void forget_search() override { mcts_.forget(); }
+  void forget_search() override { mcts_.free_memory(); }
   void stop() override { mcts_.stop(); }
   void set_clock(double seconds, int moves) override {
     clock_ = seconds;

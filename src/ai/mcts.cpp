@@ -408,6 +408,11 @@ void Mcts::forget() {
   memory_ = std::make_unique<Memory>();
 }
 
+void Mcts::free_memory() {
+  forget();
+  solver_.reset();
+}
+
 std::vector<MoveAnalysis> Mcts::analyze(const Position& pos, double budget_seconds) {
   analyzing_ = true;
   struct Reset {

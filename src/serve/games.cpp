@@ -524,10 +524,10 @@ void Games::engine_turn(const std::shared_ptr<LiveGame>& g) {
     }
     try {
       v = turn->agent->choose(turn->position);
-      // The tree an engine keeps for its next move (45 MB after 100,000 playouts on 9x9)
-      // would stay for every game in memory while people think, and add up with the games
-      // (test_engine_trees_are_not_kept_while_people_think). Each move is thought out afresh,
-      // so the trees in memory are at most one per engine thread.
+      // What an engine keeps for its next move (its tree and solver table: about 60 MB after
+      // 100,000 playouts on 7x7) would stay for every game in memory while people think, and
+      // add up with the games (test_engine_trees_are_not_kept_while_people_think). Each move
+      // is thought out afresh, so the searches in memory are at most one per engine thread.
       turn->agent->forget_search();
     } catch (const std::exception& e) {
       failure = e.what();

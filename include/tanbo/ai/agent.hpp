@@ -35,8 +35,8 @@ class Agent {
   // Called when a new game starts (agents that keep state between moves reset it).
   virtual void new_game() {}
   // Frees what a searching agent keeps from one choice to the next (the tree it would reuse:
-  // 45 MB after 100,000 playouts on 9x9); its next choice searches afresh. The other agents
-  // keep nothing.
+  // 45 MB after 100,000 playouts on 9x9; its solver's table, up to 16 MB); its next choice
+  // searches afresh. The other agents keep nothing.
   virtual void forget_search() {}
   // Asks a choose() running on another thread to return soon (safe from any thread): a
   // searching agent stops its search and returns the best move found so far, still a legal

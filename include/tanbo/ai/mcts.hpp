@@ -171,6 +171,9 @@ class Mcts {
   std::vector<MoveAnalysis> analyze(const Position& pos, double budget_seconds = 0);
   // Drops the tree kept for reuse and its memory (a new game starts).
   void forget();
+  // forget(), and the exact solver's table too (16 MB at most, kept for the proofs it holds):
+  // nothing of this search stays in memory for the next one.
+  void free_memory();
   // Asks a search running on another thread to end: it starts no more playouts, waits for
   // those running and returns the best move found so far (a legal move, also after no playout
   // at all). Safe from any thread; does nothing when no search runs, so it never cuts short a
