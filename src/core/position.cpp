@@ -213,6 +213,10 @@ std::uint32_t Position::others_bounded(Player p, Vertex v) const {
 // another colour's root whose last point is v; the joined root left without space (v leaves it,
 // an empty neighbour with no stone of p joins it, one whose only stone of p is in it leaves it);
 // another root of p whose last points are neighbours of v that the stone makes touch p twice.
+// The last two are read in one pass over v's neighbours, which counts the joined root's space
+// as joined_space_after does: calling it and then passing over the neighbours again for the
+// other roots took 4% more CPU on 7x7 from the spaced start and 1 to 3% more on 3x13 (df-pn
+// calls this for every child it makes; medians of 4 pairs, the same nodes).
 bool Position::removes_stones(Player p, Vertex v) const {
   if (others_bounded(p, v) != 0) return true;
   return core_->with_view([&](const auto& b) {
