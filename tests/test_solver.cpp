@@ -509,6 +509,44 @@ TEST(Solver, ProgressNamesTheRootMovesBeingProven) {
   }
 }
 
+// The numbers a progress report shows for a root move are those of the whole path the search
+// is on, asked for shortly before each report: they move on while the search is deep below
+// the move's position. 5x5 from the 2026 start, one thread: the proof of B1 stays below one
+// child of its position for long stretches: numbers read only when the search came back to
+// the position stood still in 18 of 32 reports 50,000 positions apart (none now).
+TEST(Solver, ProgressNumbersMoveOnWhileTheSearchIsDeep) {
+  const Position pos = test::make("grid 5x5", "steere2026");
+  std::mutex mutex;
+  std::vector<SolveProgress> reports;
+  SolverOptions o = small();
+  o.progress_every = 0.05;
+  o.progress = [&](const SolveProgress& p) {
+    std::lock_guard lock(mutex);
+    reports.push_back(p);
+  };
+  SolveLimits limits;
+  limits.nodes = 2'500'000;
+  Solver(o).solve(pos, limits);
+  // Each report against the last one compared (of the same move) at least 50,000 positions
+  // before it, whatever the machine's speed.
+  std::size_t compared = 0, unchanged = 0;
+  std::optional<SolveProgress> last;
+  for (const SolveProgress& p : reports) {
+    if (p.working.size() != 1) continue;
+    if (!last || last->working[0].move != p.working[0].move) {
+      last = p;
+      continue;
+    }
+    if (p.nodes < last->nodes + 50'000) continue;
+    ++compared;
+    unchanged += p.working[0].to_win == last->working[0].to_win &&
+                 p.working[0].to_lose == last->working[0].to_lose;
+    last = p;
+  }
+  ASSERT_GE(compared, 10u);
+  EXPECT_LE(unchanged * 5, compared) << unchanged << " of " << compared << " reports unchanged";
+}
+
 TEST(Solver, RefusesWhatItCannotSolve) {
   Solver solver(small());
   EXPECT_THROW(solver.solve(test::make("hex 5", "default", 3)), Error);

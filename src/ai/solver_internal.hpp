@@ -108,6 +108,10 @@ struct Shared {
   std::atomic<std::size_t> next_move{0};
   std::atomic<std::size_t> moves_done{0};
   std::atomic<std::size_t> moves_total{0};
+  // Raised by the watchdog shortly before each progress report: each df-pn thread then shows
+  // the numbers of its root move's position as the whole path it is on gives them
+  // (Searcher::show_path_numbers), not as they were when the search last stood there.
+  std::atomic<std::uint32_t> numbers_asked{0};
 
   // The positions on the threads' df-pn stacks, when several threads prove one position
   // together: a count per slot (the key's low bits) of the frames being searched, so that a
@@ -134,24 +138,39 @@ class Watchdog {
   explicit Watchdog(Shared& sh)
       : sh_(sh),
         every_(sh.options.progress ? sh.options.progress_every : 0),
+        lead_(std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(std::min(kAskLead, every_ / 2)))),
         deadline_(Ticker::after(sh.start, sh.limits.seconds)),
         next_report_(Ticker::after(sh.start, every_)),
-        ticker_(std::min(deadline_, next_report_),
+        ticker_(std::min(deadline_, next_ask()),
                 [this](Clock::time_point now) { return tick(now); }) {}
 
  private:
+  // How long before a report the threads are asked for their numbers: they look at the
+  // request every thousand positions or so, a millisecond or two.
+  static constexpr double kAskLead = 0.2;
+
   Clock::time_point tick(Clock::time_point now) {
+    if (!asked_ && now >= next_ask()) {
+      sh_.numbers_asked.fetch_add(1, std::memory_order_relaxed);
+      asked_ = true;
+    }
     // A line that is due is printed even when the time is up as well (a long setup of a
     // huge board can take both past): the user sees where the search stopped.
     if (now >= next_report_) {
       report(now);
       next_report_ = Ticker::after(now, every_);
+      asked_ = false;
     }
     if (now >= deadline_) {
       sh_.stop = true;
       return Ticker::kNever;
     }
-    return std::min(deadline_, next_report_);
+    return std::min(deadline_, asked_ ? next_report_ : next_ask());
+  }
+  // When the threads are asked for the numbers of the next report.
+  Clock::time_point next_ask() const {
+    return next_report_ == Ticker::kNever ? Ticker::kNever : next_report_ - lead_;
   }
   void report(Clock::time_point now) {
     SolveProgress p;
@@ -175,10 +194,12 @@ class Watchdog {
   }
 
   Shared& sh_;
-  const double every_;  // seconds between progress lines (0: none)
+  const double every_;          // seconds between progress lines (0: none)
+  const Clock::duration lead_;  // the request for numbers comes this long before a report
   const Clock::time_point deadline_;
   Clock::time_point next_report_;
-  Ticker ticker_;  // last: it stops before the members it reads go
+  bool asked_ = false;  // the numbers of the next report were asked for
+  Ticker ticker_;       // last: it stops before the members it reads go
 };
 
 enum class Value : std::int8_t { kLoss = 0, kWin = 1, kUnknown = 2 };
@@ -361,6 +382,13 @@ class Searcher {
     const std::uint64_t total =
         sh_.nodes.fetch_add(nodes_ - counted_, std::memory_order_relaxed) + (nodes_ - counted_);
     counted_ = nodes_;
+    if (report_) {
+      const std::uint32_t asked = sh_.numbers_asked.load(std::memory_order_relaxed);
+      if (asked != numbers_shown_) {
+        numbers_shown_ = asked;
+        show_path_numbers();
+      }
+    }
     if (sh_.stop.load(std::memory_order_relaxed)) return false;
     if (cancel_ && cancel_->load(std::memory_order_relaxed)) return false;
     const SolveLimits& lim = sh_.limits;
@@ -498,7 +526,13 @@ class Searcher {
     std::lock_guard lock(report_->mutex);
     report_->now = RootWork{report_move_, dn, pn};
   }
-  const Policy* policy_;  // SolverOptions::policy (null: TanboPolicy's urgency)
+  // Shows them as the frames on the stack give them now: each frame's numbers from its
+  // children's, the child being searched taking the numbers of the frame above it, from the
+  // top frame down. The bottom frame's children alone change only when the search comes back
+  // to it, minutes apart on large boards.
+  void show_path_numbers();
+  std::uint32_t numbers_shown_ = 0;  // the last Shared::numbers_asked answered
+  const Policy* policy_;             // SolverOptions::policy (null: TanboPolicy's urgency)
   // The first hash of every symmetric image of the stones, then the second hash of each
   // (Symmetries::stone_keys's order).
   std::vector<std::uint64_t> hashes_;

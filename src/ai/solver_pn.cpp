@@ -206,6 +206,29 @@ bool Searcher::step_pn(Numbers& out, std::uint32_t& child_thpn, std::uint32_t& c
   return true;
 }
 
+void Searcher::show_path_numbers() {
+  if (pn_.empty()) return;
+  // The numbers of the frame above (the child being searched): none above the top frame.
+  bool above = false;
+  std::uint32_t above_pn = 0, above_dn = 0;
+  for (std::size_t d = pn_.size(); d-- > 0;) {
+    const PnFrame& f = pn_[d];
+    std::uint32_t pn = kInfinity;
+    std::uint64_t dn = 0;
+    for (std::size_t i = f.begin; i < f.end; ++i) {
+      const bool searched = above && i == f.best;
+      const std::uint32_t child_pn = searched ? above_pn : kids_[i].pn;
+      const std::uint32_t child_dn = searched ? above_dn : kids_[i].dn;
+      dn += child_pn;
+      pn = std::min(pn, child_dn);
+    }
+    above = true;
+    above_pn = pn;
+    above_dn = saturate(dn);
+  }
+  show_numbers(above_pn, above_dn);
+}
+
 bool Searcher::reread(Child& c) const {
   Entry e;
   if (!sh_.table.probe(c.key, e)) return false;

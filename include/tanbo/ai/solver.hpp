@@ -46,10 +46,11 @@ bool is_automorphism(const Graph& graph, const std::vector<Vertex>& perm);
 
 // ---- the solver
 
-// A root move that df-pn is proving, with the numbers of the position it leads to as the
-// thread proving it computed them last: how many positions, as df-pn counts them, at least
-// remain to be proven to show that the move wins, and that it loses. The number of the side the
-// search is about to prove falls towards 0; the other grows as defences are found.
+// A root move that df-pn is proving, with the numbers of the position it leads to, as the
+// thread proving it read them from the line of play it was on shortly before the report: how
+// many positions, as df-pn counts them, at least remain to be proven to show that the move
+// wins, and that it loses. The number of the side the search is about to prove falls towards
+// 0; the other grows as defences are found.
 struct RootWork {
   Vertex move = kNoVertex;
   std::uint32_t to_win = 0;   // the disproof number of the position after the move
