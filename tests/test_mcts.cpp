@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "../src/ai/mcts_tree.hpp"
 #include "../src/ai/reply_table.hpp"
 #include "tanbo/ai/agent.hpp"
 #include "tanbo/ai/mcts.hpp"
@@ -17,6 +18,7 @@
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "tanbo/study/games.hpp"
 #include "test_support.hpp"
 
@@ -81,6 +83,41 @@ TEST(Mcts, EachPlayoutGrowsTheTreeByOneLevelAtMost) {
     EXPECT_LE(m.last_stats().nodes, 1 + 61u * pos.num_vertices()) << opts;
     EXPECT_GT(m.last_stats().playout_moves, 60u) << opts;  // the playouts still play
   }
+}
+
+// The trees of one search hold at most `memory` MB in all, whatever the threads: one tree
+// takes it whole, root parallelism shares it. Each search here would grow its trees past twice
+// 1 MB (about 29,000 nodes) without the limit. The tree grows no more once full; the playouts go
+// on.
+TEST(Mcts, TreesKeepWithinTheirMemory) {
+  const Position pos = test::make("grid 9x9");
+  const std::uint64_t most = (std::uint64_t{1} << 20) / sizeof(detail::Node);
+  for (const std::string opts : {"playouts=8000,solver=0", "playouts=8000,solver=0,threads=4",
+                                 "playouts=8000,solver=0,threads=4,parallel=root"}) {
+    Mcts free_to_grow(parse_mcts_options(opts), 5);
+    free_to_grow.search(pos);
+    EXPECT_GT(free_to_grow.last_stats().nodes, 2 * most) << opts;
+    Mcts held(parse_mcts_options(opts + ",memory=1"), 5);
+    const Vertex v = held.search(pos);
+    EXPECT_EQ(pos.check_move(kBlack, v), MoveStatus::kLegal) << opts;
+    EXPECT_EQ(held.last_stats().playouts, 8000u) << opts;
+    EXPECT_LE(held.last_stats().nodes, most) << opts;
+    EXPECT_GT(held.last_stats().nodes, most / 2) << opts;  // it filled its share
+  }
+}
+
+// Under a memory limit the trees of a search take at most half of what the limit leaves a
+// board: 20 MB leave 16 MB, so 8 MB, about a twentieth of one default tree.
+TEST(Mcts, TreesKeepWithinTheMemoryLimit) {
+  const Position pos = test::make("grid 9x9");
+  set_max_memory(std::uint64_t{20} << 20);
+  Mcts m(parse_mcts_options("playouts=30000,solver=0,threads=2,parallel=root"), 5);
+  m.search(pos);
+  set_max_memory(0);
+  EXPECT_EQ(m.last_stats().playouts, 30000u);
+  const std::uint64_t room = (std::uint64_t{20} << 20) * 8 / 10;
+  EXPECT_LE(m.last_stats().nodes, room / 2 / sizeof(detail::Node));
+  EXPECT_GT(m.last_stats().nodes, room / 4 / sizeof(detail::Node) / 2);
 }
 
 TEST(Mcts, TimeLimitStopsTheSearch) {
@@ -520,6 +557,11 @@ TEST(Mcts, OptionsParseAndPrint) {
   EXPECT_THROW(parse_mcts_options("threads=0"), Error);
   EXPECT_THROW(parse_mcts_options("playouts=10,"), Error);
   EXPECT_THROW(parse_mcts_options("gametime=abc"), Error);
+  EXPECT_EQ(MctsConfig{}.memory_mb, 0u);
+  EXPECT_EQ(parse_mcts_options("memory=64").memory_mb, 64u);
+  EXPECT_EQ(mcts_spec(parse_mcts_options("playouts=10,memory=64")), "mcts:playouts=10,memory=64");
+  EXPECT_THROW(parse_mcts_options("memory=0"), Error);
+  EXPECT_THROW(parse_mcts_options("memory=1.5"), Error);
 }
 
 // The last good reply with forgetting: the winner's replies are stored, a loser's stored reply

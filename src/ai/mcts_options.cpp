@@ -48,7 +48,7 @@ bool parse_flag(std::string_view key, std::string_view value) {
 // Every key parse_mcts_options reads, for its messages.
 constexpr const char* kOptionKeys =
     "playouts, time, gametime, threads, parallel, rave, policy, prior, model, tries, tactics, "
-    "tmoves, explore, ravek, expand, reuse, trans, reply, solver";
+    "tmoves, explore, ravek, expand, reuse, trans, reply, solver, memory";
 
 }  // namespace
 
@@ -156,6 +156,8 @@ MctsConfig parse_mcts_options(std::string_view options) {
       c.last_good_reply = parse_flag(key, value);
     } else if (key == "solver") {
       c.solver_nodes = parse_count(key, value, 0, 1000000000000ull);
+    } else if (key == "memory") {
+      c.memory_mb = parse_count(key, value, 1, 1u << 24);
     } else {
       throw Error("unknown mcts option \"" + std::string(key) + "\" (keys: " + kOptionKeys + ")");
     }
@@ -191,6 +193,7 @@ std::string mcts_spec(const MctsConfig& c) {
   if (c.last_good_reply != d.last_good_reply)
     parts.push_back(c.last_good_reply ? "reply=1" : "reply=0");
   if (c.solver_nodes != d.solver_nodes) parts.push_back("solver=" + std::to_string(c.solver_nodes));
+  if (c.memory_mb) parts.push_back("memory=" + std::to_string(c.memory_mb));
   std::string s = "mcts";
   for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "," : ":") + parts[i];
   return s;

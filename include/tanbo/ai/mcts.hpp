@@ -70,6 +70,11 @@ struct MctsConfig {
   // and within a quarter of the move's time. A proven win is played at once; the solver's table
   // is kept between moves.
   std::uint64_t solver_nodes = 100000;
+  // memory: megabytes the trees of one search may take in all (0: four trees' worth, about 740
+  // MB, which one tree or up to four trees of parallel=root fill whole, more share). Never more
+  // than half of the room the process's memory limit leaves (memory_limit); each tree keeps at
+  // least 4,096 nodes. A full tree stops growing and the search goes on with playouts.
+  std::uint64_t memory_mb = 0;
 };
 
 // The biggest boards the board-dependent defaults below hold on, each the largest of the boards
@@ -111,8 +116,8 @@ TanboPolicyOptions tanbo_policy_options(const MctsConfig& config, const Graph& g
 // Reads the options part of "mcts:OPTIONS": comma-separated key=value pairs with keys
 // playouts, time, gametime, threads, parallel (tree|root), rave (0|1), policy (light|random),
 // prior, model (0|1), tries, tactics (0|1), tmoves, explore, ravek, expand, reuse (0|1), trans
-// (0|1), reply (0|1), solver (nodes); MctsConfig says which field each sets. Throws tanbo::Error
-// naming the bad key or value.
+// (0|1), reply (0|1), solver (nodes), memory (MB); MctsConfig says which field each sets. Throws
+// tanbo::Error naming the bad key or value.
 MctsConfig parse_mcts_options(std::string_view options);
 // The spec that recreates a configuration ("mcts:playouts=1000,threads=2"); only options that
 // differ from the defaults are written.
