@@ -12,12 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "mcts_budget.hpp"
 #include "mcts_memory.hpp"
 #include "mcts_tree.hpp"
 #include "reply_table.hpp"
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/error.hpp"
-#include "tanbo/platform/memory.hpp"
 
 namespace tanbo {
 
@@ -26,37 +26,6 @@ namespace tanbo {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr std::size_t kMaxNodes = std::size_t{1} << 22;  // ~4M nodes (151 MB) per tree
-// Positions the transposition table of a tree holds at most (kBlockBytes each: 34 MB). On 9x9 a
-// search of 10,000 playouts holds about 10,000; boards of one or two moves a position could
-// otherwise hold one for every other node.
-constexpr std::size_t kMaxBlocks = std::size_t{1} << 19;
-// With root parallelism (a tree a thread) the trees of one search share four trees' worth of
-// nodes and positions: up to four threads keep whole trees, and 256 threads (the most mcts
-// takes) stay near 740 MB in all instead of 47 GB.
-constexpr std::size_t kTreesWorth = 4;
-// What a whole tree takes: its nodes, and its table's positions (an entry of the hash map with
-// its share of the buckets).
-constexpr std::uint64_t kBlockBytes = 64;
-constexpr std::uint64_t kTreeBytes = kMaxNodes * sizeof(detail::Node) + kMaxBlocks * kBlockBytes;
-// The least a tree keeps whatever the memory allows: the root's children on most boards.
-constexpr std::size_t kLeastNodes = 4096;
-
-// What one tree may hold.
-struct TreeBudget {
-  std::size_t nodes = kMaxNodes;
-  std::size_t blocks = kMaxBlocks;
-};
-// What each of `trees` trees may hold when they share `bytes`: the same share of each, at most
-// a whole tree, at least kLeastNodes nodes.
-TreeBudget budget_of_each(std::size_t trees, std::uint64_t bytes) {
-  const std::uint64_t each = std::min(kTreeBytes, bytes / std::max<std::size_t>(trees, 1));
-  const auto share = [each](std::size_t whole) {
-    return static_cast<std::size_t>(static_cast<long double>(whole) * each / kTreeBytes);
-  };
-  return {std::max(share(kMaxNodes), kLeastNodes), std::max<std::size_t>(share(kMaxBlocks), 1)};
-}
 
 using detail::Block;
 using detail::Node;
@@ -83,36 +52,6 @@ struct Limits {
   }
 };
 
-// The bytes the trees of one search may take in all: `memory` (MctsConfig::memory_mb) or four
-// trees' worth, and never more than half the room the process's memory limit leaves a board,
-// so that a search of many threads on a small machine or container stays within its limit.
-// The limit is read only when the trees could grow past kSmallTrees (`most`, the most they can
-// take by the search's playout limit): its files take longer to read than a search of 20
-// playouts (a match of such searches on 9x9 took 1.8 times the time).
-constexpr std::uint64_t kSmallTrees = std::uint64_t{16} << 20;
-std::uint64_t trees_bytes(std::uint64_t memory_mb, std::uint64_t most) {
-  std::uint64_t bytes = memory_mb ? memory_mb << 20 : kTreesWorth * kTreeBytes;
-  if (most <= kSmallTrees) return bytes;
-  try {
-    bytes = std::min(bytes, memory_limit().board_room() / 2);
-  } catch (const Error&) {
-    // (a TANBO_MAX_MEMORY that is not a size: refused where programs read it)
-  }
-  return bytes;
-}
-// The most the trees of a search can take: each playout adds a block of at most `points`
-// nodes to one tree (and a position to its table), after what the trees hold already. A search
-// without a playout limit (or with one of more playouts than kSmallTrees bytes) can take
-// anything.
-std::uint64_t most_trees_take(const Limits& limits, std::uint64_t points,
-                              const std::vector<std::unique_ptr<Tree>>& trees) {
-  if (limits.playouts == 0 || limits.playouts > kSmallTrees) return ~std::uint64_t{0};
-  std::uint64_t nodes = 0;
-  for (const auto& t : trees) nodes += t->nodes.size();
-  const std::uint64_t blocks = limits.playouts + trees.size();
-  return (nodes + blocks * points) * sizeof(detail::Node) + blocks * kBlockBytes;
-}
-
 using detail::ReplyTable;
 using detail::Step;
 
@@ -135,7 +74,7 @@ class Worker {
   }
 
   // Runs playouts until a limit is reached or the root is proven.
-  void run(Tree& tree, Limits& limits, bool shared, TreeBudget budget) {
+  void run(Tree& tree, Limits& limits, bool shared, detail::TreeBudget budget) {
     budget_ = budget;
     while (!root_proven_ && limits.claim()) iterate(tree, shared, limits);
   }
@@ -391,7 +330,7 @@ class Worker {
   }
 
   const MctsConfig& config_;
-  TreeBudget budget_;
+  detail::TreeBudget budget_;
   const Policy& policy_;          // priors and playout moves
   Position root_;                 // the search's root, without its game record
   Vertex root_last_ = kNoVertex;  // the move that led to the root, if known
@@ -491,7 +430,7 @@ void set_limits(Limits& limits, const MctsConfig& config, double budget_seconds,
 }
 
 // Runs one worker per seed: on trees[0] together (one shared tree), or each on its own tree
-// (root parallelism), the trees sharing what trees_bytes allows. Adds their playouts to `stats`
+// (root parallelism), the trees sharing what tree_budget allows. Adds their playouts to `stats`
 // and their root children to `tally`; returns the number of tree nodes.
 std::uint64_t run_workers(const MctsConfig& config, const Policy& policy, const Position& pos,
                           Limits& limits, const std::vector<std::uint64_t>& seeds, bool one_tree,
@@ -502,9 +441,10 @@ std::uint64_t run_workers(const MctsConfig& config, const Policy& policy, const 
   for (std::size_t t = 0; t < threads; ++t) {
     workers.push_back(std::make_unique<Worker>(config, policy, pos, seeds[t]));
   }
-  const std::uint64_t most = most_trees_take(limits, pos.num_vertices(), trees);
-  const TreeBudget budget =
-      budget_of_each(one_tree ? 1 : threads, trees_bytes(config.memory_mb, most));
+  std::uint64_t held = 0;
+  for (const auto& t : trees) held += t->nodes.size();
+  const detail::TreeBudget budget = detail::tree_budget(one_tree ? 1 : threads, config.memory_mb,
+                                                        limits.playouts, pos.num_vertices(), held);
   if (threads == 1) {
     workers[0]->run(*trees[0], limits, false, budget);
   } else {
