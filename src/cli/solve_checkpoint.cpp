@@ -93,6 +93,14 @@ CheckpointRun resume(Solver& solver, const Position& pos, const CheckpointArgs& 
   return run;
 }
 
+// True when a resumed table answered the solve without a search: every root move open at the
+// start was read from it (one node each, a move's child being proven in the table), so the run
+// learnt nothing a write would keep. Rewriting a table of gigabytes then only takes time and
+// counts a run that did no work (a `--resume --proof` of a finished checkpoint).
+bool held_already(const CheckpointRun& before, const SolveResult& r) {
+  return before.runs > 0 && r.solved && r.nodes <= r.moves_total;
+}
+
 }  // namespace
 
 int run_until_signal(const std::function<void(const std::atomic<bool>& stop)>& work) {
@@ -189,6 +197,12 @@ StagedSolve solve_in_stages(Solver& solver, const Position& pos, SolveLimits lim
     staged.result = solver.solve(pos, limits);
   }
   staged.signal = g_signal;
+  if (held_already(before, staged.result)) {
+    err << "tanbo solve: " << shown_name(a.path)
+        << " held the result already: left as it was, this run not counted\n";
+    staged.run = before;
+    return staged;
+  }
   try {
     staged.run = write(staged.result.nodes);
   } catch (const Error& e) {  // (the result is still printed)

@@ -43,7 +43,9 @@ struct StagedSolve {
 
 // Solves `pos` with `solver` under `limits` and the checkpoint of `a` (its path is set): reads
 // it first with --resume, writes it every a.every seconds and at the end, and stops the search
-// on SIGINT or SIGTERM (a second one ends the program at once). Notes go to `err`. Throws
+// on SIGINT or SIGTERM (a second one ends the program at once). A checkpoint that held the
+// result already (the solve read it without searching) is left as it was, and the run is not
+// counted. Notes go to `err`. Throws
 // tanbo::Error when the checkpoint is refused (the file is then not changed).
 StagedSolve solve_in_stages(Solver& solver, const Position& pos, SolveLimits limits,
                             const CheckpointArgs& a, std::ostream& err);

@@ -39,6 +39,19 @@ for board in "grid 5x5|spaced|60000|pn" "hex 3|hexbo|5000|pn" "line 24|spaced|10
     fail "$spec in $runs runs: $(answer "$out") instead of $(answer "$once")"
   grep -q "^total: .* in $runs runs (checkpoint run.ckpt): finished$" <<< "$out" || fail "$spec: $out"
 done
+# A finished checkpoint (the line's) answers at once, with its certificate, and is left as it
+# was: the run is not counted.
+cp run.ckpt done.keep
+again=$("$TANBO" solve --topology "$spec" --setup "$setup" --method "$method" --table 16 \
+  --progress 0 --checkpoint run.ckpt --resume --proof done.proof 2> err) ||
+  fail "a finished checkpoint resumed: status $?: $(cat err)"
+cmp -s run.ckpt done.keep || fail "a finished checkpoint was written again: $(cat err)"
+grep -q "run.ckpt held the result already: left as it was, this run not counted" err ||
+  fail "a finished checkpoint resumed: $(cat err)"
+grep -q "^total: .* in $runs runs (checkpoint run.ckpt): finished$" <<< "$again" ||
+  fail "a finished checkpoint resumed: $again"
+[ "$(answer "$again")" = "$(answer "$once")" ] || fail "a finished checkpoint resumed: $again"
+check=$("$TANBO" check-proof done.proof) || fail "its certificate: $check"
 # The first run of a job script that always passes --resume starts afresh, and says so.
 rm -f run.ckpt
 "$TANBO" solve --topology "hex 3" --setup hexbo --nodes 2000 --checkpoint run.ckpt --resume \
