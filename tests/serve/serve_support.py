@@ -1,8 +1,13 @@
-"""Starting `tanbo serve` on 127.0.0.1 and a free port, and talking JSON to it (urllib)."""
+"""Starting `tanbo serve` on 127.0.0.1 and a free port, talking JSON and raw bytes to it, and
+running a test file's test_* functions."""
+import http.client
 import json
 import os
+import socket
 import subprocess
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -55,3 +60,80 @@ class Server:
         status, g = self.post("/api/games", dict(topology=topology, players=list(players), **extra))
         assert status == 201, (status, g)
         return g
+
+
+def error_of(status, body, expected):
+    assert status == expected, (status, body)
+    assert isinstance(body, dict) and body["error"], body
+    return body["error"]
+
+
+def play(server, game, seat, point, **extra):
+    return server.post("/api/games/%s/moves" % game["id"],
+                       dict(seat=game["seats"][seat]["token"], point=point, **extra))
+
+
+def read_event(resp):
+    event = {}
+    while True:
+        line = resp.readline().decode()
+        if line in ("\n", ""):
+            if "data" in event:
+                return event
+            continue
+        if line.startswith(":"):
+            continue
+        key, _, value = line.rstrip("\n").partition(": ")
+        event[key] = value
+
+
+def open_stream(server, game):
+    host = urllib.parse.urlparse(server.base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.request("GET", "/api/games/%s/events" % game["id"])
+    return conn, conn.getresponse()
+
+
+def exchange(server, data, half_close=False, read_all=True):
+    """Sends raw bytes on a new connection; everything the server answers until it closes (or
+    its first answer, read_all=False)."""
+    host = urllib.parse.urlparse(server.base)
+    with socket.create_connection((host.hostname, host.port), timeout=20) as sock:
+        try:
+            sock.sendall(data)
+            if half_close:
+                sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # the server may close before it has read everything
+        answer = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            answer += chunk
+            if not read_all and b"\r\n\r\n" in answer:
+                break
+        return answer
+
+
+def run_tests(namespace, shared_server=None):
+    """Runs the test_* functions of a test file's `namespace` in name order, a line for each;
+    the first failure ends the run. `shared_server`, when given, makes a Server that the tests
+    share as namespace["SERVER"]; it is stopped at the end and must say it stopped."""
+    tests = sorted((n, f) for n, f in namespace.items() if n.startswith("test_") and callable(f))
+    server = shared_server() if shared_server else None
+    namespace["SERVER"] = server
+    try:
+        for name, f in tests:
+            start = time.time()
+            f()
+            print("ok %s (%.1f s)" % (name, time.time() - start), flush=True)
+    finally:
+        if server:
+            code, out = server.stop()
+    if server:
+        assert code == 0 and "stopped" in out, (code, out)
+    print("all %d passed" % len(tests))
