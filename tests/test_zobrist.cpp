@@ -34,7 +34,8 @@ TEST(Zobrist, HashFollowsEveryMoveAndUndo) {
   for (const Case c : {Case{"grid 9x9", "default", 2}, Case{"grid 19x19", "default", 2},
                        Case{"grid 5x5x5", "default", 2}, Case{"hex 5", "default", 3},
                        Case{"grid 13x13", "default", 4}, Case{"grid 40x40", "spaced", 2},
-                       Case{"grid 70x70", "spaced", 2}}) {
+                       Case{"grid 70x70", "spaced", 2}, Case{"line 15", "default", 2},
+                       Case{"grid 3x3x3", "default", 2}, Case{"hex 4", "default", 2}}) {
     Position pos = test::make(c.spec, c.setup, c.players);
     // Under AddressSanitizer the big boards recompute the hash at every 16th ply only (each
     // recomputation loads the whole board); the kept hash is still compared at every undo.

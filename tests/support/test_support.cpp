@@ -20,6 +20,14 @@ Position make(const std::string& spec, const std::string& setup, int players) {
   return Position(t, make_setup(*t, setup.empty() ? "default" : setup, players));
 }
 
+SolverOptions small_solver(bool all_moves, SolveMethod method) {
+  SolverOptions o;
+  o.method = method;
+  o.table_bytes = std::size_t{4} << 20;
+  o.all_moves = all_moves;
+  return o;
+}
+
 FirstAgentScore first_agent_score(const Position& start, const std::vector<std::string>& specs,
                                   std::uint64_t seed, int games) {
   FirstAgentScore score;

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tanbo/ai/solver.hpp"
 #include "tanbo/core/position.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -30,6 +31,10 @@ long rss_kb(pid_t pid = 0);
 
 // Builds a position from a topology spec and a setup name (default setup when empty).
 Position make(const std::string& spec, const std::string& setup = "default", int players = 0);
+
+// Solver options with a table of 4 MB, for searches of thousands of positions: every winning
+// move with `all_moves`, by `method`.
+SolverOptions small_solver(bool all_moves = false, SolveMethod method = SolveMethod::kProofNumber);
 
 // Everything observable about a position, for exact comparison (after undo, say): the stones,
 // each player's legal moves and counts, stones, live roots and whether it is out, every live
