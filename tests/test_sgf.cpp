@@ -20,15 +20,6 @@
 namespace tanbo {
 namespace {
 
-Game random_game(const std::string& spec, std::uint64_t seed, std::uint32_t turns = 0) {
-  Game g = new_game(spec, "default", 0, {"alice", "bob"}, "2026-11-21T08:00:00Z");
-  Rng rng(seed);
-  for (std::uint32_t i = 0; !g.position.is_over() && (turns == 0 || i < turns); ++i) {
-    g.position.play(random_move(g.position, rng));
-  }
-  return g;
-}
-
 // A minimal SGF viewer written independently of read_sgf: it knows SZ, AB/AW, B/W and AE
 // (no Go captures) and returns the board after every move node as a map point -> 'B'/'W'.
 // What a Go viewer does after a stone at `move`: opposing groups without liberties go.
@@ -177,7 +168,7 @@ void expect_same_game(const Game& a, const Game& b) {
 
 TEST(Sgf, ViewerSeesTheRulesPositionAfterEveryMove) {
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-    const Game g = random_game("grid 9x9", seed);
+    const Game g = test::random_game("grid 9x9", seed);
     const std::string sgf = write_sgf(g);
     const auto boards = view(sgf, 9, 9);
     ASSERT_EQ(boards.size(), g.position.ply() + 1);
@@ -232,7 +223,7 @@ TEST(Sgf, GoCaptureThatTanboDoesNotMakeIsPutBack) {
 }
 
 TEST(Sgf, HeaderProperties) {
-  const Game g = random_game("grid 9x9", 1);
+  const Game g = test::random_game("grid 9x9", 1);
   const std::string sgf = write_sgf(g);
   EXPECT_EQ(sgf.rfind("(;GM[1]FF[4]", 0), 0u);
   EXPECT_NE(sgf.find("SZ[9]"), std::string::npos);
@@ -248,7 +239,7 @@ TEST(Sgf, HeaderProperties) {
 // written whole. Cut at ten bytes, "20b -11-\xef\x88\x88..." ended inside a character and the
 // record written could not be read back.
 TEST(Sgf, TheDateIsCutOnlyToADate) {
-  Game g = random_game("grid 9x9", 1);
+  Game g = test::random_game("grid 9x9", 1);
   for (const auto& [date, dt] : std::vector<std::pair<std::string, std::string>>{
            {"2026-11-21T07:50:00Z", "2026-11-21"},
            {"20b -11-\xef\x88\x88gri17", "20b -11-\xef\x88\x88gri17"},
@@ -265,28 +256,28 @@ TEST(Sgf, TheDateIsCutOnlyToADate) {
 
 TEST(Sgf, RoundTrip) {
   for (const char* spec : {"grid 9x9", "grid 19x19", "grid 13x13", "grid 7x5"}) {
-    const Game g = random_game(spec, 4);
+    const Game g = test::random_game(spec, 4);
     const Game back = read_sgf(write_sgf(g), "x.sgf");
     expect_same(g, back);
     EXPECT_EQ(write_sgf(back), write_sgf(g));
   }
-  EXPECT_NE(write_sgf(random_game("grid 7x5", 4)).find("SZ[7:5]"), std::string::npos);
+  EXPECT_NE(write_sgf(test::random_game("grid 7x5", 4)).find("SZ[7:5]"), std::string::npos);
 }
 
 TEST(Sgf, ResignationRoundTrip) {
-  Game g = random_game("grid 9x9", 5, 10);
+  Game g = test::random_game("grid 9x9", 5, 10);
   g.position.resign(kBlack);
   const std::string sgf = write_sgf(g);
   EXPECT_NE(sgf.find("RE[W+R]"), std::string::npos);
   expect_same(g, read_sgf(sgf));
-  Game h = random_game("grid 9x9", 5, 11);
+  Game h = test::random_game("grid 9x9", 5, 11);
   h.position.resign(kWhite);
   EXPECT_NE(write_sgf(h).find("RE[B+R]"), std::string::npos);
   expect_same(h, read_sgf(write_sgf(h)));
 }
 
 TEST(Sgf, UnfinishedGameHasNoResult) {
-  const Game g = random_game("grid 9x9", 6, 8);
+  const Game g = test::random_game("grid 9x9", 6, 8);
   const std::string sgf = write_sgf(g);
   EXPECT_EQ(sgf.find("RE["), std::string::npos);
   expect_same(g, read_sgf(sgf));
@@ -411,7 +402,7 @@ TEST(Sgf, WhatWritingARecordAgainWouldLeaveOut) {
             "DT[2026-11-21T10:00:00Z] in node 1");
   EXPECT_EQ(sgf_left_out_by_rewrite(start + "DT[2026-11-21,22];B[ch])"), "");
   EXPECT_EQ(sgf_left_out_by_rewrite(start + "DT[2026-11-21];B[ch])"), "");
-  const Game g = random_game("grid 9x9", 3, 6);
+  const Game g = test::random_game("grid 9x9", 3, 6);
   EXPECT_EQ(sgf_left_out_by_rewrite(write_sgf(g)), "");
 }
 
@@ -476,7 +467,7 @@ TEST(Sgf, BadRecordsRefused) {
 TEST(Sgf, RootHoldsTheStartAndEachMoveHasANodeOfItsOwn) {
   const std::set<std::string> setup_ids{"AB", "AW", "AE"};
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const Game g = random_game("grid 9x9", seed);
+    const Game g = test::random_game("grid 9x9", seed);
     const std::vector<std::string> nodes = split_nodes(write_sgf(g));
     const std::set<std::string> root = property_ids(nodes.at(0));
     for (const char* id : {"GM", "FF", "SZ", "PB", "PW", "RE", "AB", "AW"})
@@ -505,7 +496,7 @@ TEST(Sgf, RootHoldsTheStartAndEachMoveHasANodeOfItsOwn) {
 TEST(Sgf, RecordsWithRemovalsOnTheMoveNodeStillLoad) {
   const std::regex joined(R"((;[BW]\[[a-zA-Z]{2}\]);)");
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const Game g = random_game("grid 9x9", seed);
+    const Game g = test::random_game("grid 9x9", seed);
     const std::string now = write_sgf(g);
     const std::string old = std::regex_replace(now, joined, "$1");
     ASSERT_NE(old, now);
@@ -577,12 +568,12 @@ TEST(SgfBinary, ImportSaysHowManyVariationsItLeftOut) {
 }
 
 TEST(Sgf, OnlyTwoPlayer2DGames) {
-  EXPECT_THROW(write_sgf(random_game("grid 5x5x5", 1, 4)), Error);
+  EXPECT_THROW(write_sgf(test::random_game("grid 5x5x5", 1, 4)), Error);
   EXPECT_THROW(write_sgf(new_game("grid 19x19", "four", 4, {})), Error);
   EXPECT_THROW(write_sgf(new_game("hex 5", "default", 0, {})), Error);
   // A torus would read back as a flat board, a different game.
   try {
-    write_sgf(random_game("grid 7x7 wrap", 1, 4));
+    write_sgf(test::random_game("grid 7x7 wrap", 1, 4));
     ADD_FAILURE() << "a torus written as SGF";
   } catch (const Error& e) {
     EXPECT_EQ(

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tanbo/core/random.hpp"
 #include "tanbo/platform/memory.hpp"
 #include "tanbo/study/games.hpp"
 #include "tanbo/study/seats.hpp"
@@ -18,6 +19,16 @@ namespace tanbo::test {
 Position make(const std::string& spec, const std::string& setup, int players) {
   auto t = parse_topology(spec);
   return Position(t, make_setup(*t, setup.empty() ? "default" : setup, players));
+}
+
+Game random_game(const std::string& spec, std::uint64_t seed, std::uint32_t turns,
+                 const std::string& setup, int players) {
+  Game g = new_game(spec, setup, players, {"alice", "bob"}, "2026-11-21T08:00:00Z");
+  Rng rng(seed);
+  for (std::uint32_t i = 0; !g.position.is_over() && (turns == 0 || i < turns); ++i) {
+    g.position.play(random_move(g.position, rng));
+  }
+  return g;
 }
 
 SolverOptions small_solver(bool all_moves, SolveMethod method) {

@@ -10,6 +10,7 @@
 
 #include "tanbo/ai/solver.hpp"
 #include "tanbo/core/position.hpp"
+#include "tanbo/io/gamefile.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define TANBO_ASAN 1
@@ -31,6 +32,11 @@ long rss_kb(pid_t pid = 0);
 
 // Builds a position from a topology spec and a setup name (default setup when empty).
 Position make(const std::string& spec, const std::string& setup = "default", int players = 0);
+
+// A new game of `spec` (players alice and bob, dated 2026-11-21) after `turns` random turns
+// drawn with `seed`, or played to its end when `turns` is 0.
+Game random_game(const std::string& spec, std::uint64_t seed, std::uint32_t turns = 0,
+                 const std::string& setup = "default", int players = 0);
 
 // Solver options with a table of 4 MB, for searches of thousands of positions: every winning
 // move with `all_moves`, by `method`.
