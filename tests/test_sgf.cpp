@@ -4,13 +4,13 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 
+#include "sgf_viewer.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/random.hpp"
 #include "tanbo/io/sgf.hpp"
@@ -19,134 +19,6 @@
 
 namespace tanbo {
 namespace {
-
-// A minimal SGF viewer written independently of read_sgf: it knows SZ, AB/AW, B/W and AE
-// (no Go captures) and returns the board after every move node as a map point -> 'B'/'W'.
-// What a Go viewer does after a stone at `move`: opposing groups without liberties go.
-void go_capture(std::map<std::string, char>& board, const std::string& move, int w, int h) {
-  const char mine = board[move];
-  auto nbrs = [&](const std::string& p) {
-    std::vector<std::string> out;
-    const int x = p[0] - 'a', y = p[1] - 'a';
-    const int d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    for (const auto& dd : d) {
-      const int nx = x + dd[0], ny = y + dd[1];
-      if (nx >= 0 && ny >= 0 && nx < w && ny < h) {
-        out.push_back({static_cast<char>('a' + nx), static_cast<char>('a' + ny)});
-      }
-    }
-    return out;
-  };
-  for (const auto& start : nbrs(move)) {
-    auto it = board.find(start);
-    if (it == board.end() || it->second == mine) continue;
-    const char colour = it->second;
-    std::vector<std::string> group{start}, todo{start};
-    bool liberty = false;
-    while (!todo.empty()) {
-      const std::string p = todo.back();
-      todo.pop_back();
-      for (const auto& n : nbrs(p)) {
-        auto f = board.find(n);
-        if (f == board.end()) {
-          liberty = true;
-        } else if (f->second == colour && std::find(group.begin(), group.end(), n) == group.end()) {
-          group.push_back(n);
-          todo.push_back(n);
-        }
-      }
-    }
-    if (!liberty) {
-      for (const auto& p : group) board.erase(p);
-    }
-  }
-}
-
-// The nodes of an SGF text without variations: the text after each ';' outside property
-// values, up to the next one.
-std::vector<std::string> split_nodes(const std::string& sgf) {
-  std::vector<std::string> nodes;
-  bool in_value = false;
-  for (std::size_t k = 0; k < sgf.size(); ++k) {
-    const char c = sgf[k];
-    if (in_value) {
-      if (c == '\\') {
-        nodes.back() += sgf.substr(k, 2);
-        ++k;
-        continue;
-      }
-      if (c == ']') in_value = false;
-    } else if (c == '[') {
-      in_value = true;
-    } else if (c == ';') {
-      nodes.emplace_back();
-      continue;
-    }
-    if (!nodes.empty()) nodes.back() += c;
-  }
-  return nodes;
-}
-
-// The property identifiers of one node.
-std::set<std::string> property_ids(const std::string& node) {
-  std::set<std::string> ids;
-  bool in_value = false;
-  std::string id;
-  for (std::size_t k = 0; k < node.size(); ++k) {
-    const char c = node[k];
-    if (in_value) {
-      k += c == '\\' ? 1 : 0;
-      in_value = c != ']';
-    } else if (std::isupper(static_cast<unsigned char>(c))) {
-      id += c;
-    } else if (c == '[') {
-      in_value = true;
-      if (!id.empty()) ids.insert(id);
-      id.clear();
-    }
-  }
-  return ids;
-}
-
-// A minimal Go-style SGF viewer for square boards, written independently of read_sgf: it
-// knows SZ, AB/AW, B/W with Go captures, and AE, applying properties in the order written.
-// Returns the board at the root, then after each move together with the setup nodes that
-// follow it (a viewer shows them as steps of their own; the last step is what counts).
-std::vector<std::map<std::string, char>> view(const std::string& sgf, int w, int h) {
-  const std::vector<std::string> nodes = split_nodes(sgf);
-  std::vector<std::map<std::string, char>> boards;
-  std::map<std::string, char> board;
-  for (std::size_t n = 0; n < nodes.size(); ++n) {
-    const std::string& node = nodes[n];
-    std::string id;
-    bool moved = false;
-    for (std::size_t k = 0; k < node.size();) {
-      if (std::isupper(static_cast<unsigned char>(node[k]))) {
-        id.clear();
-        while (k < node.size() && std::isupper(static_cast<unsigned char>(node[k])))
-          id += node[k++];
-      } else if (node[k] == '[') {
-        std::size_t end = k + 1;
-        while (end < node.size() && node[end] != ']') end += node[end] == '\\' ? 2 : 1;
-        const std::string value = node.substr(k + 1, end - k - 1);
-        if (id == "AB" || id == "B") board[value] = 'B';
-        if (id == "AW" || id == "W") board[value] = 'W';
-        if (id == "B" || id == "W") go_capture(board, value, w, h);
-        if (id == "B" || id == "W") moved = true;
-        if (id == "AE") board.erase(value);
-        k = end + 1;
-      } else {
-        ++k;
-      }
-    }
-    if (moved || n == 0) {
-      boards.push_back(board);
-    } else if (!boards.empty()) {
-      boards.back() = board;
-    }
-  }
-  return boards;
-}
 
 std::map<std::string, char> board_of(const Position& pos) {
   std::map<std::string, char> b;
@@ -170,7 +42,7 @@ TEST(Sgf, ViewerSeesTheRulesPositionAfterEveryMove) {
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     const Game g = test::random_game("grid 9x9", seed);
     const std::string sgf = write_sgf(g);
-    const auto boards = view(sgf, 9, 9);
+    const auto boards = test::view(sgf, 9, 9);
     ASSERT_EQ(boards.size(), g.position.ply() + 1);
     Position replay(g.position.topology_ptr(), g.position.setup());
     EXPECT_EQ(boards[0], board_of(replay));
@@ -216,7 +88,7 @@ TEST(Sgf, GoCaptureThatTanboDoesNotMakeIsPutBack) {
   ASSERT_EQ(g.position.at(topo->vertex_at({2, 0})), kWhite);
   const std::string sgf = write_sgf(g);
   EXPECT_NE(sgf.find(";B[ba];AW[ca]AE[aa][ba])"), std::string::npos) << sgf;
-  const auto boards = view(sgf, 5, 1);
+  const auto boards = test::view(sgf, 5, 1);
   ASSERT_EQ(boards.size(), 2u);
   EXPECT_EQ(boards[1], board_of(g.position));
   expect_same(g, read_sgf(sgf));
@@ -468,14 +340,14 @@ TEST(Sgf, RootHoldsTheStartAndEachMoveHasANodeOfItsOwn) {
   const std::set<std::string> setup_ids{"AB", "AW", "AE"};
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const Game g = test::random_game("grid 9x9", seed);
-    const std::vector<std::string> nodes = split_nodes(write_sgf(g));
-    const std::set<std::string> root = property_ids(nodes.at(0));
+    const std::vector<std::string> nodes = test::split_nodes(write_sgf(g));
+    const std::set<std::string> root = test::property_ids(nodes.at(0));
     for (const char* id : {"GM", "FF", "SZ", "PB", "PW", "RE", "AB", "AW"})
       EXPECT_TRUE(root.count(id)) << id;
     EXPECT_FALSE(root.count("B") || root.count("W") || root.count("AE")) << nodes[0];
     std::size_t moves = 0, setups = 0;
     for (std::size_t i = 1; i < nodes.size(); ++i) {
-      const std::set<std::string> ids = property_ids(nodes[i]);
+      const std::set<std::string> ids = test::property_ids(nodes[i]);
       if (ids == std::set<std::string>{"B"} || ids == std::set<std::string>{"W"}) {
         ++moves;
         continue;
@@ -483,7 +355,7 @@ TEST(Sgf, RootHoldsTheStartAndEachMoveHasANodeOfItsOwn) {
       ++setups;
       EXPECT_TRUE(std::includes(setup_ids.begin(), setup_ids.end(), ids.begin(), ids.end()))
           << "node " << i << ": " << nodes[i];
-      const std::set<std::string> before = property_ids(nodes[i - 1]);
+      const std::set<std::string> before = test::property_ids(nodes[i - 1]);
       EXPECT_TRUE(before.count("B") || before.count("W")) << "node " << i << " follows no move";
     }
     EXPECT_EQ(moves, g.position.ply());
