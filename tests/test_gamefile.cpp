@@ -18,20 +18,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The same game (test::expect_same_game), on the same date.
 void expect_same(const Game& a, const Game& b) {
-  const Position &pa = a.position, &pb = b.position;
-  ASSERT_EQ(pa.ply(), pb.ply());
-  for (std::size_t i = 0; i < pa.history().size(); ++i) {
-    EXPECT_EQ(pa.history()[i].kind, pb.history()[i].kind) << "turn " << i + 1;
-    EXPECT_EQ(pa.history()[i].player, pb.history()[i].player) << "turn " << i + 1;
-    EXPECT_EQ(pa.history()[i].vertex, pb.history()[i].vertex) << "turn " << i + 1;
-  }
-  EXPECT_EQ(pa.hash(), pb.hash());
-  EXPECT_EQ(pa.winner(), pb.winner());
-  EXPECT_EQ(pa.to_move(), pb.to_move());
-  EXPECT_EQ(a.names, b.names);
+  test::expect_same_game(a, b);
   EXPECT_EQ(a.date, b.date);
-  EXPECT_EQ(pa.topology().spec, pb.topology().spec);
 }
 
 void round_trip(const Game& g) {

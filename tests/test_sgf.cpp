@@ -33,11 +33,6 @@ std::map<std::string, char> board_of(const Position& pos) {
   return b;
 }
 
-void expect_same_game(const Game& a, const Game& b) {
-  EXPECT_EQ(a.position.ply(), b.position.ply());
-  EXPECT_EQ(a.position.hash(), b.position.hash());
-}
-
 TEST(Sgf, ViewerSeesTheRulesPositionAfterEveryMove) {
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     const Game g = test::random_game("grid 9x9", seed);
@@ -54,20 +49,8 @@ TEST(Sgf, ViewerSeesTheRulesPositionAfterEveryMove) {
     }
     EXPECT_TRUE(removal_seen) << "seed " << seed << " had no removal";
     EXPECT_NE(sgf.find("AE["), std::string::npos);
-    expect_same_game(g, read_sgf(sgf));
+    test::expect_same_game(g, read_sgf(sgf));
   }
-}
-
-void expect_same(const Game& a, const Game& b) {
-  ASSERT_EQ(a.position.ply(), b.position.ply());
-  for (std::size_t i = 0; i < a.position.history().size(); ++i) {
-    EXPECT_EQ(a.position.history()[i].vertex, b.position.history()[i].vertex);
-    EXPECT_EQ(a.position.history()[i].kind, b.position.history()[i].kind);
-  }
-  EXPECT_EQ(a.position.hash(), b.position.hash());
-  EXPECT_EQ(a.position.winner(), b.position.winner());
-  EXPECT_EQ(a.position.setup().name, b.position.setup().name);
-  EXPECT_EQ(a.names, b.names);
 }
 
 // Black 2 on a 5x1 board: Black's expanded root {1,2} is bounded and alone removed; White's
@@ -91,7 +74,7 @@ TEST(Sgf, GoCaptureThatTanboDoesNotMakeIsPutBack) {
   const auto boards = test::view(sgf, 5, 1);
   ASSERT_EQ(boards.size(), 2u);
   EXPECT_EQ(boards[1], board_of(g.position));
-  expect_same(g, read_sgf(sgf));
+  test::expect_same_game(g, read_sgf(sgf));
 }
 
 TEST(Sgf, HeaderProperties) {
@@ -130,7 +113,7 @@ TEST(Sgf, RoundTrip) {
   for (const char* spec : {"grid 9x9", "grid 19x19", "grid 13x13", "grid 7x5"}) {
     const Game g = test::random_game(spec, 4);
     const Game back = read_sgf(write_sgf(g), "x.sgf");
-    expect_same(g, back);
+    test::expect_same_game(g, back);
     EXPECT_EQ(write_sgf(back), write_sgf(g));
   }
   EXPECT_NE(write_sgf(test::random_game("grid 7x5", 4)).find("SZ[7:5]"), std::string::npos);
@@ -141,18 +124,18 @@ TEST(Sgf, ResignationRoundTrip) {
   g.position.resign(kBlack);
   const std::string sgf = write_sgf(g);
   EXPECT_NE(sgf.find("RE[W+R]"), std::string::npos);
-  expect_same(g, read_sgf(sgf));
+  test::expect_same_game(g, read_sgf(sgf));
   Game h = test::random_game("grid 9x9", 5, 11);
   h.position.resign(kWhite);
   EXPECT_NE(write_sgf(h).find("RE[B+R]"), std::string::npos);
-  expect_same(h, read_sgf(write_sgf(h)));
+  test::expect_same_game(h, read_sgf(write_sgf(h)));
 }
 
 TEST(Sgf, UnfinishedGameHasNoResult) {
   const Game g = test::random_game("grid 9x9", 6, 8);
   const std::string sgf = write_sgf(g);
   EXPECT_EQ(sgf.find("RE["), std::string::npos);
-  expect_same(g, read_sgf(sgf));
+  test::expect_same_game(g, read_sgf(sgf));
 }
 
 std::string refusal(const std::string& sgf) {
@@ -373,7 +356,7 @@ TEST(Sgf, RecordsWithRemovalsOnTheMoveNodeStillLoad) {
     const std::string old = std::regex_replace(now, joined, "$1");
     ASSERT_NE(old, now);
     ASSERT_NE(old.find("]AE["), std::string::npos);
-    expect_same(g, read_sgf(old, "old.sgf"));
+    test::expect_same_game(g, read_sgf(old, "old.sgf"));
   }
   // The 5x1 game of GoCaptureThatTanboDoesNotMakeIsPutBack as it used to be written.
   const Game g = read_sgf("(;GM[1]FF[4]SZ[5:1]AB[aa][da]AW[ca];B[ba]AW[ca]AE[aa][ba])");
@@ -461,7 +444,7 @@ TEST(Sgf, ForeignSetupIsKeptAsCustom) {
   const Game g = read_sgf(sgf);
   EXPECT_EQ(g.position.setup().name, "custom");
   EXPECT_EQ(g.position.ply(), 1u);
-  expect_same(g, read_sgf(write_sgf(g)));
+  test::expect_same_game(g, read_sgf(write_sgf(g)));
 }
 
 // Which names and texts count as SGF, the same for every command (new, save, view, edits).

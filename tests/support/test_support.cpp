@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -29,6 +30,30 @@ Game random_game(const std::string& spec, std::uint64_t seed, std::uint32_t turn
     g.position.play(random_move(g.position, rng));
   }
   return g;
+}
+
+void expect_same_game(const Game& a, const Game& b) {
+  const Position &pa = a.position, &pb = b.position;
+  ASSERT_EQ(pa.ply(), pb.ply());
+  for (std::size_t i = 0; i < pa.history().size(); ++i) {
+    EXPECT_EQ(pa.history()[i].kind, pb.history()[i].kind) << "turn " << i + 1;
+    EXPECT_EQ(pa.history()[i].player, pb.history()[i].player) << "turn " << i + 1;
+    EXPECT_EQ(pa.history()[i].vertex, pb.history()[i].vertex) << "turn " << i + 1;
+  }
+  EXPECT_EQ(pa.hash(), pb.hash());
+  EXPECT_EQ(pa.winner(), pb.winner());
+  if (!pa.is_over()) EXPECT_EQ(pa.to_move(), pb.to_move());
+  // The seeds, and the setup's name unless it was read back as a custom one (a setup the
+  // program does not know by name is written as its seeds).
+  auto seeds = [](const Position& p) {
+    auto stones = p.setup().stones;
+    std::sort(stones.begin(), stones.end());
+    return std::make_pair(p.setup().players, stones);
+  };
+  EXPECT_EQ(seeds(pa), seeds(pb));
+  if (pb.setup().name != "custom") EXPECT_EQ(pa.setup().name, pb.setup().name);
+  EXPECT_EQ(pa.topology().spec, pb.topology().spec);
+  EXPECT_EQ(a.names, b.names);
 }
 
 SolverOptions small_solver(bool all_moves, SolveMethod method) {

@@ -38,6 +38,12 @@ Position make(const std::string& spec, const std::string& setup = "default", int
 Game random_game(const std::string& spec, std::uint64_t seed, std::uint32_t turns = 0,
                  const std::string& setup = "default", int players = 0);
 
+// Expects `b` to be the game `a` is: the same turns (kind, player, point), position (its hash),
+// winner, side to move, seeds (and setup name, unless `b` has a custom one), board and
+// players' names. A fatal failure when the numbers of
+// turns differ.
+void expect_same_game(const Game& a, const Game& b);
+
 // Solver options with a table of 4 MB, for searches of thousands of positions: every winning
 // move with `all_moves`, by `method`.
 SolverOptions small_solver(bool all_moves = false, SolveMethod method = SolveMethod::kProofNumber);
