@@ -26,27 +26,12 @@ using tanbo::Error;
 
 namespace {
 
-// The message of the tanbo::Error that `f` throws ("" when it throws none; the test fails).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw a non-tanbo exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "accepted input that should be refused";
-  return "";
-}
-
 std::string spec_error(const std::string& spec, const tanbo::TopologyLimits& lim = {}) {
-  return error_of([&] { tanbo::parse_topology(spec, tanbo::process_limits(lim)); });
+  return tanbo::test::refusal_of([&] { tanbo::parse_topology(spec, tanbo::process_limits(lim)); });
 }
 
 std::string dot_error(const std::string& text) {
-  return error_of([&] {
+  return tanbo::test::refusal_of([&] {
     auto t = tanbo::make_from_dot(text, "bad.dot");
     tanbo::Position pos(t, tanbo::make_setup(*t));
   });
@@ -253,7 +238,7 @@ const char* kGoodGame =
     "white H4\n";
 
 std::string game_error(const std::string& text) {
-  return error_of([&] { tanbo::read_game(text, "bad.game"); });
+  return tanbo::test::refusal_of([&] { tanbo::read_game(text, "bad.game"); });
 }
 
 }  // namespace
@@ -368,7 +353,7 @@ TEST(BadGameFile, CommandLineRefusalLeavesTheFileByteForByte) {
 
 TEST(BadSgf, MalformedRecordsGetSpecificMessages) {
   auto sgf_error = [](const std::string& text) {
-    return error_of([&] { tanbo::read_sgf(text, "bad.sgf"); });
+    return tanbo::test::refusal_of([&] { tanbo::read_sgf(text, "bad.sgf"); });
   };
   EXPECT_NE(sgf_error("").find("bad.sgf"), std::string::npos);
   EXPECT_NE(sgf_error("(;GM[1]SZ[9]").find("missing"), std::string::npos);

@@ -18,22 +18,12 @@
 #include "tanbo/platform/input_file.hpp"
 #include "tanbo/platform/memory.hpp"
 #include "tanbo/study/study.hpp"
+#include "test_support.hpp"
 
 using namespace tanbo;
 namespace fs = std::filesystem;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "accepted input that should be refused";
-  return "";
-}
 
 class InputFiles : public ::testing::Test {
  protected:
@@ -46,7 +36,7 @@ class InputFiles : public ::testing::Test {
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
   std::string load_error(const std::string& file) {
-    return error_of([&] { load_game(file); });
+    return test::refusal_of([&] { load_game(file); });
   }
 
   fs::path dir_;
@@ -61,14 +51,15 @@ TEST_F(InputFiles, AFifoIsRefusedAtOnceByEveryReader) {
   const std::string why =
       "fifo: is not a regular file (a FIFO); only regular files are read or written";
   EXPECT_NE(load_error(fifo).find(why), std::string::npos) << load_error(fifo);
-  EXPECT_NE(error_of([&] { read_text_file(fifo); }).find(why), std::string::npos);
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(test::refusal_of([&] { read_text_file(fifo); }).find(why), std::string::npos);
+  EXPECT_NE(test::refusal_of([&] {
               update_file(fifo, [](const std::string&) { return std::nullopt; });
             }).find(why),
             std::string::npos);
-  EXPECT_NE(
-      error_of([&] { parse_topology("file " + fifo); }).find("is not a regular file (a FIFO)"),
-      std::string::npos);
+  EXPECT_NE(test::refusal_of([&] {
+              parse_topology("file " + fifo);
+            }).find("is not a regular file (a FIFO)"),
+            std::string::npos);
 }
 
 TEST_F(InputFiles, DevicesAndFoldersAreRefusedWithWhatTheyAre) {
@@ -76,9 +67,10 @@ TEST_F(InputFiles, DevicesAndFoldersAreRefusedWithWhatTheyAre) {
             "/dev/zero: is not a regular file (a character device); only regular files are read or "
             "written");
   EXPECT_EQ(load_error(dir_.string()), dir_.string() + ": is a directory, not a file");
-  EXPECT_EQ(error_of([&] { update_file("/dev/zero", [](const std::string&) { return ""; }); }),
-            "/dev/zero: is not a regular file (a character device); only regular files are read or "
-            "written");
+  EXPECT_EQ(
+      test::refusal_of([&] { update_file("/dev/zero", [](const std::string&) { return ""; }); }),
+      "/dev/zero: is not a regular file (a character device); only regular files are read or "
+      "written");
 }
 
 TEST_F(InputFiles, AFileOverTheLimitIsRefusedBeforeItIsRead) {
@@ -88,14 +80,14 @@ TEST_F(InputFiles, AFileOverTheLimitIsRefusedBeforeItIsRead) {
   ASSERT_EQ(::truncate(sparse.c_str(), std::int64_t{2} << 30), 0);
   EXPECT_EQ(load_error(sparse),
             sparse + ": has 2147483648 bytes, over the 64 MB limit for game files");
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(test::refusal_of([&] {
               update_file(sparse, [](const std::string&) { return ""; });
             }).find("over the 64 MB limit"),
             std::string::npos);
   const std::string dot = path("big.dot");
   std::ofstream(dot).put('g');
   ASSERT_EQ(::truncate(dot.c_str(), (std::int64_t{1} << 30) + 1), 0);
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(test::refusal_of([&] {
               parse_topology("file " + dot);
             }).find("has 1073741825 bytes, over the 1 GB limit for DOT files"),
             std::string::npos);
@@ -103,10 +95,10 @@ TEST_F(InputFiles, AFileOverTheLimitIsRefusedBeforeItIsRead) {
 
 TEST_F(InputFiles, TextOverTheLimitIsRefusedAsAFileWouldBe) {
   std::string text(kMaxGameFileBytes + 1, ' ');
-  EXPECT_EQ(error_of([&] { read_game(text, "big.tanbo"); }),
+  EXPECT_EQ(test::refusal_of([&] { read_game(text, "big.tanbo"); }),
             "big.tanbo: has 67108865 bytes, over the 64 MB limit for game files");
   text[0] = '(';
-  EXPECT_EQ(error_of([&] { read_sgf(text, "big.sgf"); }),
+  EXPECT_EQ(test::refusal_of([&] { read_sgf(text, "big.sgf"); }),
             "big.sgf: has 67108865 bytes, over the 64 MB limit for SGF records");
   EXPECT_EQ(size_text(kMaxGameFileBytes), "64 MB");
   EXPECT_EQ(size_text(kMaxDotFileBytes), "1 GB");
@@ -121,14 +113,15 @@ TEST_F(InputFiles, FileNamesInMessagesAreShortAndEscaped) {
   // A NUL in a name would cut it where the system reads it: refused, shown escaped.
   const std::string nul("a.sgf\0.tanbo", 12);
   EXPECT_EQ(load_error(nul), "\"a.sgf\\0.tanbo\": a file name cannot hold a NUL byte");
-  EXPECT_EQ(error_of([&] { write_file_atomic(nul, "x"); }),
+  EXPECT_EQ(test::refusal_of([&] { write_file_atomic(nul, "x"); }),
             "\"a.sgf\\0.tanbo\": a file name cannot hold a NUL byte");
   EXPECT_FALSE(fs::exists("a.sgf"));
 }
 
 TEST_F(InputFiles, CheckWritableLeavesNothingBehind) {
-  EXPECT_NE(error_of([&] { check_writable(path("no/such/x.png")); }).find("cannot write in"),
-            std::string::npos);
+  EXPECT_NE(
+      test::refusal_of([&] { check_writable(path("no/such/x.png")); }).find("cannot write in"),
+      std::string::npos);
   check_writable(path("x.png"));
   EXPECT_TRUE(fs::is_empty(dir_));
 }
@@ -154,10 +147,11 @@ TEST_F(InputFiles, AByteOrderMarkIsPassedOverAndUtf16IsNamed) {
     return out;
   };
   const std::string u16 = " the text is UTF-16, not UTF-8 (save it as UTF-8 and try again)";
-  EXPECT_EQ(error_of([&] { game_from_text(utf16le(game), "g"); }), "g:" + u16);
-  EXPECT_EQ(error_of([&] { game_from_text("\xFF\xFE" + utf16le(sgf), "s"); }), "s:" + u16);
-  EXPECT_EQ(error_of([&] { game_from_text(std::string("\0(\0;", 4), "s"); }), "s:" + u16);
-  EXPECT_EQ(error_of([&] { make_from_dot("\xFE\xFF" + dot, "d", {}); }), "DOT board d:" + u16);
-  EXPECT_EQ(error_of([&] { game_from_text(std::string("\xFF\xFE\0\0t\0\0\0", 8), "g"); }),
+  EXPECT_EQ(test::refusal_of([&] { game_from_text(utf16le(game), "g"); }), "g:" + u16);
+  EXPECT_EQ(test::refusal_of([&] { game_from_text("\xFF\xFE" + utf16le(sgf), "s"); }), "s:" + u16);
+  EXPECT_EQ(test::refusal_of([&] { game_from_text(std::string("\0(\0;", 4), "s"); }), "s:" + u16);
+  EXPECT_EQ(test::refusal_of([&] { make_from_dot("\xFE\xFF" + dot, "d", {}); }),
+            "DOT board d:" + u16);
+  EXPECT_EQ(test::refusal_of([&] { game_from_text(std::string("\xFF\xFE\0\0t\0\0\0", 8), "g"); }),
             "g: the text is UTF-32, not UTF-8 (save it as UTF-8 and try again)");
 }

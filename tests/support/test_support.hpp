@@ -1,6 +1,7 @@
 // Helpers shared by the tests.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "tanbo/ai/solver.hpp"
+#include "tanbo/core/error.hpp"
 #include "tanbo/core/position.hpp"
 #include "tanbo/io/gamefile.hpp"
 
@@ -43,6 +45,22 @@ Game random_game(const std::string& spec, std::uint64_t seed, std::uint32_t turn
 // players' names. A fatal failure when the numbers of
 // turns differ.
 void expect_same_game(const Game& a, const Game& b);
+
+// The message of the tanbo::Error that `f` throws; a test failure (and "") when it throws
+// none or another exception.
+template <class F>
+std::string refusal_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "threw a non-tanbo exception: " << e.what();
+    return "";
+  }
+  ADD_FAILURE() << "accepted input that should be refused";
+  return "";
+}
 
 // Solver options with a table of 4 MB, for searches of thousands of positions: every winning
 // move with `all_moves`, by `method`.
