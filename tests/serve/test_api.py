@@ -408,5 +408,47 @@ def test_methods():
     assert SERVER.get("/api/games/" + gid)[1]["ply"] == 0
 
 
+def test_games_listed_while_they_are_created_are_one_copy():
+    # A list that read a game between its write to the database and its place in memory made a
+    # second copy of it: two engines then played it, and the database refused the second's
+    # moves (a line on stderr each). Games of two engines are created while others list them;
+    # each game is played to its end once, and the server says nothing of a refused write.
+    server = Server(TANBO, TMP, "--rate", "0", "--engine-threads", "2", db="copies.sqlite")
+    made, stop = [], threading.Event()
+
+    def create():
+        for _ in range(15):
+            made.append(server.new_game("grid 5x5", ["greedy", "greedy"]))
+
+    def listing():
+        while not stop.is_set():
+            status, body = server.get("/api/games")
+            assert status == 200, (status, body)
+
+    try:
+        listers = [threading.Thread(target=listing) for _ in range(3)]
+        creators = [threading.Thread(target=create) for _ in range(3)]
+        for t in listers + creators:
+            t.start()
+        for t in creators:
+            t.join()
+        stop.set()
+        for t in listers:
+            t.join()
+        for g in made:
+            for _ in range(400):
+                st = server.get("/api/games/" + g["id"])[1]
+                if st["winner"]:
+                    break
+                time.sleep(0.05)
+            assert st["winner"] and st["ply"] == len(st["moves"]), st
+        ids = [g["id"] for g in server.get("/api/games")[1]["games"]]
+        assert len(ids) == len(set(ids)) and set(g["id"] for g in made) <= set(ids), ids
+    finally:
+        code, out = server.stop()
+    assert code == 0, (code, out)
+    assert "could not be stored" not in out and "UNIQUE" not in out, out
+
+
 if __name__ == "__main__":
     run_tests(globals(), lambda: Server(TANBO, TMP))
