@@ -93,6 +93,33 @@ TEST_F(InputFiles, AFileOverTheLimitIsRefusedBeforeItIsRead) {
             std::string::npos);
 }
 
+TEST_F(InputFiles, AFileThatGrowsPastTheLimitWhileReadIsRefused) {
+  // Files under /proc say they hold 0 bytes and hold more, as a file does that grows after its
+  // size was taken: the read stops one byte past the limit and refuses it.
+  const std::string maps = read_input_file("/proc/self/maps", "maps", 1 << 20, "tests");
+  ASSERT_GT(maps.size(), 200u);
+  EXPECT_NE(test::refusal_of([] {
+              read_input_file("/proc/self/maps", "maps", 100, "tests");
+            }).find("maps: is over the "),
+            std::string::npos);
+  // A file of 10 bytes that grows to 210 after it was opened: read whole, its size is taken
+  // again; read piece by piece, the piece that passes the limit is refused.
+  const std::string grows = path("grows.txt");
+  std::ofstream(grows) << std::string(10, 'a');
+  InputFile whole(grows, "grows.txt", 100, "tests");
+  InputFile pieces(grows, "grows.txt", 100, "tests");
+  std::ofstream(grows, std::ios::app) << std::string(200, 'b');
+  EXPECT_NE(test::refusal_of([&] { whole.read(); }).find("grows.txt: has 210 bytes, over the "),
+            std::string::npos);
+  char buffer[64];
+  std::uint64_t got = 0;
+  const std::string why = test::refusal_of([&] {
+    while (const std::size_t n = pieces.read_some(buffer, sizeof buffer)) got += n;
+  });
+  EXPECT_NE(why.find("grows.txt: is over the "), std::string::npos) << why;
+  EXPECT_EQ(got, 64u);  // the first piece; the second passed 100 bytes
+}
+
 TEST_F(InputFiles, TextOverTheLimitIsRefusedAsAFileWouldBe) {
   std::string text(kMaxGameFileBytes + 1, ' ');
   EXPECT_EQ(test::refusal_of([&] { read_game(text, "big.tanbo"); }),
