@@ -13,6 +13,7 @@
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/gzip_text.hpp"
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/io/sgf.hpp"
 #include "tanbo/platform/input_file.hpp"
@@ -118,6 +119,23 @@ TEST_F(InputFiles, AFileThatGrowsPastTheLimitWhileReadIsRefused) {
   });
   EXPECT_NE(why.find("grows.txt: is over the "), std::string::npos) << why;
   EXPECT_EQ(got, 64u);  // the first piece; the second passed 100 bytes
+}
+
+TEST_F(InputFiles, GzipTextThatInflatesPastTheLimitIsRefused) {
+  // 100,000 bytes of text in a gzip file of a few hundred: with a limit of 10,000 bytes the
+  // file passes and its text is refused at the limit; with a larger one it is read whole.
+  const std::string gz = path("bomb.txt.gz");
+  write_text_file_atomic(gz, [](const FileSink& sink) { sink(std::string(100000, 'a')); });
+  ASSERT_LT(fs::file_size(gz), 10000u);
+  auto read_all = [&](std::uint64_t limit) {
+    TextInput in(gz, "bomb.txt.gz", limit, "tests");
+    std::uint64_t n = 0;
+    while (in.rdbuf()->sbumpc() != std::char_traits<char>::eof()) ++n;
+    return n;
+  };
+  EXPECT_NE(test::refusal_of([&] { read_all(10000); }).find("bomb.txt.gz: its text is over the "),
+            std::string::npos);
+  EXPECT_EQ(read_all(200000), 100000u);
 }
 
 TEST_F(InputFiles, TextOverTheLimitIsRefusedAsAFileWouldBe) {
