@@ -119,6 +119,17 @@ def exchange(server, data, half_close=False, read_all=True):
         return answer
 
 
+def wait_for_winner(server, game):
+    """Polls an engines' game for up to 20 s until it has a winner; its state."""
+    for _ in range(400):
+        st = server.get("/api/games/" + game["id"])[1]
+        if st["winner"]:
+            break
+        time.sleep(0.05)
+    assert st["winner"], st
+    return st
+
+
 def run_tests(namespace, shared_server=None):
     """Runs the test_* functions of a test file's `namespace` in name order, a line for each;
     the first failure ends the run. `shared_server`, when given, makes a Server that the tests

@@ -16,7 +16,8 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_support import Server, error_of, open_stream, play, run_tests  # noqa: E402
+from serve_support import (  # noqa: E402
+    Server, error_of, open_stream, play, run_tests, wait_for_winner)
 
 TANBO = sys.argv[1] if len(sys.argv) > 1 else "tanbo"
 TMP = tempfile.mkdtemp(prefix="tanbo-serve-")
@@ -353,16 +354,6 @@ def test_names_and_a_damaged_database_across_restarts():
         code, out = server.stop()
     assert "left out: it has 1 seats for 2 players" in out, out
     assert "left out: its turn 1 is damaged (ply 7, player 1)" in out, out
-
-
-def wait_for_winner(server, game):
-    """Polls an engines' game for up to 20 s until it has a winner."""
-    for _ in range(400):
-        st = server.get("/api/games/" + game["id"])[1]
-        if st["winner"]:
-            break
-        time.sleep(0.05)
-    assert st["winner"], st
 
 
 def test_engine_game_resumes_after_restart():

@@ -42,8 +42,7 @@ Game random_game(const std::string& spec, std::uint64_t seed, std::uint32_t turn
 
 // Expects `b` to be the game `a` is: the same turns (kind, player, point), position (its hash),
 // winner, side to move, seeds (and setup name, unless `b` has a custom one), board and
-// players' names. A fatal failure when the numbers of
-// turns differ.
+// players' names. A fatal failure when the numbers of turns differ.
 void expect_same_game(const Game& a, const Game& b);
 
 // The message of the tanbo::Error that `f` throws; a test failure (and "") when it throws
