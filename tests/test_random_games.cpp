@@ -18,6 +18,15 @@ using namespace tanbo;
 
 namespace {
 
+// Position::read_board gives every point's stone, as at() does point by point.
+void check_board_read(const Position& pos, const std::string& where) {
+  std::vector<Player> whole(pos.num_vertices(), Player{200});  // (200: no player)
+  pos.read_board(whole);
+  for (Vertex v = 0; v < pos.num_vertices(); ++v) {
+    ASSERT_EQ(whole[v], pos.at(v)) << where << ": read_board at point " << v;
+  }
+}
+
 // Cheap per-move checks (O(roots)): no live root is bounded, counts add up.
 void check_roots(const Position& pos, const std::string& where) {
   std::vector<std::uint32_t> stones(pos.num_players(), 0), roots(pos.num_players(), 0);
@@ -189,6 +198,7 @@ void run_games(const Board& b, std::uint64_t seed) {
       if (::testing::Test::HasFatalFailure()) return;
       if (pos.ply() % b.check_every == 0) {
         ASSERT_EQ(pos.check_consistency(), "") << where;
+        check_board_read(pos, where);
       }
       if (pos.ply() % b.snapshot_every == 0) saved[pos.ply()] = test::snapshot(pos);
       hashes.push_back(pos.hash());
@@ -483,6 +493,7 @@ TEST(RandomGames, CompactStorePlaysTheGamesOfGeneralStore) {
       if (move % 30000 == 0) {
         ASSERT_EQ(test::snapshot(compact), test::snapshot(general)) << spec << " move " << move;
         ASSERT_EQ(compact.check_consistency(), "") << spec << " move " << move;
+        check_board_read(compact, spec);
         // A resignation takes every root of the player off; its takeback puts them back.
         const test::Snapshot before = test::snapshot(compact);
         compact.resign(compact.to_move());

@@ -134,6 +134,11 @@ int Position::num_players() const {
 Player Position::at(Vertex v) const {
   return core_->with_view([v](const auto& b) { return b.color(v); });
 }
+void Position::read_board(std::span<Player> out) const {
+  core_->with_view([&](const auto& b) {
+    for (Vertex v = 0; v < core_->n; ++v) out[v] = b.color(v);
+  });
+}
 std::uint32_t Position::neighbours_of(Vertex v, Player p) const {
   return core_->with_store([v, p](const auto& r) { return r.neighbours_of(v, p); });
 }

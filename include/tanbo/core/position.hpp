@@ -101,6 +101,9 @@ class Position {
   Player at(Vertex v) const;                              // the stone on v, kEmpty if none
   std::uint32_t neighbours_of(Vertex v, Player p) const;  // neighbours of v with a stone of p
   bool compact_store() const;                             // whether the point store is compact
+  // Every point's stone (kEmpty if none) into out[0 .. num_vertices()), in one call: a pass
+  // over the board without a call for each point. Precondition: out.size() >= num_vertices().
+  void read_board(std::span<Player> out) const;
 
   // ---- turn and result
   Player to_move() const;       // the side to move (kEmpty once the game is over)
