@@ -15,6 +15,7 @@
 
 #include "tanbo/core/error.hpp"
 #include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/safe_file.hpp"
 #include "tanbo/io/sgf.hpp"
 #include "test_support.hpp"
 
@@ -45,6 +46,30 @@ TEST_F(AtomicWrite, WritesAndLeavesNoTemporaryFile) {
   write_file_atomic(path, "one\n");
   write_file_atomic(path, "two\n");
   EXPECT_EQ(read_text_file(path), "two\n");
+  EXPECT_EQ(entries(), 1u);
+}
+
+// A write with a check of the written file: the check reads the whole file before it takes the
+// target's name, and a check that throws leaves the target as it was and no file behind.
+TEST_F(AtomicWrite, ACheckOfTheWrittenFileDecidesWhetherItReplacesTheTarget) {
+  const std::string path = (dir_ / "proof.txt").string();
+  write_file_atomic(path, "old\n");
+  const auto produce = [](const FileSink& sink) {
+    sink("new ");
+    sink("text\n");
+  };
+  std::string seen;
+  write_file_atomic(path, produce, [&](const std::string& written) {
+    EXPECT_NE(written, path);
+    seen = read_text_file(written);
+  });
+  EXPECT_EQ(seen, "new text\n");
+  EXPECT_EQ(read_text_file(path), "new text\n");
+  write_file_atomic(path, "old\n");
+  EXPECT_THROW(
+      write_file_atomic(path, produce, [](const std::string&) { throw Error("not a proof"); }),
+      Error);
+  EXPECT_EQ(read_text_file(path), "old\n");
   EXPECT_EQ(entries(), 1u);
 }
 

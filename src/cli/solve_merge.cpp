@@ -4,7 +4,6 @@
 #include <iomanip>
 #include <map>
 #include <sstream>
-#include <unordered_set>
 
 #include "commands.hpp"
 #include "solve_split.hpp"
@@ -16,6 +15,7 @@
 #include "tanbo/io/gzip_text.hpp"
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/platform/input_file.hpp"
+#include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
 
 namespace tanbo::cli {
@@ -68,6 +68,18 @@ UnitResult read_result(const std::string& dir, std::size_t i, const std::string&
   return r;
 }
 
+// Line `number` of the unit's certificate `path` (false at its end), refused when it passes 64
+// MB as check-proof refuses it: a line without end must not fill memory.
+bool unit_line(std::istream& in, const std::string& path, std::uint64_t number, std::string& line) {
+  constexpr std::size_t kMaxLine = std::size_t{64} << 20;
+  std::size_t length = 0;
+  if (!read_line(in, line, kMaxLine, &length)) return false;
+  if (length > kMaxLine) {
+    throw Error(shown_name(path) + ": line " + std::to_string(number) + " is longer than 64 MB");
+  }
+  return true;
+}
+
 // The values of the tree above the units, from the units' results, and the certificate of the
 // whole result from the units' certificates.
 class Merge {
@@ -118,12 +130,15 @@ class Merge {
     return out;
   }
 
-  // The certificate that `winner` wins from the root.
-  std::string certificate(Player winner) {
-    std::string text = proof_header(pos_, winner);
-    std::unordered_set<std::string> listed;
-    prove(0, winner, text, listed);
-    return text;
+  // Writes the certificate that `winner` wins from the root to `sink`, a piece at a time: the
+  // units' certificates are read line by line and the positions listed are kept as short keys,
+  // so that a certificate of any size passes through without being held in memory.
+  void certificate(Player winner, const FileSink& sink) {
+    Lines out(sink);
+    out.add(proof_header(pos_, winner));
+    proof::PositionSet listed;
+    prove(0, winner, out, listed);
+    out.flush();
   }
 
  private:
@@ -131,6 +146,38 @@ class Merge {
     std::size_t index;
     std::size_t perm;  // the symmetry that maps its position onto its key
   };
+
+  // The certificate's lines on their way to the file, gathered into pieces of about a megabyte
+  // (each piece handed on is a write of the file).
+  class Lines {
+   public:
+    explicit Lines(const FileSink& sink) : sink_(sink) {}
+    void add(std::string_view text) {
+      piece_ += text;
+      if (piece_.size() >= kPiece) flush();
+    }
+    void flush() {
+      if (!piece_.empty()) sink_(piece_);
+      piece_.clear();
+    }
+
+   private:
+    static constexpr std::size_t kPiece = std::size_t{1} << 20;
+    const FileSink& sink_;
+    std::string piece_;
+  };
+
+  // Adds POSITION MOVE for `stones` (the winner to move) unless that position is listed.
+  void list(const std::vector<Player>& stones, Player winner, Vertex move, Lines& out,
+            proof::PositionSet& listed) {
+    proof::position_key(stones, pos_.num_players(), winner, key_);
+    if (!listed.insert(key_).second) return;
+    const Topology& topo = pos_.topology();
+    out.add(proof::position_text(topo, stones, pos_.num_players()));
+    out.add(" ");
+    out.add(topo.name(move));
+    out.add("\n");
+  }
 
   const Unit& unit_here() const {
     const auto it = units_.find(canonical(pos_, perms_).key);
@@ -161,21 +208,20 @@ class Merge {
     return me == kBlack ? kWhite : kBlack;
   }
 
-  void prove(int d, Player winner, std::string& text, std::unordered_set<std::string>& listed) {
+  void prove(int d, Player winner, Lines& out, proof::PositionSet& listed) {
     if (pos_.is_over()) return;
     if (d == manifest_.depth) {
-      add_unit_lines(winner, text, listed);
+      add_unit_lines(winner, out, listed);
       return;
     }
     const Player me = pos_.to_move();
-    const std::string here = proof_position(pos_);
+    std::vector<Player> here(pos_.num_vertices());
+    pos_.read_board(here);
     for (Vertex v : pos_.legal_moves(me)) {
       pos_.play(v);
       const bool follow = me != winner || value(d + 1) == winner;
-      if (follow && me == winner && listed.insert(here).second) {
-        text += here + " " + pos_.topology().name(v) + "\n";
-      }
-      if (follow) prove(d + 1, winner, text, listed);
+      if (follow && me == winner) list(here, winner, v, out, listed);
+      if (follow) prove(d + 1, winner, out, listed);
       pos_.undo();
       if (follow && me == winner) return;
     }
@@ -184,24 +230,19 @@ class Merge {
   // The unit's certificate, its positions and moves carried from the unit's position onto
   // this one (they may be mirror images). Its header must be the one the unit's position and
   // the winner give; each line is read as the format says, or refused.
-  void add_unit_lines(Player winner, std::string& text, std::unordered_set<std::string>& listed) {
+  void add_unit_lines(Player winner, Lines& out, proof::PositionSet& listed) {
     const Unit& unit = unit_here();
-    const std::string path = unit_proof_path(dir_, unit.index);
-    if (!fs::exists(path)) {
-      throw Error(unit_name(unit.index) + " has no certificate (" + shown_name(path) +
-                  "); solve each unit I with --proof DIR/results/unit-I.proof");
-    }
+    const std::string path = unit_certificate(unit.index);
     const Canonical here = canonical(pos_, perms_);
     std::vector<Vertex> inverse(pos_.num_vertices());
     for (Vertex v = 0; v < inverse.size(); ++v) inverse[perms_[here.perm][v]] = v;
     const auto& to_key = perms_[unit.perm];
     const Topology& topo = pos_.topology();
     auto map = [&](Vertex v) { return inverse[to_key[v]]; };
-    std::istringstream in(
-        read_input_file(path, shown_name(path), proof::kMaxFileBytes, "proof certificates"));
+    TextInput in(path, shown_name(path), proof::kMaxCheckedBytes, "proof certificates");
     const std::uint64_t header_lines = check_unit_header(in, path, unit.index, winner);
     std::string line;
-    for (std::uint64_t number = header_lines + 1; std::getline(in, line); ++number) {
+    for (std::uint64_t number = header_lines + 1; unit_line(in, path, number, line); ++number) {
       drop_carriage_returns(line);
       if (line.empty()) continue;
       const std::string where = shown_name(path) + ": line " + std::to_string(number);
@@ -219,9 +260,20 @@ class Merge {
       }
       const auto move = topo.parse_vertex(line.substr(space + 1));
       if (!move) throw Error(where + ": " + topo.not_a_point(line.substr(space + 1)));
-      std::string position = proof::position_text(topo, stones, pos_.num_players());
-      if (listed.insert(position).second) text += position + " " + topo.name(map(*move)) + "\n";
+      list(stones, winner, map(*move), out, listed);
     }
+  }
+
+  // The certificate of unit `index`: DIR/results/unit-I.proof, or unit-I.proof.gz when only
+  // that one is there.
+  std::string unit_certificate(std::size_t index) const {
+    const std::string path = unit_proof_path(dir_, index);
+    if (fs::exists(path) || !fs::exists(path + ".gz")) {
+      if (fs::exists(path)) return path;
+      throw Error(unit_name(index) + " has no certificate (" + shown_name(path) +
+                  "); solve each unit I with --proof DIR/results/unit-I.proof");
+    }
+    return path + ".gz";
   }
 
   // The header of unit `index`'s certificate: that of a certificate of its position (the
@@ -236,7 +288,7 @@ class Merge {
     std::uint64_t i = 0;
     while (std::getline(want, expected)) {
       ++i;
-      if (!std::getline(in, line)) line.clear();
+      if (!unit_line(in, path, i, line)) line.clear();
       drop_carriage_returns(line);
       if (line != expected) {
         throw Error(shown_name(path) + ": line " + std::to_string(i) + " is " + quote_input(line) +
@@ -254,6 +306,7 @@ class Merge {
   Manifest manifest_;
   std::vector<UnitResult> results_;
   std::map<std::string, Unit> units_;
+  std::string key_;  // list's scratch
 };
 
 }  // namespace
@@ -266,12 +319,13 @@ void check_merge_targets(const std::string& dir, const std::string& proof_path) 
   if (!proof_path.empty()) refuse_split_file(dir, proof_path, "--proof");
 }
 
-// The merged certificate checked as `tanbo check-proof` checks it, before it is written: the
-// units' certificates are other files, and a wrong one must not make a wrong proof.
-void check_merged(const std::string& certificate) {
-  std::istringstream in(certificate);
+// The merged certificate, written to `written`, checked as `tanbo check-proof` checks it before
+// it takes its name: the units' certificates are other files, and a wrong one must not make a
+// wrong proof.
+void check_merged(const std::string& written) {
   proof::CheckResult r;
   try {
+    TextInput in(written, "the merged certificate", proof::kMaxCheckedBytes, "proof certificates");
     r = proof::check(in);
   } catch (const Error& e) {
     throw Error(std::string("the merged certificate is not one: ") + e.what() +
@@ -308,9 +362,8 @@ void merge_solve(const std::string& dir, const std::string& proof_path, std::ost
   text << "time: " << std::fixed << std::setprecision(2) << merge.seconds()
        << " s (in the units, added up)\n";
   if (!proof_path.empty()) {
-    const std::string certificate = merge.certificate(winner);
-    check_merged(certificate);
-    write_text_file_atomic(proof_path, [&certificate](const FileSink& sink) { sink(certificate); });
+    write_text_file_atomic(
+        proof_path, [&](const FileSink& sink) { merge.certificate(winner, sink); }, check_merged);
     text << "proof: " << proof_path << "\n";
   }
   write_file_atomic(dir + "/result.txt", text.str());

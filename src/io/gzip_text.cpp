@@ -72,16 +72,20 @@ void GzipWriter::finish() {
 }
 
 void write_text_file_atomic(const std::string& path,
-                            const std::function<void(const FileSink&)>& produce) {
+                            const std::function<void(const FileSink&)>& produce,
+                            const FileCheck& verify) {
   if (!is_gzip_name(path)) {
-    write_file_atomic(path, produce);
+    write_file_atomic(path, produce, verify);
     return;
   }
-  write_file_atomic(path, [&](const FileSink& sink) {
-    GzipWriter gzip(sink);
-    produce([&gzip](std::string_view piece) { gzip.write(piece); });
-    gzip.finish();
-  });
+  write_file_atomic(
+      path,
+      [&](const FileSink& sink) {
+        GzipWriter gzip(sink);
+        produce([&gzip](std::string_view piece) { gzip.write(piece); });
+        gzip.finish();
+      },
+      verify);
 }
 
 // ---- reading

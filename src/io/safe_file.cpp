@@ -287,6 +287,7 @@ class TempFile {
     if (fd_ >= 0) ::close(fd_);
   }
 
+  const std::string& path() const { return path_; }
   // Writes and flushes `contents`.
   void fill(std::string_view contents) {
     append(contents);
@@ -363,12 +364,18 @@ void write_file_atomic(const std::string& path, std::string_view contents) {
 
 void write_file_atomic(const std::string& path,
                        const std::function<void(const FileSink&)>& produce) {
+  write_file_atomic(path, produce, FileCheck{});
+}
+
+void write_file_atomic(const std::string& path, const std::function<void(const FileSink&)>& produce,
+                       const FileCheck& verify) {
   const Target t = target_of(path);
   const WriteLock lock(t);
   remove_abandoned_temps(t);
   TempFile tmp(t, lock.status());
   produce([&tmp](std::string_view piece) { tmp.append(piece); });
   tmp.flush();
+  if (verify) verify(tmp.path());
   tmp.replace_target();
 }
 

@@ -107,12 +107,34 @@ cp h/results/unit-0.proof h/results/unit-1.proof
 merge_refused "(a certificate of another position, winner or split)"
 # A move changed in the units' certificates (the first listed move of each made one onto a
 # stone): the merged certificate no longer proves the result.
-for f in h/results/unit-*.proof; do
-  line=$(grep -n '/.* [A-D][1-4]$' "$f" | head -n 1 | cut -d: -f1)
-  stone=$(sed -n "${line}s/^\([A-D][1-4]\).*/\1/p" "$f")
-  [ -n "$stone" ] && sed -i "${line}s/ [A-D][1-4]\$/ $stone/" "$f"
-done
+change_first_moves() {
+  local f line stone
+  for f in h/results/unit-*.proof; do
+    line=$(grep -n '/.* [A-D][1-4]$' "$f" | head -n 1 | cut -d: -f1)
+    stone=$(sed -n "${line}s/^\([A-D][1-4]\).*/\1/p" "$f")
+    [ -n "$stone" ] && sed -i "${line}s/ [A-D][1-4]\$/ $stone/" "$f"
+  done
+}
+change_first_moves
 merge_refused "the merged certificate does not prove the result"
+# The merged certificate is checked before it takes its name: a certificate there already is
+# left as it was.
+"$TANBO" solve --merge h --proof h/proof.txt > out 2> err || fail "merge h: $(cat err)"
+cp h/proof.txt proof.keep
+change_first_moves
+"$TANBO" solve --merge h --proof h/proof.txt > out 2> err && fail "a wrong merge over a certificate"
+grep -qF "the merged certificate does not prove the result" err || fail "over a certificate: $(cat err)"
+cmp -s h/proof.txt proof.keep || fail "a refused merge changed the certificate there"
+[ -z "$(find h -name '*.tmp*')" ] || fail "a refused merge left a file: $(find h -name '*.tmp*')"
+rm -rf h && cp -r h.keep h
+# Units' certificates compressed with gzip (unit-I.proof.gz) merge into the same certificate,
+# and --proof NAME.gz writes it compressed.
+"$TANBO" solve --merge h --proof plain.proof > out 2> err || fail "merge h: $(cat err)"
+gzip h/results/unit-*.proof
+"$TANBO" solve --merge h --proof merged.proof.gz > out 2> err || fail "gzip units: $(cat err)"
+zcat merged.proof.gz | cmp -s - plain.proof || fail "gzip units merge into another certificate"
+"$TANBO" check-proof merged.proof.gz > out 2> err || fail "the compressed merge: $(cat out err)"
+rm -rf h && cp -r h.keep h
 # The split's own files are not overwritten by the certificate.
 cp h/manifest.txt manifest.keep
 "$TANBO" solve --merge h --proof h/manifest.txt > out 2> err && fail "--proof over the manifest"

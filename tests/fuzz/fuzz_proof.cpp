@@ -1,6 +1,6 @@
 // libFuzzer target: the proof checker (tanbo::proof::check, docs/solved.md "Proofs anyone can
-// check"), which reads certificates from anyone: `tanbo check-proof` hands it the text of a
-// file of at most proof::kMaxFileBytes.
+// check"), which reads certificates from anyone: `tanbo check-proof` hands it a file's text, a
+// piece at a time.
 //
 // Any text must give a result or a tanbo::Error, never a crash, a hang or another exception.
 // A certificate the checker finds valid must claim the true winner: on boards of at most 16

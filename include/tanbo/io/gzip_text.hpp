@@ -36,10 +36,11 @@ class GzipWriter {
   std::unique_ptr<Impl> impl_;
 };
 
-// write_file_atomic(path, produce), compressed with gzip (level 6) on the way when `path`'s name
-// ends in ".gz".
+// write_file_atomic(path, produce, verify), compressed with gzip (level 6) on the way when
+// `path`'s name ends in ".gz" (`verify` then gets the compressed file: TextInput reads it).
 void write_text_file_atomic(const std::string& path,
-                            const std::function<void(const FileSink&)>& produce);
+                            const std::function<void(const FileSink&)>& produce,
+                            const FileCheck& verify = {});
 
 // A text file read as a stream a piece at a time: as it is, or inflated when it begins as a
 // gzip file does (whatever its name; members written one after another are read on). The file

@@ -41,6 +41,14 @@ using FileSink = std::function<void(std::string_view piece)>;
 void write_file_atomic(const std::string& path,
                        const std::function<void(const FileSink&)>& produce);
 
+// The same, with `verify` called on the written temporary file (its path, in the target's
+// folder) before it replaces `path`: a result too large to hold in memory is checked as a file
+// and put in place only when it passes. Whatever `verify` throws leaves `path` untouched, as a
+// failing write does. The lock is held while it runs.
+using FileCheck = std::function<void(const std::string& written)>;
+void write_file_atomic(const std::string& path, const std::function<void(const FileSink&)>& produce,
+                       const FileCheck& verify);
+
 // Checks before a long computation that write_file_atomic(path, ...) can write its result: the
 // target's folder takes a temporary file and an existing target is a plain file with one name.
 // Throws tanbo::Error saying why not; leaves nothing behind.

@@ -35,10 +35,9 @@
 
 namespace tanbo::proof {
 
-// The largest certificate held in memory whole (a unit's, read by a merge): 1 GB.
-inline constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 30;
-// The largest certificate `tanbo check-proof` reads, a piece at a time: 1 TB. What it keeps
-// of the file is bounded by the memory limit, not by this.
+// The largest certificate `tanbo check-proof` (and a merge of a split solve, for its units')
+// reads, a piece at a time: 1 TB. What it keeps of the file is bounded by the memory limit,
+// not by this.
 inline constexpr std::uint64_t kMaxCheckedBytes = std::uint64_t{1} << 40;
 
 // The first line of every certificate.
