@@ -262,10 +262,10 @@ TEST(Sgf, WhatWritingARecordAgainWouldLeaveOut) {
 }
 
 // The main line is counted against the memory limit as it is read: 64 MB of empty nodes take
-// 1.6 GB, which a small machine does not have. Here 8 MB of them under a limit of 128 MB.
+// 512 MB, which a small machine may not have. Here 24 MB of them under a limit of 128 MB.
 TEST(Sgf, AMainLineOverTheMemoryLimitIsRefused) {
   set_max_memory(128u << 20);
-  const std::string text = "(;GM[1]SZ[9]" + std::string(8u << 20, ';') + ")";
+  const std::string text = "(;GM[1]SZ[9]" + std::string(24u << 20, ';') + ")";
   const std::string why = refusal(text);
   set_max_memory(0);
   EXPECT_EQ(why.rfind("x.sgf:1: the record's main line would need about ", 0), 0u) << why;

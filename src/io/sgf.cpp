@@ -18,14 +18,83 @@ namespace {
 using namespace sgf_detail;
 
 // ---- a small SGF reader: the main line of the first game tree
-using Props = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
-const std::vector<std::string>* property(const Props& p, const std::string& id) {
-  for (const auto& [k, v] : p) {
-    if (k == id) return &v;
+// The main line as the parser keeps it: its nodes' properties and values in flat arrays, views
+// of one string that holds their text. A vector of properties a node, each with a vector of
+// values, took 25 to 35 times the text of a record of small nodes (2 GB for 60 MB of ";C[]"
+// nodes); these arrays take 4 bytes a node, 16 a property and 8 a value beside the text kept.
+class MainLine {
+ public:
+  // The values of one property (at least one), in the order written.
+  class Values {
+   public:
+    Values(const MainLine& line, std::uint32_t first, std::uint32_t count)
+        : line_(&line), first_(first), count_(count) {}
+    std::size_t size() const { return count_; }
+    std::string_view operator[](std::size_t i) const {
+      return line_->text(line_->values_[first_ + i]);
+    }
+    std::string_view front() const { return (*this)[0]; }
+
+   private:
+    const MainLine* line_;
+    std::uint32_t first_, count_;
+  };
+
+  std::size_t size() const { return nodes_.size(); }
+  // Property `id` of node `node`, if the node has it.
+  std::optional<Values> property(std::size_t node, std::string_view id) const {
+    for (std::uint32_t i = first_property(node); i < end_property(node); ++i) {
+      if (text(props_[i].id) == id) return Values(*this, props_[i].first_value, props_[i].values);
+    }
+    return std::nullopt;
   }
-  return nullptr;
-}
+  // Calls f(id, values) for each property of `node`, in the order written.
+  template <class F>
+  void each_property(std::size_t node, F&& f) const {
+    for (std::uint32_t i = first_property(node); i < end_property(node); ++i) {
+      f(text(props_[i].id), Values(*this, props_[i].first_value, props_[i].values));
+    }
+  }
+
+  // Building, in the order of the text: a node, then its properties, each after its values.
+  void add_node() { nodes_.push_back(static_cast<std::uint32_t>(props_.size())); }
+  void add_value(std::string_view v) { values_.push_back(keep(v)); }
+  void add_property(std::string_view id, std::size_t values) {
+    const auto count = static_cast<std::uint32_t>(values);
+    props_.push_back({keep(id), static_cast<std::uint32_t>(values_.size()) - count, count});
+  }
+  // The bytes the arrays and the text take once their vectors have doubled at most once more.
+  std::uint64_t bytes() const {
+    return 2 * (nodes_.size() * sizeof(std::uint32_t) + props_.size() * sizeof(Prop) +
+                values_.size() * sizeof(Span) + text_.size());
+  }
+
+ private:
+  struct Span {
+    std::uint32_t begin, size;  // in text_ (a record is at most 64 MB)
+  };
+  struct Prop {
+    Span id;
+    std::uint32_t first_value, values;
+  };
+
+  Span keep(std::string_view t) {
+    const Span s{static_cast<std::uint32_t>(text_.size()), static_cast<std::uint32_t>(t.size())};
+    text_ += t;
+    return s;
+  }
+  std::string_view text(Span s) const { return std::string_view(text_).substr(s.begin, s.size); }
+  std::uint32_t first_property(std::size_t node) const { return nodes_[node]; }
+  std::uint32_t end_property(std::size_t node) const {
+    return node + 1 < nodes_.size() ? nodes_[node + 1] : static_cast<std::uint32_t>(props_.size());
+  }
+
+  std::vector<std::uint32_t> nodes_;  // each node's first property in props_
+  std::vector<Prop> props_;
+  std::vector<Span> values_;
+  std::string text_;
+};
 
 // A property name or value as a message repeats it: as it is when short and printable, else
 // quoted, escaped and cut (quote_input).
@@ -60,14 +129,17 @@ std::string simple_text(std::string_view value) {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string origin) : s_(text), origin_(std::move(origin)) {}
+  // `kept`: the properties of the main line to keep (null: all). The others are read, and
+  // refused as the kept ones are when they are not SGF, but not kept.
+  Parser(std::string_view text, std::string origin, const std::set<std::string_view>* kept)
+      : s_(text), origin_(std::move(origin)), kept_ids_(kept) {}
 
-  std::vector<Props> main_line() {
+  MainLine main_line() {
     skip_ws();
     if (i_ >= s_.size() || s_[i_] != '(') throw err("SGF text must start with '('");
-    std::vector<Props> nodes;
-    tree(nodes, true);
-    return nodes;
+    MainLine line;
+    tree(line, true);
+    return line;
   }
   // Lines of play that branch off the main line (each leaf of the tree but the main line's).
   std::size_t variations_left_out() const { return left_out_; }
@@ -82,7 +154,7 @@ class Parser {
   void skip_ws() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
   }
-  void tree(std::vector<Props>& nodes, bool keep) {
+  void tree(MainLine& line, bool keep) {
     // Variations nest by recursion: bound the depth so that no text can overflow the stack.
     if (++depth_ > kMaxDepth) throw err("variations nested more than 1000 deep");
     ++i_;  // '('
@@ -90,18 +162,15 @@ class Parser {
     bool any = false;
     while (i_ < s_.size() && s_[i_] == ';') {
       ++i_;
-      Props p = node();
-      if (keep) {
-        count_kept(p);
-        nodes.push_back(std::move(p));
-      }
+      node(line, keep);
+      if (keep) count_kept(line);
       any = true;
       skip_ws();
     }
     if (!any) throw err("a game tree needs at least one node ';'");
     bool first = true;
     while (i_ < s_.size() && s_[i_] == '(') {
-      tree(nodes, keep && first);  // only the first variation is the main line
+      tree(line, keep && first);  // only the first variation is the main line
       first = false;
       skip_ws();
     }
@@ -111,8 +180,9 @@ class Parser {
     ++i_;
     --depth_;
   }
-  Props node() {
-    Props props;
+  // A node, added to `line` when `keep` says so.
+  void node(MainLine& line, bool keep) {
+    if (keep) line.add_node();
     std::set<std::string> seen;  // (a node may hold many properties: no quadratic search)
     skip_ws();
     while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
@@ -129,7 +199,8 @@ class Parser {
                   " has no capital letter: SGF names properties in capitals (SZ, B, W)");
       }
       skip_ws();
-      std::vector<std::string> values;
+      const bool kept = keep && (!kept_ids_ || kept_ids_->count(id));
+      std::size_t values = 0;
       while (i_ < s_.size() && s_[i_] == '[') {
         ++i_;
         std::string v;
@@ -141,32 +212,27 @@ class Parser {
           throw err("unterminated value of " + shown(id) + " (a ']' is missing)");
         }
         ++i_;
-        values.push_back(std::move(v));
+        if (kept) line.add_value(v);
+        ++values;
         skip_ws();
       }
-      if (values.empty()) throw err("property " + shown(id) + " has no value");
+      if (values == 0) throw err("property " + shown(id) + " has no value");
       if (!id.empty() && !seen.insert(id).second) {
         throw err("property " + shown(id) + " is given twice in one node (SGF allows one)");
       }
-      props.emplace_back(std::move(id), std::move(values));
+      if (kept) line.add_property(id, values);
     }
-    return props;
   }
 
-  // Counts what a node of the main line takes once kept (its vector, each property's name and
-  // values; the nodes' vector grows by doubling), against the memory limit every 16 MB: 64 MB
-  // of empty nodes (";;;") take 1.6 GB, and a machine with less was left to kill the program.
-  void count_kept(const Props& p) {
-    kept_ += 2 * sizeof(Props);
-    for (const auto& [id, values] : p) {
-      kept_ += sizeof(p.front()) + id.size() + values.size() * sizeof(std::string);
-      for (const std::string& v : values) kept_ += v.size();
-    }
-    if (kept_ < next_check_) return;
-    next_check_ = kept_ + (16u << 20);
+  // Counts what the main line kept takes against the memory limit, every 16 MB: 64 MB of
+  // empty nodes (";;;") take 512 MB, which a small machine may not have.
+  void count_kept(const MainLine& line) {
+    const std::uint64_t kept = line.bytes();
+    if (kept < next_check_) return;
+    next_check_ = kept + (16u << 20);
     const MemoryLimit limit = memory_limit();
-    if (kept_ > limit.board_room()) {
-      throw err("the record's main line " + memory_refusal(kept_, limit));
+    if (kept > limit.board_room()) {
+      throw err("the record's main line " + memory_refusal(kept, limit));
     }
   }
 
@@ -175,19 +241,20 @@ class Parser {
   std::string origin_;
   std::size_t i_ = 0;
   int depth_ = 0;
+  const std::set<std::string_view>* kept_ids_;
   std::size_t left_out_ = 0;
-  std::uint64_t kept_ = 0, next_check_ = 16u << 20;  // count_kept's count and its next check
+  std::uint64_t next_check_ = 16u << 20;  // count_kept's next check
 };
 
-bool has_setup(const Props& n) {
-  return property(n, "AB") || property(n, "AW") || property(n, "AE");
-}
+// The properties the reader reads: a record's other properties (comments, times, marks) are
+// read over, and not kept.
+const std::set<std::string_view> kReadProperties = {"GM", "SZ", "CA", "PL", "AB", "AW", "AE",
+                                                    "PB", "PW", "DT", "EV", "RE", "B",  "W"};
 
 // The game of a record's main line, read node by node through the rules.
 class Reader {
  public:
-  Reader(std::vector<Props> nodes, std::string where)
-      : nodes_(std::move(nodes)), where_(std::move(where)) {}
+  Reader(MainLine line, std::string where) : line_(std::move(line)), where_(std::move(where)) {}
 
   Game read() {
     read_board();
@@ -219,14 +286,13 @@ class Reader {
 
   // SZ[n] or SZ[w:h] (default 19).
   void read_board() {
-    const Props& root = nodes_.front();
-    if (auto gm = property(root, "GM"); gm && gm->front() != "1") {
+    if (auto gm = line_.property(0, "GM"); gm && gm->front() != "1") {
       throw fail(0, "GM[" + shown(gm->front()) +
                         "]: this program reads the Go-board records it writes "
                         "(GM[1])");
     }
-    if (auto sz = property(root, "SZ")) {
-      const std::string& v = sz->front();
+    if (auto sz = line_.property(0, "SZ")) {
+      const std::string_view v = sz->front();
       const auto colon = v.find(':');
       const auto w = side(v.substr(0, colon));
       const auto h = colon == std::string::npos ? w : side(v.substr(colon + 1));
@@ -244,7 +310,7 @@ class Reader {
     topo_ = parse_topology("grid " + std::to_string(w_) + "x" + std::to_string(h_));
   }
 
-  Vertex vertex(std::size_t node, const std::string& s) const {
+  Vertex vertex(std::size_t node, std::string_view s) const {
     if (s.size() != 2 || sgf_index(s[0]) < 0 || sgf_index(s[1]) < 0 ||
         static_cast<std::uint32_t>(sgf_index(s[0])) >= w_ ||
         static_cast<std::uint32_t>(sgf_index(s[1])) >= h_) {
@@ -260,7 +326,7 @@ class Reader {
   // each point once; a point listed again is refused, which also bounds the work by the board's
   // size (a 64 MB record of "[aa:ZZ]" rectangles on 52x52 named billions of points).
   std::vector<Vertex> points(std::size_t node, const char* id,
-                             const std::vector<std::string>& values) const {
+                             const MainLine::Values& values) const {
     std::vector<Vertex> out;
     std::vector<bool> listed(topo_->num_vertices());
     const auto add = [&](Vertex v) {
@@ -271,7 +337,8 @@ class Reader {
       listed[v] = true;
       out.push_back(v);
     };
-    for (const auto& v : values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const std::string_view v = values[i];
       if (v.size() == 5 && v[2] == ':') {  // compressed rectangle "aa:cc"
         const Vertex a = vertex(node, v.substr(0, 2)), b = vertex(node, v.substr(3));
         const auto ca = topo_->coords(a), cb = topo_->coords(b);
@@ -290,13 +357,12 @@ class Reader {
   // What the root says of the start that a game cannot hold is refused rather than passed
   // over: the position would differ from the record's.
   void check_start() const {
-    const Props& root = nodes_.front();
-    if (property(root, "AE")) {
+    if (line_.property(0, "AE")) {
       throw fail(0,
                  "AE in the root (stones taken off the start) is not read: give the start "
                  "with AB and AW only");
     }
-    if (const auto* pl = property(root, "PL"); pl && pl->front() != "B") {
+    if (const auto pl = line_.property(0, "PL"); pl && pl->front() != "B") {
       throw fail(0, "PL[" + shown(pl->front()) + "]: Black moves first in Tanbo");
     }
   }
@@ -304,14 +370,13 @@ class Reader {
   // The root's AB/AW: a named setup when the stones are one, else "custom"; the board's
   // default start when there are none.
   Setup read_setup() const {
-    const Props& root = nodes_.front();
     Setup setup;
     setup.name = "custom";
     setup.players = 2;
-    if (auto ab = property(root, "AB")) {
+    if (auto ab = line_.property(0, "AB")) {
       for (Vertex v : points(0, "AB", *ab)) setup.stones.emplace_back(v, kBlack);
     }
-    if (auto aw = property(root, "AW")) {
+    if (auto aw = line_.property(0, "AW")) {
       for (Vertex v : points(0, "AW", *aw)) setup.stones.emplace_back(v, kWhite);
     }
     if (setup.stones.empty()) return make_setup(*topo_);
@@ -327,17 +392,16 @@ class Reader {
   }
 
   void read_header(Game& game) const {
-    const Props& root = nodes_.front();
     game.names.assign(2, "");
-    if (auto pb = property(root, "PB")) game.names[0] = text_of("PB", pb->front());
-    if (auto pw = property(root, "PW")) game.names[1] = text_of("PW", pw->front());
-    if (auto dt = property(root, "DT")) game.date = text_of("DT", dt->front());
-    if (auto ev = property(root, "EV")) game.event = text_of("EV", ev->front());
+    if (auto pb = line_.property(0, "PB")) game.names[0] = text_of("PB", pb->front());
+    if (auto pw = line_.property(0, "PW")) game.names[1] = text_of("PW", pw->front());
+    if (auto dt = line_.property(0, "DT")) game.date = text_of("DT", dt->front());
+    if (auto ev = line_.property(0, "EV")) game.event = text_of("EV", ev->front());
   }
 
   // A SimpleText value as UTF-8, the text of game files: from ISO-8859-1 when the root's CA
   // says so (each byte its code point), else as it is, refused when it is not UTF-8.
-  std::string text_of(const char* id, const std::string& value) const {
+  std::string text_of(const char* id, std::string_view value) const {
     std::string text = utf8_text_of(id, value);
     // Shown on terminals as it is: no character that would show it in another order than it is
     // written (the command line and game files refuse them in names too).
@@ -348,9 +412,9 @@ class Reader {
     }
     return text;
   }
-  std::string utf8_text_of(const char* id, const std::string& value) const {
+  std::string utf8_text_of(const char* id, std::string_view value) const {
     std::string charset;
-    if (const auto* ca = property(nodes_.front(), "CA")) charset = to_lower(trim(ca->front()));
+    if (const auto ca = line_.property(0, "CA")) charset = to_lower(trim(ca->front()));
     if (charset == "iso-8859-1" || charset == "latin1" || charset == "latin-1") {
       std::string utf8;
       for (const char c : value) {
@@ -377,16 +441,15 @@ class Reader {
   // else after the root is refused.
   void play_moves(Position& pos) const {
     std::optional<Removal> last;
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      const Props& n = nodes_[i];
-      if (property(n, "B") || property(n, "W")) {
+    for (std::size_t i = 0; i < line_.size(); ++i) {
+      if (line_.property(i, "B") || line_.property(i, "W")) {
         last = play_move(pos, i);
         check_removal(pos, i, *last);
         continue;
       }
-      if (i > 0 && has_setup(n)) {
+      if (i > 0 && has_setup(i)) {
         if (!last) {
-          if (property(n, "AE") && !property(n, "AB") && !property(n, "AW"))
+          if (line_.property(i, "AE") && !line_.property(i, "AB") && !line_.property(i, "AW"))
             throw fail(i, "AE without a move");
           throw fail(i, "stones added in the middle of the game (AB/AW) are not Tanbo moves");
         }
@@ -397,12 +460,11 @@ class Reader {
   }
 
   Removal play_move(Position& pos, std::size_t i) const {
-    const Props& n = nodes_[i];
-    const auto* b = property(n, "B");
-    const auto* wv = property(n, "W");
+    const auto b = line_.property(i, "B");
+    const auto wv = line_.property(i, "W");
     if (b && wv) throw fail(i, "a node with both B and W");
     const Player p = b ? kBlack : kWhite;
-    const std::string& value = (b ? b : wv)->front();
+    const std::string_view value = (b ? *b : *wv).front();
     const Vertex v = vertex(i, value);
     const std::string why = pos.explain(p, v);
     if (!why.empty()) {
@@ -423,9 +485,8 @@ class Reader {
   // AB/AW after a move only put back stones a Go viewer would have captured: each must stand on
   // the board. AE must list exactly the stones the move removed.
   void check_removal(const Position& pos, std::size_t i, const Removal& last) const {
-    const Props& n = nodes_[i];
     for (const char* id : {"AB", "AW"}) {
-      const auto* put = property(n, id);
+      const auto put = line_.property(i, id);
       if (!put) continue;
       const Player owner = id[1] == 'B' ? kBlack : kWhite;
       for (Vertex u : points(i, id, *put)) {
@@ -436,7 +497,7 @@ class Reader {
                                                : "a " + player_title(pos.at(u)) + " stone"));
       }
     }
-    if (const auto* ae = property(n, "AE")) {
+    if (const auto ae = line_.property(i, "AE")) {
       auto listed = points(i, "AE", *ae);
       std::sort(listed.begin(), listed.end());
       if (listed != last.stones) {
@@ -448,9 +509,9 @@ class Reader {
 
   // RE[B+R]/RE[W+R] adds the resignation; any other B+/W+ must agree with the moves.
   void read_result(Position& pos) const {
-    const auto* re = property(nodes_.front(), "RE");
+    const auto re = line_.property(0, "RE");
     if (!re) return;
-    const std::string& r = re->front();
+    const std::string_view r = re->front();
     if (r.size() < 2 || (r[0] != 'B' && r[0] != 'W') || r[1] != '+') return;
     const Player winner = r[0] == 'B' ? kBlack : kWhite;
     const bool resign = r.size() > 2 && (r[2] == 'R' || r[2] == 'r');
@@ -464,7 +525,12 @@ class Reader {
     }
   }
 
-  std::vector<Props> nodes_;
+  // Whether node i sets stones (AB, AW or AE).
+  bool has_setup(std::size_t i) const {
+    return line_.property(i, "AB") || line_.property(i, "AW") || line_.property(i, "AE");
+  }
+
+  MainLine line_;
   std::string where_;
   std::uint32_t w_ = 19, h_ = 19;
   TopologyPtr topo_;
@@ -475,33 +541,34 @@ class Reader {
 Game read_sgf(std::string_view text, std::string_view origin, std::size_t* variations_left_out) {
   check_input_size(text.size(), kMaxGameFileBytes, origin, "SGF records");
   const std::string where(origin);
-  Parser parser(without_byte_order_mark(text, origin), where);
-  std::vector<Props> nodes = parser.main_line();
-  Game game = Reader(std::move(nodes), where).read();
+  Parser parser(without_byte_order_mark(text, origin), where, &kReadProperties);
+  Game game = Reader(parser.main_line(), where).read();
   if (variations_left_out) *variations_left_out = parser.variations_left_out();
   return game;
 }
 
 std::string sgf_left_out_by_rewrite(std::string_view text, std::string_view origin) {
   check_input_size(text.size(), kMaxGameFileBytes, origin, "SGF records");
-  Parser parser(without_byte_order_mark(text, origin), std::string(origin));
-  const std::vector<Props> nodes = parser.main_line();
+  Parser parser(without_byte_order_mark(text, origin), std::string(origin), nullptr);
+  const MainLine line = parser.main_line();
   if (const std::size_t n = parser.variations_left_out(); n > 0) {
     return std::to_string(n) + " variation" + (n == 1 ? "" : "s") + " besides its main line";
   }
   // What write_sgf writes again from the game (or, as AP, CA, FF and ST, rewrites to the same
   // effect); the root's C is written again when it is the description this program writes.
-  static const std::set<std::string> kept = {"GM", "FF", "CA", "AP", "ST", "SZ", "GN", "PB", "PW",
-                                             "EV", "RE", "PL", "AB", "AW", "AE", "B",  "W"};
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    for (const auto& [id, values] : nodes[i]) {
-      if (kept.count(id)) continue;
-      if (i == 0 && id == "C" && values.front().rfind("Tanbo on ", 0) == 0) continue;
-      if (i == 0 && id == "DT" && sgf_date(values.front()) == values.front()) continue;
-      return id + "[" + shown(values.front()) + "] in node " + std::to_string(i + 1);
-    }
+  static const std::set<std::string_view> kept = {"GM", "FF", "CA", "AP", "ST", "SZ",
+                                                  "GN", "PB", "PW", "EV", "RE", "PL",
+                                                  "AB", "AW", "AE", "B",  "W"};
+  std::string first;
+  for (std::size_t i = 0; i < line.size() && first.empty(); ++i) {
+    line.each_property(i, [&](std::string_view id, const MainLine::Values& values) {
+      if (!first.empty() || kept.count(id)) return;
+      if (i == 0 && id == "C" && values.front().substr(0, 9) == "Tanbo on ") return;
+      if (i == 0 && id == "DT" && sgf_date(std::string(values.front())) == values.front()) return;
+      first = std::string(id) + "[" + shown(values.front()) + "] in node " + std::to_string(i + 1);
+    });
   }
-  return "";
+  return first;
 }
 
 bool is_sgf_text(std::string_view text) {
