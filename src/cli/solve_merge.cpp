@@ -268,12 +268,10 @@ class Merge {
   // that one is there.
   std::string unit_certificate(std::size_t index) const {
     const std::string path = unit_proof_path(dir_, index);
-    if (fs::exists(path) || !fs::exists(path + ".gz")) {
-      if (fs::exists(path)) return path;
-      throw Error(unit_name(index) + " has no certificate (" + shown_name(path) +
-                  "); solve each unit I with --proof DIR/results/unit-I.proof");
-    }
-    return path + ".gz";
+    if (fs::exists(path)) return path;
+    if (fs::exists(path + ".gz")) return path + ".gz";
+    throw Error(unit_name(index) + " has no certificate (" + shown_name(path) +
+                "); solve each unit I with --proof DIR/results/unit-I.proof");
   }
 
   // The header of unit `index`'s certificate: that of a certificate of its position (the
