@@ -10,7 +10,8 @@
 #                 units run there, by ssh, in DIR at the same path, with tanbo at the same path
 #   --depth D     the units are the positions D plies ahead (default 2; mirror images are one)
 #   --wait        accepted for the Slurm script's sake: this script always waits for the merge
-#   --proof       each unit writes its certificate, the merge one of the whole result:
+#   --proof       each unit writes its certificate (DIR/results/unit-I.proof.gz), the
+#                 merge one of the whole result:
 #                 DIR/proof.txt (tanbo check-proof DIR/proof.txt)
 #   --resume      each unit keeps its search's table in DIR/checkpoints/unit-I.ckpt (written
 #                 every --checkpoint-every seconds, default 600, and when it stops), and a unit

@@ -101,7 +101,7 @@ solve_check_out() {
 # every unit after the split.
 solve_check_options() {
   local words=(solve --out "$solve_out" --unit 0 --progress 0 "${solve_search[@]}") out
-  ((solve_proof)) && words+=(--proof "$solve_out/results/unit-0.proof")
+  ((solve_proof)) && words+=(--proof "$solve_out/results/unit-0.proof.gz")
   ((solve_resume)) && words+=(--checkpoint "$solve_out/checkpoints/unit-0.ckpt" --resume)
   if ! out=$("$study_tanbo" "${words[@]}" --help 2>&1 > /dev/null); then
     printf '%s\n' "$out" >&2
@@ -149,7 +149,7 @@ solve_unit_command() {
   local words=("$study_tanbo" solve --out "$solve_dir" --unit)
   local line
   line="$(study_quote_words "${words[@]}") $1 --progress 0 $(study_quote_words "${solve_search[@]}")"
-  ((solve_proof)) && line+=" --proof $(study_quote_words "$solve_dir/results")/unit-$1.proof"
+  ((solve_proof)) && line+=" --proof $(study_quote_words "$solve_dir/results")/unit-$1.proof.gz"
   ((solve_resume)) &&
     line+=" --checkpoint $(study_quote_words "$solve_dir/checkpoints")/unit-$1.ckpt --resume"
   echo "$line"

@@ -316,12 +316,12 @@ void refuse_split_file(const std::string& dir, const std::string& path, const st
   const auto inside = [&](const std::string& folder) {
     return target.parent_path() == canonical_of(folder);
   };
-  if (!allowed.empty() && same(allowed)) return;
+  if (!allowed.empty() && (same(allowed) || same(allowed + ".gz"))) return;
   if (same(manifest_path(dir)) || same(dir + "/root.tanbo") || same(dir + "/result.txt") ||
       inside(dir + "/units") || inside(dir + "/results")) {
     throw Error(option + " " + shown_name(path) +
                 " is one of the split's own files; write it elsewhere (the merge's certificate: "
-                "DIR/proof.txt; a unit's: DIR/results/unit-I.proof)");
+                "DIR/proof.txt; a unit's: DIR/results/unit-I.proof, or .proof.gz)");
   }
 }
 

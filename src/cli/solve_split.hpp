@@ -31,7 +31,8 @@ void solve_unit(const std::string& dir, std::size_t unit, const SolverOptions& o
 
 // Refuses (tanbo::Error) `path`, given as `option`, when it names one of the split's own files
 // in DIR: its manifest, root.tanbo, result.txt, or a file in units/ or results/ other than
-// `allowed` (a unit's own certificate). Writing there would break the split.
+// `allowed` (a unit's own certificate) and `allowed` + ".gz". Writing there would break the
+// split.
 void refuse_split_file(const std::string& dir, const std::string& path, const std::string& option,
                        const std::string& allowed = "");
 
