@@ -11,8 +11,8 @@
 #   --depth D     the units are the positions D plies ahead (default 2; mirror images are one)
 #   --wait        accepted for the Slurm script's sake: this script always waits for the merge
 #   --proof       each unit writes its certificate (DIR/results/unit-I.proof.gz), the
-#                 merge one of the whole result:
-#                 DIR/proof.txt (tanbo check-proof DIR/proof.txt)
+#                 merge one of the whole result, DIR/proof.txt (tanbo check-proof
+#                 DIR/proof.txt)
 #   --resume      each unit keeps its search's table in DIR/checkpoints/unit-I.ckpt (written
 #                 every --checkpoint-every seconds, default 600, and when it stops), and a unit
 #                 run again (bash DIR/unit.sh I) carries on from it

@@ -14,8 +14,8 @@
 #                   the lines tanbo solve prints (winner: ..., winning moves: ...); the job ids
 #                   go to stderr, and Ctrl-C stops the waiting, not the jobs
 #   --proof         each unit writes its certificate (DIR/results/unit-I.proof.gz), the
-#                   merge one of the whole result:
-#                   DIR/proof.txt (tanbo check-proof DIR/proof.txt)
+#                   merge one of the whole result, DIR/proof.txt (tanbo check-proof
+#                   DIR/proof.txt)
 #   --resume        each unit keeps its search's table in DIR/checkpoints/unit-I.ckpt (written
 #                   every --checkpoint-every seconds, default 600, and when it stops), and a unit
 #                   run again (sbatch --array=I DIR/unit.sh) carries on from it
