@@ -15,6 +15,7 @@
 #include "tanbo/io/gzip_text.hpp"
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/platform/input_file.hpp"
+#include "tanbo/platform/memory.hpp"
 #include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
 
@@ -167,11 +168,16 @@ class Merge {
     std::string piece_;
   };
 
-  // Adds POSITION MOVE for `stones` (the winner to move) unless that position is listed.
+  // Adds POSITION MOVE for `stones` (the winner to move) unless that position is listed. The
+  // keys of the positions listed are counted against the memory limit, as the checker's are.
   void list(const std::vector<Player>& stones, Player winner, Vertex move, Lines& out,
             proof::PositionSet& listed) {
     proof::position_key(stones, pos_.num_players(), winner, key_);
+    const std::uint64_t cost = listed.cost(key_);
     if (!listed.insert(key_).second) return;
+    if ((kept_ += cost) > limit_.board_room()) {
+      throw Error("merging the units' certificates " + memory_refusal(kept_, limit_));
+    }
     const Topology& topo = pos_.topology();
     out.add(proof::position_text(topo, stones, pos_.num_players()));
     out.add(" ");
@@ -305,6 +311,8 @@ class Merge {
   std::vector<UnitResult> results_;
   std::map<std::string, Unit> units_;
   std::string key_;  // list's scratch
+  MemoryLimit limit_ = memory_limit();
+  std::uint64_t kept_ = 0;  // the bytes of the keys listed, at most
 };
 
 }  // namespace

@@ -135,6 +135,17 @@ gzip h/results/unit-*.proof
 zcat merged.proof.gz | cmp -s - plain.proof || fail "gzip units merge into another certificate"
 "$TANBO" check-proof merged.proof.gz > out 2> err || fail "the compressed merge: $(cat out err)"
 rm -rf h && cp -r h.keep h
+# The keys of the positions a merge lists count against the memory limit: 5x6 in units, merged
+# under 8 MB, is refused as the merge passes the limit, and writes nothing.
+"$TANBO" solve --topology "grid 5x6" --setup spaced --split 2 --out m > out 2> err || fail "split 5x6: $(cat err)"
+for ((i = 0; i < $(sed -n 's/^units //p' m/manifest.txt); ++i)); do
+  "$TANBO" solve --out m --unit "$i" --table 64 --progress 0 --proof "m/results/unit-$i.proof.gz" \
+    > out 2> err || fail "5x6 unit $i: $(cat err)"
+done
+"$TANBO" solve --merge m --proof m/proof.txt --max-memory 8M > out 2> err && fail "a merge past 8 MB"
+grep -qF "merging the units' certificates would need about" err || fail "merge under 8 MB: $(cat err)"
+[ -e m/proof.txt ] || [ -e m/result.txt ] && fail "a merge refused for memory wrote a file"
+"$TANBO" solve --merge m --proof m/proof.txt > out 2> err || fail "merge 5x6: $(cat err)"
 # The split's own files are not overwritten by the certificate.
 cp h/manifest.txt manifest.keep
 "$TANBO" solve --merge h --proof h/manifest.txt > out 2> err && fail "--proof over the manifest"
