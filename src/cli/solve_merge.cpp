@@ -334,7 +334,7 @@ void check_merged(const std::string& written) {
     TextInput in(written, "the merged certificate", proof::kMaxCheckedBytes, "proof certificates");
     r = proof::check(in);
   } catch (const Error& e) {
-    throw Error(std::string("the merged certificate is not one: ") + e.what() +
+    throw Error(std::string("the merged certificate could not be checked: ") + e.what() +
                 "; nothing written");
   }
   if (!r.valid) {

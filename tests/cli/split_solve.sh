@@ -145,6 +145,11 @@ done
 "$TANBO" solve --merge m --proof m/proof.txt --max-memory 8M > out 2> err && fail "a merge past 8 MB"
 grep -qF "merging the units' certificates would need about" err || fail "merge under 8 MB: $(cat err)"
 [ -e m/proof.txt ] || [ -e m/result.txt ] && fail "a merge refused for memory wrote a file"
+# Under 16 MB the merge passes and its check does not: said so, and nothing written.
+"$TANBO" solve --merge m --proof m/proof.txt --max-memory 16M > out 2> err && fail "a check past 16 MB"
+grep -qF "the merged certificate could not be checked: checking this certificate would need" err ||
+  fail "check under 16 MB: $(cat err)"
+[ -e m/proof.txt ] || [ -e m/result.txt ] && fail "a merge whose check ran out of room wrote a file"
 "$TANBO" solve --merge m --proof m/proof.txt > out 2> err || fail "merge 5x6: $(cat err)"
 # The split's own files are not overwritten by the certificate.
 cp h/manifest.txt manifest.keep
