@@ -1,6 +1,8 @@
 // The merge of a split solve (solve_split.hpp): the root's value from the units' results, and
 // one certificate of the whole result from the units' certificates.
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -131,6 +133,14 @@ class Merge {
     return out;
   }
 
+  // Progress lines on `err` every `every` seconds while the certificate is written (0: none).
+  void show_progress(std::ostream& err, double every) {
+    err_ = &err;
+    every_ = every;
+    start_ = Clock::now();
+    next_ = start_ + seconds(every);
+  }
+
   // Writes the certificate that `winner` wins from the root to `sink`, a piece at a time: the
   // units' certificates are read line by line and the positions listed are kept as short keys,
   // so that a certificate of any size passes through without being held in memory.
@@ -177,6 +187,13 @@ class Merge {
     if (!listed.insert(key_).second) return;
     if ((kept_ += cost) > limit_.board_room()) {
       throw Error("merging the units' certificates " + memory_refusal(kept_, limit_));
+    }
+    if (every_ > 0 && listed.size() % 4096 == 0 && Clock::now() >= next_) {
+      next_ = Clock::now() + seconds(every_);
+      *err_ << "merge: " << std::fixed << std::setprecision(0)
+            << std::chrono::duration<double>(Clock::now() - start_).count() << " s, " << units_read_
+            << " units' certificates read, " << listed.size() << " positions listed\n"
+            << std::flush;
     }
     const Topology& topo = pos_.topology();
     out.add(proof::position_text(topo, stones, pos_.num_players()));
@@ -268,6 +285,7 @@ class Merge {
       if (!move) throw Error(where + ": " + topo.not_a_point(line.substr(space + 1)));
       list(stones, winner, map(*move), out, listed);
     }
+    ++units_read_;
   }
 
   // The certificate of unit `index`: DIR/results/unit-I.proof, or unit-I.proof.gz when only
@@ -313,6 +331,15 @@ class Merge {
   std::string key_;  // list's scratch
   MemoryLimit limit_ = memory_limit();
   std::uint64_t kept_ = 0;  // the bytes of the keys listed, at most
+  // show_progress's
+  using Clock = std::chrono::steady_clock;
+  static Clock::duration seconds(double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  }
+  std::ostream* err_ = nullptr;
+  double every_ = 0;
+  Clock::time_point start_, next_;
+  std::size_t units_read_ = 0;
 };
 
 }  // namespace
@@ -328,11 +355,21 @@ void check_merge_targets(const std::string& dir, const std::string& proof_path) 
 // The merged certificate, written to `written`, checked as `tanbo check-proof` checks it before
 // it takes its name: the units' certificates are other files, and a wrong one must not make a
 // wrong proof.
-void check_merged(const std::string& written) {
+void check_merged(const std::string& written, std::ostream& err, double every) {
+  const auto report = [&err](const proof::CheckProgress& p) {
+    err << "merge: checking the merged certificate, " << std::fixed << std::setprecision(0)
+        << p.seconds << " s, ";
+    if (p.checked == 0) {
+      err << p.lines_read << " lines read\n" << std::flush;
+    } else {
+      err << p.checked << " positions checked\n" << std::flush;
+    }
+  };
   proof::CheckResult r;
   try {
     TextInput in(written, "the merged certificate", proof::kMaxCheckedBytes, "proof certificates");
-    r = proof::check(in);
+    r = proof::check(in, every > 0 ? report : std::function<void(const proof::CheckProgress&)>{},
+                     every);
   } catch (const Error& e) {
     throw Error(std::string("the merged certificate could not be checked: ") + e.what() +
                 "; nothing written");
@@ -345,7 +382,8 @@ void check_merged(const std::string& written) {
 
 }  // namespace
 
-void merge_solve(const std::string& dir, const std::string& proof_path, std::ostream& out) {
+void merge_solve(const std::string& dir, const std::string& proof_path, double progress,
+                 std::ostream& out, std::ostream& err) {
   Merge merge(dir);
   check_merge_targets(dir, proof_path);
   const Position& root = merge.root();
@@ -368,8 +406,10 @@ void merge_solve(const std::string& dir, const std::string& proof_path, std::ost
   text << "time: " << std::fixed << std::setprecision(2) << merge.seconds()
        << " s (in the units, added up)\n";
   if (!proof_path.empty()) {
+    merge.show_progress(err, progress);
     write_text_file_atomic(
-        proof_path, [&](const FileSink& sink) { merge.certificate(winner, sink); }, check_merged);
+        proof_path, [&](const FileSink& sink) { merge.certificate(winner, sink); },
+        [&](const std::string& written) { check_merged(written, err, progress); });
     text << "proof: " << proof_path << "\n";
   }
   write_file_atomic(dir + "/result.txt", text.str());

@@ -39,7 +39,9 @@ void refuse_split_file(const std::string& dir, const std::string& path, const st
 // Combines the results of every unit of DIR into the root's value and prints, and writes to
 // DIR/result.txt, the lines tanbo solve prints for the root (`winner: ...`, `winning moves:
 // ...`); with `proof_path`, one certificate of the whole result from the units' certificates.
-// Refuses a missing unit, a result of another split, a certificate that is missing.
-void merge_solve(const std::string& dir, const std::string& proof_path, std::ostream& out);
+// Refuses a missing unit, a result of another split, a certificate that is missing. Progress
+// lines of the certificate's writing and check go to `err` every `progress` seconds (0: none).
+void merge_solve(const std::string& dir, const std::string& proof_path, double progress,
+                 std::ostream& out, std::ostream& err);
 
 }  // namespace tanbo::cli

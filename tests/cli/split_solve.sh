@@ -150,7 +150,11 @@ grep -qF "merging the units' certificates would need about" err || fail "merge u
 grep -qF "the merged certificate could not be checked: checking this certificate would need" err ||
   fail "check under 16 MB: $(cat err)"
 [ -e m/proof.txt ] || [ -e m/result.txt ] && fail "a merge whose check ran out of room wrote a file"
-"$TANBO" solve --merge m --proof m/proof.txt > out 2> err || fail "merge 5x6: $(cat err)"
+# A long merge shows its progress on stderr (--progress S, as a solve does).
+"$TANBO" solve --merge m --proof m/proof.txt --progress 0.1 > out 2> err || fail "merge 5x6: $(cat err)"
+grep -qE '^merge: ([0-9]+ s, [0-9]+ units.* certificates read, [0-9]+ positions listed|checking the merged certificate, [0-9]+ s, [0-9]+ (lines read|positions checked))$' err ||
+  fail "no progress lines from a merge of 5x6: $(cat err)"
+"$TANBO" check-proof m/proof.txt > out 2> err || fail "the 5x6 merge: $(cat out err)"
 # The split's own files are not overwritten by the certificate.
 cp h/manifest.txt manifest.keep
 "$TANBO" solve --merge h --proof h/manifest.txt > out 2> err && fail "--proof over the manifest"
