@@ -307,8 +307,7 @@ int cmd_solve(const std::vector<std::string>& args, std::istream&, std::ostream&
   check_checkpoint_args(a.checkpoint);
   if (!a.proof.empty()) check_proof_target(a);  // before hours of search, not after
   if (job == Job::kMerge) {
-    merge_solve(a.merge, a.proof, a.progress, out, err);
-    return 0;
+    return merge_solve(a.merge, a.proof, a.progress, out, err);
   }
   SolveLimits limits;
   limits.seconds = a.seconds;

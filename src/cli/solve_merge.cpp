@@ -1,6 +1,8 @@
 // The merge of a split solve (solve_split.hpp): the root's value from the units' results, and
 // one certificate of the whole result from the units' certificates.
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <functional>
 #include <iomanip>
@@ -8,6 +10,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "solve_checkpoint.hpp"
 #include "solve_split.hpp"
 #include "split_files.hpp"
 #include "tanbo/ai/proof_writer.hpp"
@@ -133,8 +136,10 @@ class Merge {
     return out;
   }
 
-  // Progress lines on `err` every `every` seconds while the certificate is written (0: none).
-  void show_progress(std::ostream& err, double every) {
+  // Progress lines on `err` every `every` seconds while the certificate is written (0: none);
+  // `stop` set (by a signal) ends the writing with an Error.
+  void show_progress(std::ostream& err, double every, const std::atomic<bool>& stop) {
+    stop_ = &stop;
     err_ = &err;
     every_ = every;
     start_ = Clock::now();
@@ -182,6 +187,7 @@ class Merge {
   // keys of the positions listed are counted against the memory limit, as the checker's are.
   void list(const std::vector<Player>& stones, Player winner, Vertex move, Lines& out,
             proof::PositionSet& listed) {
+    if (stop_ && stop_->load(std::memory_order_relaxed)) throw Error("stopped");
     proof::position_key(stones, pos_.num_players(), winner, key_);
     const std::uint64_t cost = listed.cost(key_);
     if (!listed.insert(key_).second) return;
@@ -336,6 +342,7 @@ class Merge {
   static Clock::duration seconds(double s) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   }
+  const std::atomic<bool>* stop_ = nullptr;
   std::ostream* err_ = nullptr;
   double every_ = 0;
   Clock::time_point start_, next_;
@@ -355,8 +362,15 @@ void check_merge_targets(const std::string& dir, const std::string& proof_path) 
 // The merged certificate, written to `written`, checked as `tanbo check-proof` checks it before
 // it takes its name: the units' certificates are other files, and a wrong one must not make a
 // wrong proof.
-void check_merged(const std::string& written, std::ostream& err, double every) {
-  const auto report = [&err](const proof::CheckProgress& p) {
+// Progress lines every `every` seconds (0: none); `stop` set ends the check within a quarter
+// of a second, with an Error.
+void check_merged(const std::string& written, std::ostream& err, double every,
+                  const std::atomic<bool>& stop) {
+  double next = every;
+  const auto report = [&](const proof::CheckProgress& p) {
+    if (stop.load(std::memory_order_relaxed)) throw Error("stopped");
+    if (every <= 0 || p.seconds < next) return;
+    next = p.seconds + every;
     err << "merge: checking the merged certificate, " << std::fixed << std::setprecision(0)
         << p.seconds << " s, ";
     if (p.checked == 0) {
@@ -368,8 +382,7 @@ void check_merged(const std::string& written, std::ostream& err, double every) {
   proof::CheckResult r;
   try {
     TextInput in(written, "the merged certificate", proof::kMaxCheckedBytes, "proof certificates");
-    r = proof::check(in, every > 0 ? report : std::function<void(const proof::CheckProgress&)>{},
-                     every);
+    r = proof::check(in, report, 0.25);
   } catch (const Error& e) {
     throw Error(std::string("the merged certificate could not be checked: ") + e.what() +
                 "; nothing written");
@@ -382,8 +395,8 @@ void check_merged(const std::string& written, std::ostream& err, double every) {
 
 }  // namespace
 
-void merge_solve(const std::string& dir, const std::string& proof_path, double progress,
-                 std::ostream& out, std::ostream& err) {
+int merge_solve(const std::string& dir, const std::string& proof_path, double progress,
+                std::ostream& out, std::ostream& err) {
   Merge merge(dir);
   check_merge_targets(dir, proof_path);
   const Position& root = merge.root();
@@ -406,14 +419,24 @@ void merge_solve(const std::string& dir, const std::string& proof_path, double p
   text << "time: " << std::fixed << std::setprecision(2) << merge.seconds()
        << " s (in the units, added up)\n";
   if (!proof_path.empty()) {
-    merge.show_progress(err, progress);
-    write_text_file_atomic(
-        proof_path, [&](const FileSink& sink) { merge.certificate(winner, sink); },
-        [&](const std::string& written) { check_merged(written, err, progress); });
+    // Ctrl-C or SIGTERM stops the certificate with nothing written, and the merge with it.
+    const int signal = run_until_signal([&](const std::atomic<bool>& stop) {
+      merge.show_progress(err, progress, stop);
+      write_text_file_atomic(
+          proof_path, [&](const FileSink& sink) { merge.certificate(winner, sink); },
+          [&](const std::string& written) { check_merged(written, err, progress, stop); });
+    });
+    if (signal) {
+      out << text.str() << "proof: not written (stopped by "
+          << (signal == SIGINT ? "SIGINT" : "SIGTERM") << "); " << shown_name(dir + "/result.txt")
+          << " not written\n";
+      return 128 + signal;
+    }
     text << "proof: " << proof_path << "\n";
   }
   write_file_atomic(dir + "/result.txt", text.str());
   out << text.str();
+  return 0;
 }
 
 }  // namespace tanbo::cli

@@ -41,7 +41,9 @@ void refuse_split_file(const std::string& dir, const std::string& path, const st
 // ...`); with `proof_path`, one certificate of the whole result from the units' certificates.
 // Refuses a missing unit, a result of another split, a certificate that is missing. Progress
 // lines of the certificate's writing and check go to `err` every `progress` seconds (0: none).
-void merge_solve(const std::string& dir, const std::string& proof_path, double progress,
-                 std::ostream& out, std::ostream& err);
+// SIGINT or SIGTERM while the certificate is written stops the merge with nothing written:
+// returns 128 + the signal, else 0.
+int merge_solve(const std::string& dir, const std::string& proof_path, double progress,
+                std::ostream& out, std::ostream& err);
 
 }  // namespace tanbo::cli

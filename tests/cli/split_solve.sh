@@ -155,6 +155,24 @@ grep -qF "the merged certificate could not be checked: checking this certificate
 grep -qE '^merge: ([0-9]+ s, [0-9]+ units.* certificates read, [0-9]+ positions listed|checking the merged certificate, [0-9]+ s, [0-9]+ (lines read|positions checked))$' err ||
   fail "no progress lines from a merge of 5x6: $(cat err)"
 "$TANBO" check-proof m/proof.txt > out 2> err || fail "the 5x6 merge: $(cat out err)"
+# Ctrl-C while the merged certificate is written (after its first progress line) stops the
+# merge: the answer printed, status 130, no certificate, no result.txt and no temporary file.
+rm m/proof.txt m/result.txt
+"$TANBO" solve --merge m --proof m/proof.txt --progress 0.1 > out 2> err &
+pid=$!
+for _ in $(seq 1 600); do
+  grep -q '^merge: ' err && break
+  sleep 0.05
+done
+kill -INT $pid
+wait $pid
+status=$?
+[ $status -eq 130 ] || fail "SIGINT during a merge: status $status, $(cat out err)"
+grep -qx 'winner: white' out || fail "SIGINT during a merge: no answer: $(cat out)"
+grep -qx 'proof: not written (stopped by SIGINT); m/result.txt not written' out ||
+  fail "SIGINT during a merge: $(cat out)"
+[ -e m/proof.txt ] || [ -e m/result.txt ] && fail "a merge stopped by SIGINT wrote a file"
+compgen -G 'm/.proof.txt.tmp.*' > /dev/null && fail "a stopped merge left a temporary file"
 # The split's own files are not overwritten by the certificate.
 cp h/manifest.txt manifest.keep
 "$TANBO" solve --merge h --proof h/manifest.txt > out 2> err && fail "--proof over the manifest"
