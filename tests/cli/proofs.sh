@@ -5,10 +5,8 @@
 set -uo pipefail
 TANBO=$1
 SRC=$2
-work=$(mktemp -d)
-[ -n "${KEEP:-}" ] && echo "work folder: $work" || trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/cli.sh"
 cd "$work" || exit 1
-fail() { echo "proofs: FAIL: $*"; exit 1; }
 
 "$TANBO" solve --topology "grid 4x4" --table 8 --progress 0 --proof 4x4.proof > out 2> err \
   || fail "solve --proof: $(cat err)"
@@ -146,16 +144,10 @@ grep -qF -- '--proof and --checkpoint name one file' err || fail "checkpoint: $(
 
 # Ctrl-C while the certificate is written: the result stands, nothing is left half written.
 "$TANBO" solve --topology "grid 4x8" --table 256 --progress 0 --proof stopped.proof.gz > out 2> err &
-pid=$!
 # (The result printed first: a check before the search makes a temporary file for a moment,
 # when no handler is there yet and a background job ignores SIGINT.)
-for _ in $(seq 1 600); do
-  grep -q '^time: ' out && compgen -G '.stopped.proof.gz.tmp.*' > /dev/null && break
-  sleep 0.05
-done
-kill -INT $pid
-wait $pid
-status=$?
+certificate_begun() { grep -q '^time: ' out && compgen -G '.stopped.proof.gz.tmp.*' > /dev/null; }
+interrupt_when $! certificate_begun
 [ $status -eq 130 ] || fail "SIGINT during the certificate: status $status, $(cat out err)"
 grep -qx 'winner: white' out || fail "SIGINT: no result: $(cat out)"
 grep -qx 'proof: not written (stopped by SIGINT)' out || fail "SIGINT: $(cat out)"

@@ -159,14 +159,7 @@ grep -qE '^merge: ([0-9]+ s, [0-9]+ units.* certificates read, [0-9]+ positions 
 # merge: the answer printed, status 130, no certificate, no result.txt and no temporary file.
 rm m/proof.txt m/result.txt
 "$TANBO" solve --merge m --proof m/proof.txt --progress 0.1 > out 2> err &
-pid=$!
-for _ in $(seq 1 600); do
-  grep -q '^merge: ' err && break
-  sleep 0.05
-done
-kill -INT $pid
-wait $pid
-status=$?
+interrupt_when $! grep -q '^merge: ' err
 [ $status -eq 130 ] || fail "SIGINT during a merge: status $status, $(cat out err)"
 grep -qx 'winner: white' out || fail "SIGINT during a merge: no answer: $(cat out)"
 grep -qx 'proof: not written (stopped by SIGINT); m/result.txt not written' out ||

@@ -31,3 +31,18 @@ refused_in_one_line() {
   [ -s out ] && fail "$*: wrote on standard output anyway: $(cat out)"
   return 0
 }
+
+# interrupt_when PID TEST...: sends SIGINT to the background job PID once the command TEST...
+# succeeds (tried every 0.05 s, for 30 s at most), waits for the job and sets `status` to its
+# exit status.
+interrupt_when() {
+  local pid=$1
+  shift
+  for _ in $(seq 1 600); do
+    "$@" && break
+    sleep 0.05
+  done
+  kill -INT "$pid"
+  wait "$pid"
+  status=$?
+}
