@@ -75,12 +75,12 @@ class ProofWalk {
         winner_(winner),
         search_(solver),
         limits_(limits),
-        sink_(sink),
+        text_(sink),
         progress_(progress),
         every_(progress ? every : 0) {}
 
   ProofStats run() {
-    out_ = proof_header(pos_, winner_);
+    text_.add(proof_header(pos_, winner_));
     expand();
     while (!stack_.empty()) {
       if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) {
@@ -97,7 +97,7 @@ class ProofWalk {
       if (!expand()) pos_.undo();
       if (every_.due()) progress_({lines_, seen_.size(), every_.elapsed()});
     }
-    sink_(out_);
+    text_.flush();
     return {lines_, seen_.size(), 0};
   }
 
@@ -122,14 +122,7 @@ class ProofWalk {
       if (r.winner != winner_) throw Error(std::string(player_name(winner_)) + " does not win");
       move = r.best;
     }
-    out_ += proof::position_text(pos_.topology(), stones, pos_.num_players());
-    out_ += ' ';
-    out_ += pos_.topology().name(move);
-    out_ += '\n';
-    if (out_.size() >= kFlushBytes) {
-      sink_(out_);
-      out_.clear();
-    }
+    text_.add_line(pos_.topology(), stones, pos_.num_players(), move);
     ++lines_;
     stack_.push_back({{move}, 0});
     return true;
@@ -152,17 +145,14 @@ class ProofWalk {
     return kNoVertex;
   }
 
-  static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
-
   Position pos_;
   Player winner_;
   ProofSearch search_;
   const SolveLimits& limits_;
-  const ProofSink& sink_;
   std::vector<Frame> stack_;
   proof::PositionSet seen_;  // positions expanded, with the side to move
   std::string key_, probe_;
-  std::string out_;  // text not yet handed to the sink
+  proof::CertificateText text_;  // the certificate on its way to the sink
   std::uint64_t lines_ = 0;
   const Progress& progress_;
   Every every_;  // when a progress call is due

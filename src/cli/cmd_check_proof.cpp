@@ -37,12 +37,7 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
   if (path.empty()) throw Error("give the certificate to check: tanbo check-proof FILE");
   check_progress_seconds(progress);
   const auto report = [&err](const proof::CheckProgress& p) {
-    err << "check: " << std::fixed << std::setprecision(0) << p.seconds << " s, ";
-    if (p.checked == 0) {
-      err << p.lines_read << " lines read\n" << std::flush;
-    } else {
-      err << p.checked << " positions checked\n" << std::flush;
-    }
+    err << "check: " << proof::progress_text(p) << "\n" << std::flush;
   };
   proof::CheckResult r;
   try {  // (status 1 says "not a proof": running out of memory must not say that)

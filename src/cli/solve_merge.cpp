@@ -1,7 +1,6 @@
 // The merge of a split solve (solve_split.hpp): the root's value from the units' results, and
 // one certificate of the whole result from the units' certificates.
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <functional>
@@ -21,6 +20,7 @@
 #include "tanbo/io/safe_file.hpp"
 #include "tanbo/platform/input_file.hpp"
 #include "tanbo/platform/memory.hpp"
+#include "tanbo/platform/ticker.hpp"
 #include "tanbo/proof/position_set.hpp"
 #include "tanbo/proof/proof.hpp"
 
@@ -141,16 +141,14 @@ class Merge {
   void show_progress(std::ostream& err, double every, const std::atomic<bool>& stop) {
     stop_ = &stop;
     err_ = &err;
-    every_ = every;
-    start_ = Clock::now();
-    next_ = start_ + seconds(every);
+    every_ = Every(every);
   }
 
   // Writes the certificate that `winner` wins from the root to `sink`, a piece at a time: the
   // units' certificates are read line by line and the positions listed are kept as short keys,
   // so that a certificate of any size passes through without being held in memory.
   void certificate(Player winner, const FileSink& sink) {
-    Lines out(sink);
+    proof::CertificateText out(sink);
     out.add(proof_header(pos_, winner));
     proof::PositionSet listed;
     prove(0, winner, out, listed);
@@ -163,49 +161,22 @@ class Merge {
     std::size_t perm;  // the symmetry that maps its position onto its key
   };
 
-  // The certificate's lines on their way to the file, gathered into pieces of about a megabyte
-  // (each piece handed on is a write of the file).
-  class Lines {
-   public:
-    explicit Lines(const FileSink& sink) : sink_(sink) {}
-    void add(std::string_view text) {
-      piece_ += text;
-      if (piece_.size() >= kPiece) flush();
-    }
-    void flush() {
-      if (!piece_.empty()) sink_(piece_);
-      piece_.clear();
-    }
-
-   private:
-    static constexpr std::size_t kPiece = std::size_t{1} << 20;
-    const FileSink& sink_;
-    std::string piece_;
-  };
-
   // Adds POSITION MOVE for `stones` (the winner to move) unless that position is listed. The
   // keys of the positions listed are counted against the memory limit, as the checker's are.
-  void list(const std::vector<Player>& stones, Player winner, Vertex move, Lines& out,
-            proof::PositionSet& listed) {
+  void list(const std::vector<Player>& stones, Player winner, Vertex move,
+            proof::CertificateText& out, proof::PositionSet& listed) {
     if (stop_ && stop_->load(std::memory_order_relaxed)) throw Error("stopped");
     proof::position_key(stones, pos_.num_players(), winner, key_);
     const std::uint64_t cost = listed.cost(key_);
     if (!listed.insert(key_).second) return;
-    if ((kept_ += cost) > limit_.board_room()) {
-      throw Error("merging the units' certificates " + memory_refusal(kept_, limit_));
-    }
-    if (every_ > 0 && listed.size() % 4096 == 0 && Clock::now() >= next_) {
-      next_ = Clock::now() + seconds(every_);
-      *err_ << "merge: " << std::fixed << std::setprecision(0)
-            << std::chrono::duration<double>(Clock::now() - start_).count() << " s, " << units_read_
-            << " units' certificates read, " << listed.size() << " positions listed\n"
+    memory_.add(cost);
+    if (every_.due()) {
+      *err_ << "merge: " << std::fixed << std::setprecision(0) << every_.elapsed() << " s, "
+            << units_read_ << " units' certificates read, " << listed.size()
+            << " positions listed\n"
             << std::flush;
     }
-    const Topology& topo = pos_.topology();
-    out.add(proof::position_text(topo, stones, pos_.num_players()));
-    out.add(" ");
-    out.add(topo.name(move));
-    out.add("\n");
+    out.add_line(pos_.topology(), stones, pos_.num_players(), move);
   }
 
   const Unit& unit_here() const {
@@ -237,7 +208,7 @@ class Merge {
     return me == kBlack ? kWhite : kBlack;
   }
 
-  void prove(int d, Player winner, Lines& out, proof::PositionSet& listed) {
+  void prove(int d, Player winner, proof::CertificateText& out, proof::PositionSet& listed) {
     if (pos_.is_over()) return;
     if (d == manifest_.depth) {
       add_unit_lines(winner, out, listed);
@@ -259,7 +230,7 @@ class Merge {
   // The unit's certificate, its positions and moves carried from the unit's position onto
   // this one (they may be mirror images). Its header must be the one the unit's position and
   // the winner give; each line is read as the format says, or refused.
-  void add_unit_lines(Player winner, Lines& out, proof::PositionSet& listed) {
+  void add_unit_lines(Player winner, proof::CertificateText& out, proof::PositionSet& listed) {
     const Unit& unit = unit_here();
     const std::string path = unit_certificate(unit.index);
     const Canonical here = canonical(pos_, perms_);
@@ -334,18 +305,12 @@ class Merge {
   Manifest manifest_;
   std::vector<UnitResult> results_;
   std::map<std::string, Unit> units_;
-  std::string key_;  // list's scratch
-  MemoryLimit limit_ = memory_limit();
-  std::uint64_t kept_ = 0;  // the bytes of the keys listed, at most
+  std::string key_;                                         // list's scratch
+  MemoryBudget memory_{"merging the units' certificates"};  // the keys listed
   // show_progress's
-  using Clock = std::chrono::steady_clock;
-  static Clock::duration seconds(double s) {
-    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
-  }
   const std::atomic<bool>* stop_ = nullptr;
   std::ostream* err_ = nullptr;
-  double every_ = 0;
-  Clock::time_point start_, next_;
+  Every every_{0};
   std::size_t units_read_ = 0;
 };
 
@@ -371,13 +336,8 @@ void check_merged(const std::string& written, std::ostream& err, double every,
     if (stop.load(std::memory_order_relaxed)) throw Error("stopped");
     if (every <= 0 || p.seconds < next) return;
     next = p.seconds + every;
-    err << "merge: checking the merged certificate, " << std::fixed << std::setprecision(0)
-        << p.seconds << " s, ";
-    if (p.checked == 0) {
-      err << p.lines_read << " lines read\n" << std::flush;
-    } else {
-      err << p.checked << " positions checked\n" << std::flush;
-    }
+    err << "merge: checking the merged certificate, " << proof::progress_text(p) << "\n"
+        << std::flush;
   };
   proof::CheckResult r;
   try {

@@ -201,4 +201,9 @@ TopologyPtr parse_topology(std::string_view spec) {
   return parse_topology(spec, process_limits());
 }
 
+void MemoryBudget::add(std::uint64_t bytes) {
+  used_ += bytes;
+  if (used_ > limit_.board_room()) throw Error(what_ + " " + memory_refusal(used_, limit_));
+}
+
 }  // namespace tanbo

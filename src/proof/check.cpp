@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <iomanip>
 #include <sstream>
 #include <vector>
 
@@ -189,26 +190,6 @@ struct Certificate {
   std::string moves;  // the moves that led there, one space apart
   Player winner = kEmpty;
   PositionSet lines{kVisited + 1};  // the listed positions
-};
-
-// What the check may hold in memory (the certificate's positions, the positions checked) within
-// the room the memory limit leaves a board, so that a huge file is refused, not a crash.
-class MemoryBudget {
- public:
-  MemoryBudget() : limit_(memory_limit()) {}
-  // Counts `bytes` more; throws tanbo::Error when they pass the room.
-  void add(std::uint64_t bytes) {
-    used_ += bytes;
-    if (used_ > limit_.board_room()) {
-      throw Error("checking this certificate " + memory_refusal(used_, limit_));
-    }
-  }
-  // Gives back `bytes` counted before (a line of play's position, once it is left).
-  void release(std::uint64_t bytes) { used_ -= std::min(bytes, used_); }
-
- private:
-  MemoryLimit limit_;
-  std::uint64_t used_ = 0;
 };
 
 std::string field(const std::string& line, std::string_view key, std::uint64_t number) {
@@ -475,6 +456,33 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& report
 
 }  // namespace
 
+void CertificateText::add(std::string_view text) {
+  piece_ += text;
+  if (piece_.size() >= (std::size_t{1} << 20)) flush();
+}
+void CertificateText::add_line(const Topology& topo, const std::vector<Player>& stones, int players,
+                               Vertex move) {
+  add(position_text(topo, stones, players));
+  add(" ");
+  add(topo.name(move));
+  add("\n");
+}
+void CertificateText::flush() {
+  if (!piece_.empty()) sink_(piece_);
+  piece_.clear();
+}
+
+std::string progress_text(const CheckProgress& p) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(0) << p.seconds << " s, ";
+  if (p.checked == 0) {
+    os << p.lines_read << " lines read";
+  } else {
+    os << p.checked << " positions checked";
+  }
+  return os.str();
+}
+
 std::string position_text(const Topology& topo, const std::vector<Player>& stones, int players) {
   std::vector<std::string> parts(players);
   for (Vertex v = 0; v < stones.size(); ++v) {
@@ -557,7 +565,9 @@ std::vector<std::pair<Vertex, Player>> read_position(const Topology& t, std::str
 
 CheckResult check(std::istream& in, const std::function<void(const CheckProgress&)>& report,
                   double every) {
-  MemoryBudget memory;
+  // What the check holds (the certificate's positions, the positions checked), so that a huge
+  // file is refused, not a crash.
+  MemoryBudget memory("checking this certificate");
   Reporter reporter(report, every);
   std::uint64_t number = 0;
   Certificate c = read_header(in, number, memory);

@@ -3,10 +3,12 @@
 // the machine; every program builds its boards through here.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "tanbo/core/topology.hpp"
 
@@ -27,6 +29,23 @@ void set_memory_advice(std::string advice);
 // found through /proc/self/cgroup and /proc/self/mountinfo. `root` is prefixed to every path
 // (tests lay out a fake /proc and /sys under a directory).
 std::optional<MemoryLimit> cgroup_memory_limit(const std::string& root = "");
+
+// Memory a computation keeps as it goes, counted against the limit as it stood when it began,
+// within the room that limit leaves a board: add() throws tanbo::Error, "WHAT would need about
+// ..." (memory_refusal), once the count passes it.
+class MemoryBudget {
+ public:
+  explicit MemoryBudget(std::string what) : what_(std::move(what)), limit_(memory_limit()) {}
+  // Counts `bytes` more; throws when they pass the room.
+  void add(std::uint64_t bytes);
+  // Gives back `bytes` counted before (what the computation no longer holds).
+  void release(std::uint64_t bytes) { used_ -= std::min(bytes, used_); }
+
+ private:
+  std::string what_;
+  MemoryLimit limit_;
+  std::uint64_t used_ = 0;
+};
 
 // `limits` as a program uses them: the memory limit as it stands now (memory_limit(), unless
 // `limits` sets one), taken once before the board is begun so that what a reader holds as it

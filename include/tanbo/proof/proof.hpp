@@ -56,6 +56,21 @@ void check_names(const Topology& topo);
 // POSITION of the format: `stones[v]` is the player on point v (kEmpty for none).
 std::string position_text(const Topology& topo, const std::vector<Player>& stones, int players);
 
+// A certificate's text on its way to `sink`, handed on in pieces of about a megabyte (each
+// piece a write of the file): text as it is (the header), then a line "POSITION MOVE" for each
+// position listed. flush() hands on what is left.
+class CertificateText {
+ public:
+  explicit CertificateText(std::function<void(std::string_view)> sink) : sink_(std::move(sink)) {}
+  void add(std::string_view text);
+  void add_line(const Topology& topo, const std::vector<Player>& stones, int players, Vertex move);
+  void flush();
+
+ private:
+  std::function<void(std::string_view)> sink_;
+  std::string piece_;
+};
+
 // The stones of POSITION `text` of a game of `players` players, (point, player) in the order
 // written, when the text is as position_text writes it: one part per player, each the
 // player's points by their names in the board's vertex order, no point twice (so that every
@@ -85,6 +100,8 @@ struct CheckProgress {
   std::uint64_t checked = 0;
   double seconds = 0;  // since the check began
 };
+// As progress lines show it: "S s, N lines read", then "S s, N positions checked".
+std::string progress_text(const CheckProgress& p);
 
 // Reads a certificate and checks it, calling `report` (when given) every `every` seconds. A file
 // that is not a certificate (a bad header, a line that cannot be read, a point that is not on the
