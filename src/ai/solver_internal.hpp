@@ -15,6 +15,7 @@
 #include "solver_table.hpp"
 #include "tanbo/ai/policy.hpp"
 #include "tanbo/ai/solver.hpp"
+#include "tanbo/core/tuning.hpp"
 #include "tanbo/core/zobrist.hpp"
 #include "tanbo/platform/ticker.hpp"
 
@@ -288,13 +289,19 @@ class Searcher {
   Key key_after(Vertex v, Player me, Player next, std::size_t& sym) const {
     const std::size_t n = hashes_.size() / 2;
     const std::uint64_t* keys = sh_.symmetries.stone_keys_of(v, me);
-    auto first = [&](std::size_t s) {
-      return hashes_[s] ^ (keys ? keys[s] : zobrist::stone(sh_.symmetries.image(s, v), me));
-    };
-    sym = 0;
-    std::uint64_t least = first(0);
-    for (std::size_t s = 1; s < n; ++s) {
-      if (const std::uint64_t h = first(s); h < least) least = h, sym = s;
+    std::uint64_t least;
+    if (keys) {
+      sym = tuning::least_xor_index(hashes_.data(), keys, n);
+      least = hashes_[sym] ^ keys[sym];
+    } else {
+      auto first = [&](std::size_t s) {
+        return hashes_[s] ^ zobrist::stone(sh_.symmetries.image(s, v), me);
+      };
+      sym = 0;
+      least = first(0);
+      for (std::size_t s = 1; s < n; ++s) {
+        if (const std::uint64_t h = first(s); h < least) least = h, sym = s;
+      }
     }
     const std::uint64_t second =
         hashes_[n + sym] ^
