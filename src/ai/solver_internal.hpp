@@ -219,6 +219,7 @@ class Searcher {
     pos_.clear_history();
     pos_.set_recording(true);
     hashes_.assign(2 * sh_.symmetries.count(), 0);
+    zeros_.assign(sh_.symmetries.count(), 0);
     board_.assign(pos_.num_vertices(), kEmpty);
     now_.assign(pos_.num_vertices(), kEmpty);
     for (Vertex v = 0; v < pos_.num_vertices(); ++v) {
@@ -272,11 +273,8 @@ class Searcher {
   Key key(std::size_t& sym) const { return canonical(hashes_.data(), sym); }
   // The same from hashes h of pos_'s stones (laid out as hashes_).
   Key canonical(const std::uint64_t* h, std::size_t& sym) const {
-    sym = 0;
     const std::size_t n = hashes_.size() / 2;
-    for (std::size_t s = 1; s < n; ++s) {
-      if (h[s] < h[sym]) sym = s;
-    }
+    sym = tuning::least_xor_index(h, zeros_.data(), n);
     const Player p = pos_.to_move();
     return {h[sym] ^ zobrist::side_to_move(p), h[n + sym] ^ zobrist::second_side_to_move(p)};
   }
@@ -550,6 +548,7 @@ class Searcher {
   // (Symmetries::stone_keys's order).
   std::vector<std::uint64_t> hashes_;
   std::vector<std::uint64_t> scratch_;  // key_after_removal's hashes
+  std::vector<std::uint64_t> zeros_;    // a zero for each symmetry (h ^ 0 is h, for canonical)
   std::vector<Player> board_;           // the stones that hashes_ holds
   std::vector<Player> now_;             // add_changes's read of pos_'s stones
   std::vector<AbFrame> ab_;

@@ -61,7 +61,7 @@ TANBO_TARGET_BMI2 inline std::uint32_t select_bit_bmi2(std::uint64_t word, std::
 }
 
 // The index of the least of a[i] ^ b[i] for i < n (n > 0), the first of them when several are
-// least: the solver's canonical key of a child, the least of its images' hashes. With AVX2
+// least: the solver's canonical key of a position, the least of its images' hashes. With AVX2
 // (where cpu_has_avx2()) four images at a time; elsewhere a pass for the least value, without
 // branches, then a pass for its place. Against a loop that keeps the least so far, whose branch
 // the hashes make unpredictable, df-pn's first 3,000,000 positions took (CPU, medians of 5
