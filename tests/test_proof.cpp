@@ -22,14 +22,8 @@ using namespace tanbo;
 
 namespace {
 
-SolverOptions small_table() {
-  SolverOptions o;
-  o.table_bytes = std::size_t{8} << 20;
-  return o;
-}
-
 Player solved_winner(const Position& pos) {
-  Solver solver(small_table());
+  Solver solver(test::small_solver());
   const SolveResult r = solver.solve(pos);
   EXPECT_TRUE(r.solved);
   return r.winner;
@@ -58,7 +52,7 @@ std::string proven(const std::string& spec, const std::string& setup = "default"
   const Position pos = test::make(spec, setup);
   const Player winner = solved_winner(pos);
   ProofStats stats;
-  const std::string text = write_proof(pos, winner, small_table(), {}, &stats);
+  const std::string text = write_proof(pos, winner, test::small_solver(), {}, &stats);
   const auto r = check_text(text);
   EXPECT_TRUE(r.valid) << spec << ": " << r.reason;
   EXPECT_EQ(r.winner, winner) << spec;
@@ -96,7 +90,7 @@ TEST(Proof, APositionInTheMiddleOfAGameIsProvenFromItsMoves) {
     }
     if (pos.is_over()) continue;
     const Player winner = solved_winner(pos);
-    const std::string text = write_proof(pos, winner, small_table(), {});
+    const std::string text = write_proof(pos, winner, test::small_solver(), {});
     const auto lines = lines_of(text);
     EXPECT_NE(lines.at(3), "moves");  // the moves played are in the header
     const auto r = check_text(text);
@@ -379,7 +373,7 @@ TEST(Proof, APositionSetKeepsEachKeyOnceWithItsValue) {
 // passes the checker, and the solver's options come back unchanged.
 TEST(Proof, ACertificateFromTheSolversOwnTablePassesTheChecker) {
   const Position pos = test::make("grid 5x5", "spaced");
-  SolverOptions o = small_table();
+  SolverOptions o = test::small_solver();
   o.all_moves = true;
   o.threads = 2;
   Solver solver(o);
@@ -420,7 +414,7 @@ TEST(Proof, NamesWithCommasAreReadAsTheBoardWritesThem) {
       " \"a,b\" -- c -- d -- f -- g -- h -- \"a,b\"\n c -- f\n}\n";
   const Position odd = test::make("file " + test::temp_file("odd.dot", dot), "file");
   try {
-    write_proof(odd, kBlack, small_table(), {});
+    write_proof(odd, kBlack, test::small_solver(), {});
     ADD_FAILURE() << "a certificate was written";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("\"a,b\""), std::string::npos) << e.what();
