@@ -95,7 +95,8 @@ bool has_room(const Graph& g, const State& s, Vertex v) {
   const Player p = s.stones[v];
   Marks& seen = Marks::begin(s.stones.size());
   seen.mark(v);
-  std::vector<Vertex> queue{v};
+  thread_local std::vector<Vertex> queue;  // (kept from call to call: no allocation a call)
+  queue.assign(1, v);
   for (std::size_t i = 0; i < queue.size(); ++i) {
     for (Vertex u : g.neighbours(queue[i])) {
       if (s.stones[u] == kEmpty && own_neighbours(g, s, u, p) == 1) return true;
