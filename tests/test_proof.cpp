@@ -306,13 +306,14 @@ TEST(Proof, PositionKeysTellEveryPositionApart) {
     std::string key, again;
     for (int game = 0; game < 20; ++game) {
       Position pos = test::make(spec, setup);
+      const proof::PointNames names(pos.topology());
       while (!pos.is_over()) {
         std::vector<Player> stones(pos.num_vertices());
         for (Vertex v = 0; v < stones.size(); ++v) stones[v] = pos.at(v);
         const std::string text = proof::position_text(pos.topology(), stones, 2);
         for (Player to_move : {kBlack, kWhite}) {
           proof::position_key(stones, 2, to_move, key);
-          const auto read = proof::read_position(pos.topology(), text, 2);
+          const auto read = proof::read_position(names, text, 2);
           proof::position_key(read, stones.size(), 2, to_move, again);
           EXPECT_EQ(key, again);
           const std::string what = text + " " + std::to_string(to_move);
@@ -396,6 +397,37 @@ TEST(Proof, ACertificateFromTheSolversOwnTablePassesTheChecker) {
   EXPECT_THROW(solver.set_options(other), Error);
 }
 
+// The names a certificate's positions are read by: every point of boards of each notation by
+// the name the board writes, and nothing else (another case, leading zeros, a point off the
+// board), with the reason.
+TEST(Proof, PointsAreFoundByTheNamesTheBoardWrites) {
+  for (const char* spec : {"grid 5x5", "grid 30x30", "grid 3x3x3", "grid 2x2x3x2", "hex 4",
+                           "line 40", "grid 4x4 wrap"}) {
+    const Position pos = test::make(spec, std::string(spec) == "hex 4" ? "hexbo" : "spaced");
+    const Topology& t = pos.topology();
+    const proof::PointNames names(t);
+    for (Vertex v = 0; v < t.num_vertices(); ++v) {
+      ASSERT_EQ(names.find(t.name(v)), v) << spec << " " << t.name(v);
+      ASSERT_EQ(names.at(t.name(v)), v) << spec << " " << t.name(v);
+    }
+    EXPECT_EQ(names.find(""), kNoVertex) << spec;
+    EXPECT_EQ(names.find(t.name(0) + "/"), kNoVertex) << spec;
+    EXPECT_EQ(names.find(" " + t.name(0)), kNoVertex) << spec;
+    EXPECT_GT(names.bytes(), 0u);
+  }
+  const Position pos = test::make("grid 5x5", "spaced");
+  const proof::PointNames names(pos.topology());
+  EXPECT_EQ(names.find("b1"), kNoVertex);
+  EXPECT_EQ(names.find("B01"), kNoVertex);
+  try {
+    names.at("b1");
+    ADD_FAILURE() << "b1 was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not written B1"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(names.at("Z9"), Error);
+}
+
 // On a lattice named by coordinates (here four of them) the names' own commas are read as part
 // of each name, so its certificates are checked like any other; a DOT board whose node ids
 // hold ',' or '/' gets no certificate, since its positions could not be read back.
@@ -403,11 +435,12 @@ TEST(Proof, NamesWithCommasAreReadAsTheBoardWritesThem) {
   const auto text = proven("grid 2x2x3x2");
   EXPECT_NE(text.find("1,1,1,1/1,1,3,1"), std::string::npos);
   const Position pos = test::make("grid 2x2x3x2", "spaced");
-  const auto stones = proof::read_position(pos.topology(), "1,1,1,1,2,2,3,2/1,1,3,1", 2);
+  const proof::PointNames names(pos.topology());
+  const auto stones = proof::read_position(names, "1,1,1,1,2,2,3,2/1,1,3,1", 2);
   ASSERT_EQ(stones.size(), 3u);
   EXPECT_EQ(pos.topology().name(stones[1].first), "2,2,3,2");
-  EXPECT_THROW(proof::read_position(pos.topology(), "1,1,1/1,1,3,1", 2), Error);
-  EXPECT_THROW(proof::read_position(pos.topology(), "1,1,1,1,2/1,1,3,1", 2), Error);
+  EXPECT_THROW(proof::read_position(names, "1,1,1/1,1,3,1", 2), Error);
+  EXPECT_THROW(proof::read_position(names, "1,1,1,1,2/1,1,3,1", 2), Error);
 
   const std::string dot =
       "graph g {\n \"a,b\" [stone=black]; f [stone=white];\n"

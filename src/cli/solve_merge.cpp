@@ -6,6 +6,7 @@
 #include <functional>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "commands.hpp"
@@ -238,6 +239,11 @@ class Merge {
     for (Vertex v = 0; v < inverse.size(); ++v) inverse[perms_[here.perm][v]] = v;
     const auto& to_key = perms_[unit.perm];
     const Topology& topo = pos_.topology();
+    if (!names_) {
+      names_ = std::make_unique<proof::PointNames>(topo);
+      memory_.add(names_->bytes());
+    }
+    const proof::PointNames& names = *names_;
     auto map = [&](Vertex v) { return inverse[to_key[v]]; };
     TextInput in(path, shown_name(path), proof::kMaxCheckedBytes, "proof certificates");
     const std::uint64_t header_lines = check_unit_header(in, path, unit.index, winner);
@@ -251,7 +257,7 @@ class Merge {
       std::vector<Player> stones(pos_.num_vertices(), kEmpty);
       try {
         const int players = pos_.num_players();
-        for (const auto& [v, p] : proof::read_position(topo, line.substr(0, space), players)) {
+        for (const auto& [v, p] : proof::read_position(names, line.substr(0, space), players)) {
           stones[map(v)] = p;
         }
       } catch (const Error& e) {
@@ -306,7 +312,8 @@ class Merge {
   std::vector<UnitResult> results_;
   std::map<std::string, Unit> units_;
   std::string key_;                                         // list's scratch
-  MemoryBudget memory_{"merging the units' certificates"};  // the keys listed
+  MemoryBudget memory_{"merging the units' certificates"};  // the keys listed, names_
+  std::unique_ptr<proof::PointNames> names_;                // the board's, once a unit is read
   // show_progress's
   const std::atomic<bool>* stop_ = nullptr;
   std::ostream* err_ = nullptr;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <iomanip>
+#include <functional>
 #include <sstream>
 #include <vector>
 
@@ -329,6 +329,8 @@ void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryB
                 Reporter& reporter) {
   std::string line, key;
   std::vector<std::pair<Vertex, Player>> stones;
+  const PointNames names(*c.topo);
+  memory.add(names.bytes());
   while (next_line(in, line, number)) {
     reporter.step(number, 0);
     const auto space = line.rfind(' ');
@@ -337,14 +339,15 @@ void read_lines(std::istream& in, std::uint64_t& number, Certificate& c, MemoryB
                   quote_input(line));
     }
     const std::string_view move_name = std::string_view(line).substr(space + 1);
-    const Vertex move = point(*c.topo, move_name, number);
-    if (c.topo->name(move) != move_name) {  // (as a position's names: one text for each line)
+    const Vertex move = names.find(move_name);
+    if (move == kNoVertex) {  // (written as a position's names are: one text for each line)
+      const Vertex named = point(*c.topo, move_name, number);
       throw Error("line " + std::to_string(number) + ": the move " + quote_input(move_name) +
-                  " is not written " + c.topo->name(move));
+                  " is not written " + c.topo->name(named));
     }
     const std::string_view position = std::string_view(line).substr(0, space);
     try {
-      stones = read_position(*c.topo, position, c.players);
+      stones = read_position(names, position, c.players);
     } catch (const Error& e) {
       throw Error("line " + std::to_string(number) + ": " + e.what() + " in the position " +
                   quote_input(position));
@@ -456,113 +459,6 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& report
 }
 
 }  // namespace
-
-void CertificateText::add(std::string_view text) {
-  piece_ += text;
-  if (piece_.size() >= (std::size_t{1} << 20)) flush();
-}
-void CertificateText::add_line(const Topology& topo, const std::vector<Player>& stones, int players,
-                               Vertex move) {
-  add(position_text(topo, stones, players));
-  add(" ");
-  add(topo.name(move));
-  add("\n");
-}
-void CertificateText::flush() {
-  if (!piece_.empty()) sink_(piece_);
-  piece_.clear();
-}
-
-std::string progress_text(const CheckProgress& p) {
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(0) << p.seconds << " s, ";
-  if (p.checked == 0) {
-    os << p.lines_read << " lines read";
-  } else {
-    os << p.checked << " positions checked";
-  }
-  return os.str();
-}
-
-std::string position_text(const Topology& topo, const std::vector<Player>& stones, int players) {
-  std::vector<std::string> parts(players);
-  for (Vertex v = 0; v < stones.size(); ++v) {
-    if (stones[v] == kEmpty) continue;
-    std::string& part = parts[stones[v] - 1];
-    if (!part.empty()) part += ',';
-    part += topo.name(v);
-  }
-  std::string out;
-  for (int i = 0; i < players; ++i) out += (i ? "/" : "") + parts[i];
-  return out;
-}
-
-std::size_t name_parts(const Topology& t) {
-  if (t.kind != BoardKind::kLattice || t.num_vertices() == 0) return 1;
-  const std::string first = t.name(0);
-  return 1 + static_cast<std::size_t>(std::count(first.begin(), first.end(), ','));
-}
-
-void check_names(const Topology& t) {
-  const std::size_t parts = name_parts(t);
-  for (Vertex v = 0; v < t.num_vertices(); ++v) {
-    const std::string name = t.name(v);
-    if (name.find('/') == std::string::npos &&
-        1 + static_cast<std::size_t>(std::count(name.begin(), name.end(), ',')) == parts) {
-      continue;
-    }
-    throw Error("a certificate cannot name the point " + quote_input(name) +
-                ": a ',' or '/' in a node id reads as a separator in its positions (rename the "
-                "node in the DOT file)");
-  }
-}
-
-std::vector<std::pair<Vertex, Player>> read_position(const Topology& t, std::string_view text,
-                                                     int players) {
-  std::vector<std::pair<Vertex, Player>> stones;
-  const std::size_t parts = name_parts(t);
-  std::size_t commas = 0;  // in the name read so far
-  int part = 1;
-  bool first_of_part = true;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= text.size(); ++i) {
-    if (i < text.size() && text[i] != ',' && text[i] != '/') continue;
-    if (i < text.size() && text[i] == ',' && commas + 1 < parts) {
-      ++commas;  // (a comma inside a lattice's coordinates)
-      continue;
-    }
-    commas = 0;
-    const std::string_view name = text.substr(start, i - start);
-    const bool part_ends = i == text.size() || text[i] == '/';
-    if (!(name.empty() && first_of_part && part_ends)) {  // (a player with no stones)
-      const auto v = t.parse_vertex(name);
-      if (!v) throw Error(t.not_a_point(name));
-      if (t.name(*v) != name) {
-        throw Error("the point " + quote_input(name) + " is not written " + t.name(*v));
-      }
-      if (!first_of_part && *v <= stones.back().first) {
-        throw Error("the points are not in the board's order");
-      }
-      stones.emplace_back(*v, static_cast<Player>(part));
-      first_of_part = false;
-    }
-    if (part_ends && i < text.size()) {
-      if (++part > players) {
-        throw Error("more parts than the " + std::to_string(players) + " players");
-      }
-      first_of_part = true;
-    }
-    start = i + 1;
-  }
-  if (part != players) throw Error("fewer parts than the " + std::to_string(players) + " players");
-  std::vector<Vertex> points;
-  for (const auto& [v, p] : stones) points.push_back(v);
-  std::sort(points.begin(), points.end());
-  if (std::adjacent_find(points.begin(), points.end()) != points.end()) {
-    throw Error("a point of two players");
-  }
-  return stones;
-}
 
 CheckResult check(std::istream& in, const std::function<void(const CheckProgress&)>& report,
                   double every) {

@@ -71,12 +71,36 @@ class CertificateText {
   std::string piece_;
 };
 
-// The stones of POSITION `text` of a game of `players` players, (point, player) in the order
-// written, when the text is as position_text writes it: one part per player, each the
-// player's points by their names in the board's vertex order, no point twice (so that every
-// position has one text). Throws tanbo::Error saying what is not ("more parts than the 2
-// players", ...).
-std::vector<std::pair<Vertex, Player>> read_position(const Topology& topo, std::string_view text,
+// The points of a board by their names, for reading many positions: a name is looked up in a
+// hash table, not parsed, and is found only when it is written exactly as the board writes it.
+// It holds every name once (a few bytes a point) and refers to the board, which must outlive it.
+class PointNames {
+ public:
+  explicit PointNames(const Topology& topo);
+  const Topology& topology() const { return topo_; }
+  // The point the board writes `name`, or kNoVertex when it writes none so.
+  Vertex find(std::string_view name) const;
+  // The point the board writes `name`; else throws tanbo::Error saying why `name` is none (not a
+  // point of the board, or a point written otherwise, as "b1" for B1).
+  Vertex at(std::string_view name) const;
+  // The memory it holds, in bytes.
+  std::uint64_t bytes() const;
+
+ private:
+  std::string_view name_of(Vertex v) const;
+
+  const Topology& topo_;
+  std::string text_;                   // every point's name, one after another
+  std::vector<std::uint64_t> starts_;  // point v's name: text_ from starts_[v] to starts_[v + 1]
+  std::vector<Vertex> slots_;          // by the names' hashes, open addressing; kNoVertex: none
+};
+
+// The stones of POSITION `text` of a game of `players` players on the board of `names`,
+// (point, player) in the order written, when the text is as position_text writes it: one part
+// per player, each the player's points by their names in the board's vertex order, no point
+// twice (so that every position has one text). Throws tanbo::Error saying what is not ("more
+// parts than the 2 players", ...).
+std::vector<std::pair<Vertex, Player>> read_position(const PointNames& names, std::string_view text,
                                                      int players);
 
 // What a check found.
