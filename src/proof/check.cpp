@@ -50,12 +50,15 @@ std::vector<Vertex> legal_moves(const Graph& g, const State& s) {
 
 // Marks for the searches of a root: a search takes a new epoch, and a point is marked when it
 // holds the epoch, so nothing is cleared between searches and a search costs the points it
-// visits, not the board. One set per thread, sized for the board at hand.
+// visits, not the board. Two sets per thread (one for the searches of roots, one for the stones
+// of the roots a move leaves room), sized for the board at hand.
 class Marks {
  public:
-  // Starts a search over a board of n points.
-  static Marks& begin(std::size_t n) {
-    thread_local Marks m;
+  enum Set { kSearch, kRoomy };
+  // Starts a search (or a move's marks) over a board of n points.
+  static Marks& begin(std::size_t n, Set set = kSearch) {
+    thread_local Marks sets[2];
+    Marks& m = sets[set];
     if (m.mark_.size() != n || ++m.epoch_ == 0) {
       m.mark_.assign(n, 0);
       m.epoch_ = 1;
@@ -68,6 +71,7 @@ class Marks {
     mark_[v] = epoch_;
     return true;
   }
+  bool marked(Vertex v) const { return mark_[v] == epoch_; }
 
  private:
   std::vector<std::uint32_t> mark_;
@@ -90,8 +94,9 @@ std::vector<Vertex> root_of(const Graph& g, const State& s, Vertex v) {
 // A root is bounded when no empty point next to it touches exactly one stone of its colour: its
 // owner can no longer grow it. Whether the root holding stone v can still grow, searching the
 // root from v, nearest stones first, and stopping at the first point where it can (next to v or
-// a few stones away, nearly always: a move changes the room of roots near it only).
-bool has_room(const Graph& g, const State& s, Vertex v) {
+// a few stones away, nearly always: a move changes the room of roots near it only). When it
+// can, the stones searched are marked in `roomy` (when given): their root has room.
+bool has_room(const Graph& g, const State& s, Vertex v, Marks* roomy = nullptr) {
   const Player p = s.stones[v];
   Marks& seen = Marks::begin(s.stones.size());
   seen.mark(v);
@@ -99,7 +104,11 @@ bool has_room(const Graph& g, const State& s, Vertex v) {
   queue.assign(1, v);
   for (std::size_t i = 0; i < queue.size(); ++i) {
     for (Vertex u : g.neighbours(queue[i])) {
-      if (s.stones[u] == kEmpty && own_neighbours(g, s, u, p) == 1) return true;
+      if (s.stones[u] != kEmpty || own_neighbours(g, s, u, p) != 1) continue;
+      if (roomy) {
+        for (Vertex w : queue) roomy->mark(w);
+      }
+      return true;
     }
     for (Vertex u : g.neighbours(queue[i])) {
       if (s.stones[u] == p && seen.mark(u)) queue.push_back(u);
@@ -133,7 +142,8 @@ void play(const Graph& g, State& s, Vertex v, int players) {
   const Player p = s.to_move;
   s.stones[v] = p;
   ++s.count[p];
-  if (!has_room(g, s, v)) {
+  Marks& roomy = Marks::begin(s.stones.size(), Marks::kRoomy);  // in roots found with room
+  if (!has_room(g, s, v, &roomy)) {
     remove(s, root_of(g, s, v));
     s.to_move = next_to_move(s, p, players);
     return;
@@ -145,11 +155,11 @@ void play(const Graph& g, State& s, Vertex v, int players) {
   // those it bounds, and a removal only empties points, which takes space from no root.)
   std::vector<std::vector<Vertex>> bounded;  // found first, then removed together
   const auto consider = [&](Vertex u) {
-    if (s.stones[u] == kEmpty) return;
+    if (s.stones[u] == kEmpty || roomy.marked(u)) return;
     for (const auto& root : bounded) {
       if (std::find(root.begin(), root.end(), u) != root.end()) return;
     }
-    if (!has_room(g, s, u)) bounded.push_back(root_of(g, s, u));
+    if (!has_room(g, s, u, &roomy)) bounded.push_back(root_of(g, s, u));
   };
   for (Vertex u : g.neighbours(v)) {
     consider(u);
