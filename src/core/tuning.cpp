@@ -62,7 +62,6 @@ TANBO_TARGET_AVX2 inline __m256i least_of(__m256i x, __m256i y) {
 // AVX2 compares 64-bit lanes as signed numbers only: flipping the top bit of both sides makes
 // that order the unsigned one. Two running minima, so that each compare waits on the one before
 // it but one; the place found from masks of equal lanes, without a branch per lane.
-
 TANBO_TARGET_AVX2 std::size_t least_xor_index_avx2(const std::uint64_t* a, const std::uint64_t* b,
                                                    std::size_t n) {
   const __m256i top = _mm256_set1_epi64x(std::numeric_limits<std::int64_t>::min());
@@ -97,27 +96,28 @@ std::size_t least_xor_index_avx2(const std::uint64_t* a, const std::uint64_t* b,
 }
 #endif
 
-bool cpu_has_avx2() {
+// Each answer is asked of the CPU once (__builtin_cpu_supports takes the feature's name as a
+// literal only).
 #if TANBO_X86_BMI2
+bool cpu_has_avx2() {
   static const bool has = __builtin_cpu_supports("avx2");
   return has;
-#else
-  return false;
-#endif
 }
-
-std::size_t least_xor_index(const std::uint64_t* a, const std::uint64_t* b, std::size_t n) {
-  static const bool avx2 = cpu_has_avx2();
-  return avx2 ? least_xor_index_avx2(a, b, n) : least_xor_index_plain(a, b, n);
-}
-
 bool cpu_has_bmi2() {
-#if TANBO_X86_BMI2
   static const bool has = __builtin_cpu_supports("bmi2");
   return has;
+}
 #else
+bool cpu_has_avx2() {
   return false;
+}
+bool cpu_has_bmi2() {
+  return false;
+}
 #endif
+
+std::size_t least_xor_index(const std::uint64_t* a, const std::uint64_t* b, std::size_t n) {
+  return cpu_has_avx2() ? least_xor_index_avx2(a, b, n) : least_xor_index_plain(a, b, n);
 }
 
 void* big_buffer_allocate(std::size_t bytes) {
