@@ -29,9 +29,10 @@ Player solved_winner(const Position& pos) {
   return r.winner;
 }
 
-proof::CheckResult check_text(const std::string& text) {
+proof::CheckResult check_text(const std::string& text,
+                              proof::CheckMemory memory = proof::CheckMemory::kAll) {
   std::istringstream in(text);
-  return proof::check(in);
+  return proof::check(in, {}, 0, memory);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -131,6 +132,38 @@ TEST(Proof, ACorruptedCertificateFailsWithThePositionThatBreaksIt) {
   auto wrong = lines;
   wrong[4] = wrong[4] == "winner white" ? "winner black" : "winner white";
   EXPECT_FALSE(check_text(joined(wrong)).valid);
+}
+
+TEST(Proof, CheckingWithLowMemoryGivesTheSameAnswerAndTheSameBreakingPosition) {
+  std::uint64_t repeats = 0;  // positions of the loser checked again with low memory
+  for (const auto& [spec, setup] : std::vector<std::pair<std::string, std::string>>{
+           {"grid 4x4", "spaced"}, {"hex 3", "default"}, {"grid 3x3x2", "spaced"}}) {
+    SCOPED_TRACE(spec);
+    const auto lines = lines_of(proven(spec, setup));
+    const auto all = check_text(joined(lines));
+    const auto low = check_text(joined(lines), proof::CheckMemory::kLow);
+    EXPECT_TRUE(low.valid) << low.reason;
+    EXPECT_EQ(low.winner_nodes, all.winner_nodes);
+    EXPECT_EQ(low.listed, all.listed);
+    EXPECT_GE(low.checked, all.checked);
+    repeats += low.checked - all.checked;
+    // Broken certificates: every other line dropped in turn, or its move moved to the next
+    // point's name; both ways name the same position, or both find it valid.
+    for (std::size_t i = 5; i < lines.size(); i += std::max<std::size_t>(1, lines.size() / 40)) {
+      auto cut = lines;
+      cut.erase(cut.begin() + static_cast<std::ptrdiff_t>(i));
+      const std::string& other = lines[i + 1 < lines.size() ? i + 1 : 5];
+      auto changed = lines;
+      changed[i] = lines[i].substr(0, lines[i].rfind(' ')) + other.substr(other.rfind(' '));
+      for (const auto& text : {joined(cut), joined(changed)}) {
+        const auto a = check_text(text);
+        const auto b = check_text(text, proof::CheckMemory::kLow);
+        EXPECT_EQ(a.valid, b.valid) << i;
+        EXPECT_EQ(a.reason, b.reason) << i;
+      }
+    }
+  }
+  EXPECT_GT(repeats, 0u);  // (the boards have positions reached from two listed ones)
 }
 
 TEST(Proof, TextThatIsNotACertificateIsRefusedWithTheLine) {

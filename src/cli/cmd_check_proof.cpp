@@ -15,16 +15,21 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
                     std::ostream& err) {
   std::string path;
   double progress = 5;
+  bool low_memory = false;
   po::options_description desc("tanbo check-proof options");
   desc.add_options()("proof", po::value(&path), "the certificate to check")(
       "progress", po::value(&progress)->default_value(progress),
-      "seconds between progress lines on stderr (0 = none)");
+      "seconds between progress lines on stderr (0 = none)")(
+      "low-memory", po::bool_switch(&low_memory),
+      "remember no position where the loser is to move: a quarter to half less memory on large "
+      "certificates, about the same time; such a position is counted as checked each time it is "
+      "reached");
   po::positional_options_description positional;
   positional.add("proof", 1);
   po::variables_map vm;
   if (const auto stop = parse_args(
           args, desc, &positional, vm,
-          "usage: tanbo check-proof FILE [--progress S]\n"
+          "usage: tanbo check-proof FILE [--progress S] [--low-memory]\n"
           "Checks a certificate written by tanbo solve --proof: from the proven position,\n"
           "every line in which the winner plays the listed move and the other player any\n"
           "legal move must end with the winner's victory, reaching only listed positions\n"
@@ -42,7 +47,8 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
   proof::CheckResult r;
   try {  // (status 1 says "not a proof": running out of memory must not say that)
     TextInput in(path, shown_name(path), proof::kMaxCheckedBytes, "proof certificates");
-    r = proof::check(in, report, progress);
+    r = proof::check(in, report, progress,
+                     low_memory ? proof::CheckMemory::kLow : proof::CheckMemory::kAll);
   } catch (const std::bad_alloc&) {
     throw Error("out of memory while checking " + shown_name(path) +
                 " (see --max-memory); nothing is known of the proof");

@@ -389,7 +389,7 @@ std::string shown(const std::string& text) {
 // moves a ply), and a certificate that fails stops at the first position that breaks it, however
 // many moves the positions before it have.
 void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& reporter,
-          std::uint64_t lines_read) {
+          std::uint64_t lines_read, CheckMemory remember) {
   const Graph& g = c.topo->graph;
   const Topology& t = *c.topo;
   struct Frame {
@@ -404,11 +404,11 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& report
     return sizeof(Frame) + f.state.stones.size() * sizeof(Player) +
            f.moves.capacity() * sizeof(Vertex);
   };
-  PositionSet done;  // the positions visited where the winner is not to move
+  PositionSet done;  // the positions visited where the winner is not to move (kAll)
   std::string key;
   std::vector<Frame> line;
-  // Checks a position reached (once), and enters it when it has moves to follow. False when it
-  // breaks the proof (r.reason says how).
+  // Checks a position reached (once; see CheckMemory), and enters it when it has moves to follow.
+  // False when it breaks the proof (r.reason says how).
   const auto visit = [&](State s) {
     position_key(s.stones, c.players, s.to_move, key);
     const auto at = [&] { return "the position " + shown(position_text(t, s.stones, c.players)); };
@@ -433,8 +433,10 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& report
       }
       moves.push_back(listed.move);
     } else {
-      if (!done.insert(key).second) return true;
-      memory.add(done.cost(key));
+      if (remember == CheckMemory::kAll) {
+        if (!done.insert(key).second) return true;
+        memory.add(done.cost(key));
+      }
       ++r.checked;
       if (s.to_move == kEmpty) {
         if (winner_of(s) == c.winner) return true;
@@ -471,7 +473,7 @@ void walk(Certificate& c, CheckResult& r, MemoryBudget& memory, Reporter& report
 }  // namespace
 
 CheckResult check(std::istream& in, const std::function<void(const CheckProgress&)>& report,
-                  double every) {
+                  double every, CheckMemory remember) {
   // What the check holds (the certificate's positions, the positions checked), so that a huge
   // file is refused, not a crash.
   MemoryBudget memory("checking this certificate");
@@ -494,7 +496,7 @@ CheckResult check(std::istream& in, const std::function<void(const CheckProgress
                " (a certificate proves a win from a position where the game goes on)";
     return r;
   }
-  walk(c, r, memory, reporter, number);
+  walk(c, r, memory, reporter, number, remember);
   return r;
 }
 

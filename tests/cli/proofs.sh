@@ -34,6 +34,16 @@ status=$?
 [ $status -eq 1 ] || fail "a certificate with a line removed: status $status, $(cat out err)"
 grep -qF "invalid: the position $missing (white to move) is not listed" out \
   || fail "the missing position is not named: $(cat out)"
+# With --low-memory: the same answers, more positions counted (some are checked again).
+"$TANBO" check-proof cut.proof --low-memory > out 2> err
+[ $? -eq 1 ] && grep -qF "invalid: the position $missing (white to move) is not listed" out \
+  || fail "--low-memory on a certificate with a line removed: $(cat out err)"
+"$TANBO" check-proof 4x4.proof > all.out && "$TANBO" check-proof 4x4.proof --low-memory > low.out \
+  || fail "--low-memory on a good certificate: $(cat low.out)"
+all=$(sed -n 's/^positions: \([0-9]*\) checked.*/\1/p' all.out)
+low=$(sed -n 's/^positions: \([0-9]*\) checked.*/\1/p' low.out)
+[ "$(head -1 low.out)" = "$(head -1 all.out)" ] && [ -n "$all" ] && [ "$low" -gt "$all" ] \
+  || fail "--low-memory: $(cat low.out) against $(cat all.out)"
 
 # The winner changed.
 sed 's/^winner white$/winner black/' 4x4.proof > wrong.proof
