@@ -5,7 +5,8 @@
 // Any text must give a result or a tanbo::Error, never a crash, a hang or another exception.
 // A certificate the checker finds valid must claim the true winner: on boards of at most 16
 // points with two players, the library's solver (another program: a search with its own rules
-// engine) must find the same winner from the same position.
+// engine) must find the same winner from the same position. The check with low memory
+// (CheckMemory::kLow) must give the same answer and reason as the one that remembers.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -69,13 +70,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > (1u << 20)) return -1;  // inputs up to 1 MB (scripts/test.sh: -max_len)
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   if (tanbo::fuzz::big_board(text, "topology")) return -1;
-  tanbo::proof::CheckResult r;
+  tanbo::proof::CheckResult r, low;
   try {
     std::istringstream in{std::string(text)};
     r = tanbo::proof::check(in);
+    std::istringstream again{std::string(text)};
+    low = tanbo::proof::check(again, {}, 0, tanbo::proof::CheckMemory::kLow);
   } catch (const tanbo::Error& e) {
     if (std::string_view(e.what()).empty()) fail("empty error message");
     return 0;
+  }
+  if (low.valid != r.valid || low.reason != r.reason) {
+    fail("the check with low memory disagrees (" + low.reason + "; " + r.reason + "):\n" +
+         std::string(text));
   }
   if (!r.valid) {
     if (r.reason.empty()) fail("an invalid certificate without a reason");
