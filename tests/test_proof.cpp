@@ -147,8 +147,8 @@ TEST(Proof, CheckingWithLowMemoryGivesTheSameAnswerAndTheSameBreakingPosition) {
     EXPECT_EQ(low.listed, all.listed);
     EXPECT_GE(low.checked, all.checked);
     repeats += low.checked - all.checked;
-    // Broken certificates: every other line dropped in turn, or its move moved to the next
-    // point's name; both ways name the same position, or both find it valid.
+    // Broken certificates: lines some way apart dropped one at a time, or given the next line's
+    // move; both ways name the same position, or both find the certificate valid.
     for (std::size_t i = 5; i < lines.size(); i += std::max<std::size_t>(1, lines.size() / 40)) {
       auto cut = lines;
       cut.erase(cut.begin() + static_cast<std::ptrdiff_t>(i));

@@ -22,9 +22,8 @@ int cmd_check_proof(const std::vector<std::string>& args, std::istream&, std::os
       "seconds between progress lines on stderr (0 = none)")(
       "low-memory", po::bool_switch(&low_memory),
       "remember no position where the loser is to move: a quarter to half less memory on large "
-      "certificates, up to an eighth more time; such a position is counted as checked each time it "
-      "is "
-      "reached");
+      "certificates, up to an eighth more time; such a position is counted as checked each "
+      "time it is reached");
   po::positional_options_description positional;
   positional.add("proof", 1);
   po::variables_map vm;
