@@ -148,6 +148,9 @@ Json summary_json(const LiveGame& g);
 const std::string& state_text(LiveGame& g);
 // JSON text of `j` (invalid UTF-8 replaced, never thrown).
 std::string json_text(const Json& j);
+// A request's body as JSON, as every POST of the API reads it; throws ApiError 400 when it is
+// not JSON or nests deeper than 32 levels.
+Json parse_body(const std::string& body);
 // GET /api/games/ID/board.
 Json board_json(const Topology& t);
 // Random url-safe text of `n` characters, and a 128-bit token in hex (std::random_device).

@@ -30,7 +30,6 @@ constexpr std::size_t kMaxBody = 64 * 1024;
 // request may send, however it sends it (httplib reads a line or a chunked body of any length).
 constexpr std::size_t kMaxHead = 32 * 1024;
 constexpr std::size_t kMaxRequest = kMaxHead + 2 * kMaxBody;  // (the body twice: chunks' framing)
-constexpr int kMaxDepth = 32;                                 // JSON nesting a request may have
 const char* const kId = "([A-Za-z0-9_-]{1,64})";              // a game id in a route
 
 void send_json(httplib::Response& res, const Json& j, int status = 200) {
@@ -40,32 +39,6 @@ void send_json(httplib::Response& res, const Json& j, int status = 200) {
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
   send_json(res, {{"error", message}}, status);
-}
-
-// A request body as JSON; throws ApiError 400 when it is not JSON or nests too deep.
-Json parse_body(const std::string& body) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    const char c = body[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if ((c == '[' || c == '{') && ++depth > kMaxDepth) {
-      throw ApiError{400, "the body nests deeper than " + std::to_string(kMaxDepth) + " levels"};
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  try {
-    return Json::parse(body);
-  } catch (const Json::exception& e) {  // not JSON, or a number beyond a double's range
-    throw ApiError{400, std::string("the body is not JSON: ") + clip_words(e.what())};
-  }
 }
 
 const char* reason_of(int status) {

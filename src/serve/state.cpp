@@ -1,12 +1,16 @@
-// The JSON the API answers with: a game's state, its board, and the random ids and tokens.
+// The JSON of the API: the bodies it reads, a game's state and board it answers with, and the
+// random ids and tokens.
 #include <random>
 
 #include "games.hpp"
 #include "tanbo/core/players.hpp"
+#include "tanbo/core/text.hpp"
 
 namespace tanbo::serve {
 
 namespace {
+
+constexpr int kMaxDepth = 32;  // JSON nesting a request may have
 
 Json colour_or_null(Player p) {
   return p == kEmpty ? Json(nullptr) : Json(std::string(player_name(p)));
@@ -93,6 +97,31 @@ Json summary_json(const LiveGame& g) {
 
 std::string json_text(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Json parse_body(const std::string& body) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if ((c == '[' || c == '{') && ++depth > kMaxDepth) {
+      throw ApiError{400, "the body nests deeper than " + std::to_string(kMaxDepth) + " levels"};
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  try {
+    return Json::parse(body);
+  } catch (const Json::exception& e) {  // not JSON, or a number beyond a double's range
+    throw ApiError{400, std::string("the body is not JSON: ") + clip_words(e.what())};
+  }
 }
 
 const std::string& state_text(LiveGame& g) {
