@@ -102,6 +102,7 @@ std::pair<std::string, std::string> word_and_rest(const std::string& s) {
   return {s.substr(0, space), s.substr(space + 1)};
 }
 
+// The number `s` starts with (0 when none; its digits stop being read past 10^8).
 std::size_t number_of(const std::string& s) {
   std::size_t n = 0;
   for (const char c : s) {
@@ -111,6 +112,7 @@ std::size_t number_of(const std::string& s) {
   return n;
 }
 
+// False when the body asks for an engine seat (a player other than "human").
 bool all_human(const Json& body) {
   if (!body.is_object() || !body.contains("players") || !body["players"].is_array()) return true;
   for (const Json& p : body["players"]) {
