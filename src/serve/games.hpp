@@ -151,6 +151,9 @@ std::string json_text(const Json& j);
 // A request's body as JSON, as every POST of the API reads it; throws ApiError 400 when it is
 // not JSON or nests deeper than 32 levels.
 Json parse_body(const std::string& body);
+// GET /api/games/ID/export: the game as a file in `format`, "tanbo" (a game file) or "sgf";
+// throws ApiError 400 for another format or a game SGF cannot hold. Called under g.mutex.
+std::string export_text(const LiveGame& g, const std::string& format);
 // GET /api/games/ID/board.
 Json board_json(const Topology& t);
 // Random url-safe text of `n` characters, and a 128-bit token in hex (std::random_device).

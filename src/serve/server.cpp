@@ -18,7 +18,6 @@
 #include "serve.hpp"
 #include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
-#include "tanbo/io/sgf.hpp"
 #include "tanbo/platform/signal_thread.hpp"
 
 namespace tanbo::serve {
@@ -242,17 +241,10 @@ void Server::get_state(const httplib::Request& req, httplib::Response& res) {
 void Server::get_export(const httplib::Request& req, httplib::Response& res) {
   auto g = need_game(req);
   const std::string format = req.has_param("format") ? req.get_param_value("format") : "tanbo";
-  if (format != "tanbo" && format != "sgf") {
-    throw ApiError{400, "format " + quote_input(format) + " is not known: tanbo or sgf"};
-  }
   std::string text;
   {
     std::lock_guard lock(g->mutex);
-    try {
-      text = format == "sgf" ? write_sgf(g->session->game()) : write_game(g->session->game());
-    } catch (const Error& e) {
-      throw ApiError{400, e.what()};
-    }
+    text = export_text(*g, format);
   }
   res.set_header("Content-Disposition",
                  "attachment; filename=\"" + g->id + (format == "sgf" ? ".sgf\"" : ".tanbo\""));

@@ -3,8 +3,11 @@
 #include <random>
 
 #include "games.hpp"
+#include "tanbo/core/error.hpp"
 #include "tanbo/core/players.hpp"
 #include "tanbo/core/text.hpp"
+#include "tanbo/io/gamefile.hpp"
+#include "tanbo/io/sgf.hpp"
 
 namespace tanbo::serve {
 
@@ -97,6 +100,17 @@ Json summary_json(const LiveGame& g) {
 
 std::string json_text(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string export_text(const LiveGame& g, const std::string& format) {
+  if (format != "tanbo" && format != "sgf") {
+    throw ApiError{400, "format " + quote_input(format) + " is not known: tanbo or sgf"};
+  }
+  try {
+    return format == "sgf" ? write_sgf(g.session->game()) : write_game(g.session->game());
+  } catch (const Error& e) {
+    throw ApiError{400, e.what()};
+  }
 }
 
 Json parse_body(const std::string& body) {

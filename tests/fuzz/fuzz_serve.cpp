@@ -143,7 +143,7 @@ class Client {
         if (then != k.states[std::min(ply, k.states.size() - 1)])
           fail("the state at ply " + std::to_string(ply) + " is not the one the game had", line);
       } else if (verb == "export") {
-        exported(g->session->game(), line);
+        exported(*g, line);
       }
     } catch (const ApiError& e) {
       if (e.status < 400 || e.status > 499) {
@@ -205,20 +205,16 @@ class Client {
     }
   }
 
-  // The export in both formats reads back as the same position (a board SGF cannot hold is
-  // refused with the server's 400).
-  static void exported(const tanbo::Game& game, const std::string& line) {
-    const std::uint64_t hash = game.position.hash();
-    const tanbo::Game back = tanbo::read_game(tanbo::write_game(game), "export");
-    if (back.position.hash() != hash || back.position.ply() != game.position.ply())
+  // The export in both formats reads back as the same position, as the server writes it
+  // (a board SGF cannot hold is refused with the server's 400).
+  static void exported(const tanbo::serve::LiveGame& g, const std::string& line) {
+    const tanbo::Position& pos = g.session->game().position;
+    const std::string file = tanbo::serve::export_text(g, "tanbo");
+    const tanbo::Game back = tanbo::read_game(file, "export");
+    if (back.position.hash() != pos.hash() || back.position.ply() != pos.ply())
       fail("the game file does not read back as the game", line);
-    std::string sgf;
-    try {
-      sgf = tanbo::write_sgf(game);
-    } catch (const tanbo::Error& e) {
-      throw ApiError{400, e.what()};
-    }
-    if (tanbo::read_sgf(sgf, "export").position.hash() != hash)
+    const std::string sgf = tanbo::serve::export_text(g, "sgf");
+    if (tanbo::read_sgf(sgf, "export").position.hash() != pos.hash())
       fail("the SGF does not read back as the game", line);
   }
 
