@@ -9,7 +9,7 @@
 #      (tests/cli), the Python module and `pip install` (built with g++, the compiler Debian's
 #      pip uses, so both compilers build the library), the browser tests in Chromium, the web
 #      server's API and the viewer.
-#   2. AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ with clang (the
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer unity build in build-asan/ with clang (the
 #      GoogleTest programs, the tanbo program and the libFuzzer targets; no benchmarks, viewer,
 #      Python or browser tests), and every test registered there but those labelled
 #      release-only (tests/CMakeLists.txt says which and why): all the GoogleTest programs, the
@@ -58,11 +58,13 @@ if [ "$SANITIZE" = 0 ]; then
   exit 0
 fi
 stage "AddressSanitizer + UBSan build (clang, tests and fuzzers)"
-# -O2 keeps the sanitized suite fast; -g1 (line tables) names lines in reports.
+# -O2 keeps the sanitized suite fast; -g1 (line tables) names lines in reports. A unity build
+# (each library's sources compiled in batches of 8) took 298 s against 357 s here; stage 1
+# compiles every file on its own, as a user's build does, so a missing include still fails.
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" \
   -DTANBO_SANITIZE=address,undefined -DTANBO_FUZZ=ON -DTANBO_BENCH=OFF -DTANBO_VIEWER=OFF \
-  -DTANBO_PYTHON=OFF -DTANBO_WEB_TESTS=OFF
+  -DTANBO_PYTHON=OFF -DTANBO_WEB_TESTS=OFF -DCMAKE_UNITY_BUILD=ON
 cmake --build build-asan -j "$JOBS"
 stage "AddressSanitizer + UBSan tests"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \
