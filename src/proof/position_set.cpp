@@ -79,8 +79,12 @@ void position_key(std::span<const Player> stones, int players, Player to_move, s
 
 namespace {
 
-constexpr unsigned kBlockBits = 24;  // blocks of 16 MB
+constexpr unsigned kBlockBits = 24;  // blocks of at most 16 MB (an entry's offset in one)
 constexpr std::size_t kBlockBytes = std::size_t{1} << kBlockBits;
+// The first block: 64 KB. The blocks double up to 16 MB, and are not zeroed, so a set of a few
+// positions costs little: with a first block of 16 MB, zeroed, each check of a short
+// certificate (two sets) wrote 32 MB.
+constexpr std::size_t kFirstBlockBytes = std::size_t{1} << 16;
 constexpr unsigned kOffsetBits = 40;  // a terabyte of keys
 constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kOffsetBits) - 1;
 
@@ -139,8 +143,10 @@ std::uint64_t PositionSet::store(std::string_view key) {
   put_varint(key.size(), head);
   const std::size_t size = head.size() + key.size() + value_bytes_;
   if (blocks_.empty() || used_ + size > block_sizes_.back()) {
-    const std::size_t bytes = std::max(size, kBlockBytes);
-    blocks_.push_back(std::make_unique<std::byte[]>(bytes));
+    const std::size_t next =
+        blocks_.empty() ? kFirstBlockBytes : std::min(2 * block_sizes_.back(), kBlockBytes);
+    const std::size_t bytes = std::max(size, next);  // (a larger entry: a block of its own)
+    blocks_.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes));
     block_sizes_.push_back(bytes);
     used_ = 0;
   }

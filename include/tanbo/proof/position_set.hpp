@@ -31,7 +31,8 @@ void position_key(std::span<const std::pair<Vertex, Player>> stones, std::size_t
 void position_key(std::span<const Player> stones, int players, Player to_move, std::string& key);
 
 // A set of keys, each with a value of a fixed number of bytes. Keys are stored once, in blocks
-// of 16 MB that are never moved; the table of places grows by doubling at 70% full.
+// that are never moved (64 KB, then each twice the last up to 16 MB); the table of places grows
+// by doubling at 70% full.
 class PositionSet {
  public:
   explicit PositionSet(std::size_t value_bytes = 0);
