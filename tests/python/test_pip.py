@@ -31,8 +31,11 @@ def test_pip_installs_lists_and_uninstalls_from_a_clean_clone_in_a_venv(tmp_path
     python = str(venv / "bin" / "python")
 
     # What is tested is pip's path through setup.py and CMake, not the optimiser: the build
-    # passes -O0 through CMAKE_ARGS, as a user may, and compiles in a third of the time.
-    env = dict(os.environ, CMAKE_ARGS="-DCMAKE_CXX_FLAGS_RELEASE=-O0")
+    # passes -O0 and a unity build through CMAKE_ARGS, as a user may. -O0 compiles in a third
+    # of the time; the unity build (batches of 8 files) in half of that again: 37 s against
+    # 70 s alone on 2 cores, 60 s of CPU against 122 s. The Release stage of the tests still
+    # compiles each file alone.
+    env = dict(os.environ, CMAKE_ARGS="-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DCMAKE_UNITY_BUILD=ON")
 
     def pip(*args):
         return subprocess.run([python, "-m", "pip", "--disable-pip-version-check", *args],
