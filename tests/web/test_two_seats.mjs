@@ -83,6 +83,33 @@ async function formRefusals(page, server) {
   await name.fill('ann');
 }
 
+// The form's suggestions are boards and setups the server plays: every suggested board starts
+// a game with its default setup, every suggested setup fits at least one suggested board
+// (setups fit only some boards: four needs 19x19, hexbo a hex board, four players), and a
+// setup that does not fit the board is refused with the names of those that do.
+async function formSuggestions(page, server) {
+  const boards = await page.$$eval('#topologies option', (os) => os.map((o) => o.value));
+  const setups = await page.$$eval('#setups option', (os) => os.map((o) => o.value));
+  check(boards.includes('grid 7x7') && setups.includes('steere2026'), `the form suggests 7x7 and steere2026 (${boards}; ${setups})`);
+  const fits = async (topology, setup, players) =>
+    (await api(server, 'POST', '/api/games', { topology, setup, players: Array(players).fill('human') })).status === 201;
+  for (const board of boards) check(await fits(board, 'default', 2), `the suggested board "${board}" starts a game`);
+  for (const setup of setups) {
+    let fitted = false;
+    for (const board of boards) {
+      if ((fitted = (await fits(board, setup, 2)) || (await fits(board, setup, 4)))) break;
+    }
+    check(fitted, `the suggested setup "${setup}" fits a suggested board`);
+  }
+  await page.fill('#topology', 'grid 5x5');
+  await page.fill('#setup', 'four');
+  await page.click('#start');
+  await page.waitForFunction(() => document.getElementById('form-error').textContent !== '');
+  const reason = await page.$eval('#form-error', (e) => e.textContent);
+  check(reason.includes('setups that fit: steere2026, dense, spaced'), `a setup that does not fit says which do ("${reason}")`);
+  await page.fill('#setup', 'default');
+}
+
 // Starts the game from the start page's form: its seat links, in colour order.
 async function startFromForm(browser, server) {
   const page = await (await browser.newContext()).newPage();
@@ -102,6 +129,7 @@ async function startFromForm(browser, server) {
   const listed = await page.$eval('#games li', (li) => li.textContent);
   check(listed.includes('grid 5x5') && listed.includes('ann'), `the recent games list the new game ("${listed}")`);
   await formRefusals(page, server);
+  await formSuggestions(page, server);
   await page.context().close();
   return { id: links[2].split('/').pop(), black: { color: 'black', url: links[0] }, white: { color: 'white', url: links[1] } };
 }
