@@ -233,10 +233,11 @@ grep -qF "were not all found within --time" err || fail "--split past --time: $(
 bash "$tests/../scripts/parallel-solve.sh" --out "stopped dir" --jobs 2 --depth 2 --resume -- \
   --topology "grid 6x6" --setup spaced --table 64 > out 2> err &
 script=$!
-units_running() { pgrep -c -f -- "stopped dir --unit" || true; }
+unit_line="stopped dir --unit"  # (what pgrep -f finds in the units' command lines)
+units_running() { pgrep -c -f -- "$unit_line" || true; }
 units_searching() {
   local pid mask n=0
-  for pid in $(pgrep -f -- "stopped dir --unit"); do
+  for pid in $(pgrep -f -- "$unit_line"); do
     mask=$(awk '/^SigCgt:/ {print $2}' "/proc/$pid/status" 2> /dev/null) || continue
     [ -n "$mask" ] && (((0x$mask >> 14) & 1)) && n=$((n + 1))
   done
@@ -249,7 +250,7 @@ done
 [ "$(units_searching)" -ge 2 ] || fail "the 6x6 units did not start their search: $(cat out err)"
 kill -TERM "$script"
 wait "$script" && fail "a stopped parallel-solve.sh succeeded"
-[ "$(units_running)" -eq 0 ] || fail "units still run after TERM: $(pgrep -a -f -- "stopped dir --unit")"
+[ "$(units_running)" -eq 0 ] || fail "units still run after TERM: $(pgrep -a -f -- "$unit_line")"
 grep -qF "parallel-solve.sh: stopped by SIGTERM" err || fail "TERM: $(cat err)"
 grep -qF "units without a result: 0,1" err || fail "TERM, the units named: $(cat err)"
 for i in 0 1; do
