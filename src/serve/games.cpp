@@ -7,6 +7,8 @@
 
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
+#include "tanbo/core/position.hpp"
+#include "tanbo/core/setup.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/core/topology.hpp"
 #include "tanbo/platform/memory.hpp"
@@ -343,6 +345,39 @@ Json Games::create(const Json& request) {
     after_change(g);
   }
   return {{"id", g->id}, {"url", "/games/" + g->id}, {"seats", std::move(seats_json)}};
+}
+
+Json Games::setups(const std::string& topology, const std::optional<std::string>& players) const {
+  int count = 0;
+  if (players) {
+    const std::string& p = *players;
+    if (p.size() != 1 || p[0] < '2' || p[0] > '0' + kMaxPlayers) {
+      refuse(400, "players " + quote_input(p) + " is not a number of players (2 to " +
+                      std::to_string(kMaxPlayers) + ")");
+    }
+    count = p[0] - '0';
+  }
+  const TopologyPtr board = make_board(topology, options_.max_points);
+  // Only the setups that start a game: a DOT board's own ("file") fits by its stones' colours
+  // but is refused when, say, two seeds of a colour touch.
+  const auto starts = [&](const std::string& name) -> std::optional<std::string> {
+    try {
+      Setup setup = make_setup(*board, name, count);
+      Position start(board, setup);
+      return setup.name;
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  };
+  Json fit = Json::array();
+  for (const std::string& name : setups_for(*board, count)) {
+    if (starts(name)) fit.push_back(name);
+  }
+  const std::optional<std::string> def = starts("default");
+  return {{"topology", board->spec},
+          {"players", count ? Json(count) : Json(nullptr)},
+          {"default", def ? Json(*def) : Json(nullptr)},
+          {"setups", fit}};
 }
 
 Json Games::list(std::size_t limit) {

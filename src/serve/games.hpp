@@ -83,6 +83,10 @@ class Games {
   std::shared_ptr<LiveGame> find(const std::string& id);
   // GET /api/games: the newest games, at most `limit`.
   Json list(std::size_t limit = 50);
+  // GET /api/setups?topology=T&players=N: the setups that start a game on board T for N players
+  // (`players` not given: for any count a setup seats), the one a game gets for "default"
+  // first; throws ApiError 400 for a board POST /api/games refuses or N that is not 2 to 8.
+  Json setups(const std::string& topology, const std::optional<std::string>& players) const;
   // POST /api/games/ID/moves and /resign: the new state (JSON text), or throws ApiError.
   std::string move(const std::shared_ptr<LiveGame>& g, const Json& request);
   std::string resign(const std::shared_ptr<LiveGame>& g, const Json& request);

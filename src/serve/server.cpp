@@ -401,6 +401,13 @@ std::vector<Server::Route> Server::api_routes() {
   };
   std::vector<std::tuple<const char*, std::string, httplib::Server::Handler>> table = {
       {"GET", "/api/games", [this](const auto&, auto& res) { send_json(res, games_.list()); }},
+      {"GET", "/api/setups",
+       [this](const auto& req, auto& res) {
+         if (!req.has_param("topology")) throw ApiError{400, "the query needs topology=BOARD"};
+         std::optional<std::string> players;
+         if (req.has_param("players")) players = req.get_param_value("players");
+         send_json(res, games_.setups(req.get_param_value("topology"), players));
+       }},
       {"POST", "/api/games",
        [this](const auto& req, auto& res) {
          send_json(res, games_.create(parse_body(req.body)), 201);

@@ -1,6 +1,6 @@
 // libFuzzer target: the web server's API under its HTTP layer (src/serve): the bodies read by
 // parse_body, Games::create, move and resign, a game's state at any ply, its export, the list
-// of games, and games read back from the database.
+// of games, the setups that fit a board, and games read back from the database.
 //
 // The input is a script, one request a line:
 //   new BODY        POST /api/games
@@ -10,6 +10,7 @@
 //   state N PLY     GET /api/games/ID?ply=PLY
 //   export N        GET /api/games/ID/export, as a game file and as SGF
 //   list            GET /api/games
+//   setups K BOARD  GET /api/setups?topology=BOARD&players=K (K "-": none given)
 // In the body of a move or a resignation, "seat": K (a number) stands for the token of seat K
 // (modulo the seats), so that the fuzzer reaches the seats' turns; any other value goes as it is.
 //
@@ -21,7 +22,9 @@
 // - give, for an earlier ply, the state the game had then;
 // - find every game created, with the state it had: the server keeps 2 games in memory, so the
 //   others are forgotten and replayed from the database when they are asked for;
-// - export a game that reads back as the same position.
+// - export a game that reads back as the same position;
+// - offer, for K players, only setups that start a game of K (people), and as "default" the
+//   setup a game started with "default" gets.
 // Engine seats are out of reach (they think on the server's threads, for seconds): a game whose
 // players are not all "human" is not created. tests/test_serve.cpp covers them.
 #include <unistd.h>
@@ -32,6 +35,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,6 +134,7 @@ class Client {
     try {
       if (verb == "new") return create(rest);
       if (verb == "list") return (void)games_.list(5);
+      if (verb == "setups") return setups(rest, line);
       if (known_.empty()) return;
       const auto [number, body] = word_and_rest(rest);
       Known& k = known_[number_of(number) % known_.size()];
@@ -170,6 +175,35 @@ class Client {
     k.states.push_back(tanbo::serve::state_text(*g));
     if (g->session->ply() != 0) fail("a new game is not at ply 0", "new " + text);
     known_.push_back(std::move(k));
+  }
+
+  void setups(const std::string& text, const std::string& line) {
+    const auto split = word_and_rest(text);
+    const std::string& count = split.first;
+    const std::string& board = split.second;
+    const std::optional<std::string> players =
+        count == "-" ? std::nullopt : std::optional<std::string>(count);
+    const Json fit = games_.setups(board, players);
+    if (!players) return;
+    const Json seats(static_cast<std::size_t>(fit.at("players").get<int>()), "human");
+    const auto start = [&](const Json& setup) {
+      Json made;
+      try {
+        made = games_.create({{"topology", board}, {"setup", setup}, {"players", seats}});
+      } catch (const ApiError& e) {
+        fail("setup " + setup.dump() + " is offered but refused: " + e.message, line);
+      }
+      const auto g = games_.find(made.at("id").get<std::string>());
+      std::lock_guard lock(g->mutex);
+      return g->session->position().setup().name;
+    };
+    for (const Json& setup : fit.at("setups")) {
+      if (start(setup) != setup.get<std::string>())
+        fail("a setup offered is not the one started", line);
+    }
+    if (!fit.at("default").is_null() && start("default") != fit.at("default").get<std::string>()) {
+      fail("\"default\" is not the setup offered as the default", line);
+    }
   }
 
   // The game, with the state it had when this input last saw it.

@@ -93,6 +93,59 @@ def test_board():
     conn.close()
 
 
+def setups_of(topology, players=None):
+    query = {"topology": topology}
+    if players is not None:
+        query["players"] = players
+    return SERVER.get("/api/setups?" + urllib.parse.urlencode(query))
+
+
+def test_setups():
+    # The boards of the rule documents get their own setups as "default"; odd boards the 2026
+    # start; every setup offered starts a game, and "default" starts the one named first.
+    for topology, players, default in [("grid 7x7", 2, "steere2026"), ("grid 9x9", 2, "steere1995"),
+                                       ("grid 13x13", 2, "steere2005"), ("grid 19x19", 4, "four"),
+                                       ("grid 5x5x5", 2, "pbmserv"), ("hex 4", 3, "hexbo"),
+                                       ("grid 4x4x4", 2, "spaced")]:
+        status, fit = setups_of(topology, str(players))
+        assert status == 200 and fit["topology"] == topology and fit["players"] == players, fit
+        assert fit["default"] == default and fit["setups"][0] == default, fit
+        seats = ["human"] * players
+        for setup in fit["setups"]:
+            g = SERVER.new_game(topology, seats, setup=setup)
+            assert SERVER.get("/api/games/" + g["id"])[1]["setup"] == setup
+        g = SERVER.new_game(topology, seats)
+        assert SERVER.get("/api/games/" + g["id"])[1]["setup"] == default
+    assert setups_of("grid 7x7")[1]["setups"] == ["steere2026", "dense", "spaced"]
+    assert setups_of("grid 7x7")[1]["players"] is None
+    assert "four" in setups_of("grid 19x19")[1]["setups"]  # (any count: four seats 4)
+    assert "four" not in setups_of("grid 19x19", "2")[1]["setups"]
+    status, fit = setups_of("grid  5X5 ")
+    assert status == 200 and fit["topology"] == "grid 5x5", fit
+    status, fit = setups_of("grid 2x2", "2")
+    assert status == 200 and fit == {"topology": "grid 2x2", "players": 2, "default": None,
+                                     "setups": []}, fit
+    status, fit = setups_of("graph { a [stone=black]; c [stone=white]; a -- b -- c }")
+    assert status == 200 and fit["topology"] == "file board" and fit["setups"] == ["file"], fit
+    # A DOT board's stones that start no game (Black has none; two Black seeds touch).
+    for dot in ("graph { c [stone=white]; a -- b -- c }",
+                "graph { a [stone=black]; b [stone=black]; d [stone=white]; a -- b -- c -- d }"):
+        status, fit = setups_of(dot, "2")
+        assert status == 200 and fit["setups"] == [] and fit["default"] is None, fit
+    # Refusals: the reasons POST /api/games gives for the board, and the player count.
+    for query, reason in [("", "the query needs topology=BOARD"),
+                          ("?players=2", "the query needs topology=BOARD"),
+                          ("?topology=grid%205x5&players=9", "not a number of players (2 to 8)"),
+                          ("?topology=grid%205x5&players=1", "not a number of players"),
+                          ("?topology=grid%205x5&players=02", "not a number of players"),
+                          ("?topology=grid%205x5&players=", "not a number of players"),
+                          ("?topology=grid%203x", "grid 3x"),
+                          ("?topology=file%20%2Fetc%2Fpasswd", "the server reads no files"),
+                          ("?topology=grid%201000x1000", "at most 20000 points")]:
+        status, body = SERVER.get("/api/setups" + query)
+        assert reason in error_of(status, body, 400), (query, body)
+
+
 def test_refusals_400():
     bad = [
         ({"players": ["human", "human"]}, "topology"),
@@ -391,6 +444,7 @@ def test_methods():
     for method, path, allowed in [("DELETE", "/api/games/" + gid, "GET, HEAD"),
                                   ("PUT", "/api/games", "GET, HEAD, POST"),
                                   ("POST", "/api/games/%s/board" % gid, "GET, HEAD"),
+                                  ("POST", "/api/setups", "GET, HEAD"),
                                   ("GET", "/api/games/%s/moves" % gid, "POST"),
                                   ("PATCH", "/api/games/%s/resign" % gid, "POST"),
                                   ("POST", "/index.html", "GET, HEAD")]:

@@ -87,21 +87,36 @@ async function formRefusals(page, server) {
 // a game with its default setup, every suggested setup fits at least one suggested board
 // (setups fit only some boards: four needs 19x19, hexbo a hex board, four players), and a
 // setup that does not fit the board is refused with the names of those that do.
+// The setups the form offers for a board and player count (GET /api/setups), once they answer
+// what the form shows, and the hint under the field.
+async function offeredSetups(page, topology, players) {
+  await page.selectOption('#nplayers', String(players));
+  await page.fill('#topology', topology);
+  await page.waitForSelector(`#setups[data-for="${topology}|${players}"]`, { state: 'attached' });
+  const setups = await page.$$eval('#setups option', (os) => os.map((o) => o.value));
+  return { setups, hint: await page.$eval('#setup-hint', (e) => e.textContent) };
+}
+
 async function formSuggestions(page, server) {
   const boards = await page.$$eval('#topologies option', (os) => os.map((o) => o.value));
-  const setups = await page.$$eval('#setups option', (os) => os.map((o) => o.value));
-  check(boards.includes('grid 7x7') && setups.includes('steere2026'), `the form suggests 7x7 and steere2026 (${boards}; ${setups})`);
-  const fits = async (topology, setup, players) =>
+  check(boards.includes('grid 7x7') && boards.includes('grid 4x4x4') && boards.includes('hex 4'), `the form suggests 7x7, 4x4x4 and hex 4 (${boards})`);
+  const starts = async (topology, setup, players) =>
     (await api(server, 'POST', '/api/games', { topology, setup, players: Array(players).fill('human') })).status === 201;
-  for (const board of boards) check(await fits(board, 'default', 2), `the suggested board "${board}" starts a game`);
-  for (const setup of setups) {
-    let fitted = false;
-    for (const board of boards) {
-      if ((fitted = (await fits(board, setup, 2)) || (await fits(board, setup, 4)))) break;
-    }
-    check(fitted, `the suggested setup "${setup}" fits a suggested board`);
+  for (const board of boards) {
+    const { setups, hint } = await offeredSetups(page, board, 2);
+    check(setups[0] === 'default' && setups.length > 1, `the form offers setups for "${board}" (${setups})`);
+    check(hint.includes(`setups that fit: ${setups.slice(1).join(', ')}`), `the hint names them ("${hint}")`);
+    for (const setup of setups) check(await starts(board, setup, 2), `the offered setup "${setup}" starts a game on "${board}"`);
   }
-  await page.fill('#topology', 'grid 5x5');
+  const seven = await offeredSetups(page, 'grid 7x7', 2);
+  check(seven.setups.join() === 'default,steere2026,dense,spaced' && seven.hint.includes('default on grid 7x7 for 2 players: steere2026'), `7x7 offers the 2026 start first (${seven.setups}; "${seven.hint}")`);
+  const four = await offeredSetups(page, 'grid 19x19', 4);
+  check(four.setups[1] === 'four' && (await starts('grid 19x19', 'default', 4)), `19x19 for 4 players offers "four" first (${four.setups})`);
+  const none = await offeredSetups(page, 'grid 2x2', 2);
+  check(none.setups.join() === 'default' && none.hint === 'no setup fits grid 2x2 for 2 players', `a board no setup fits says so ("${none.hint}")`);
+  const bad = await offeredSetups(page, 'grid 3x', 2);
+  check(bad.setups.join() === 'default' && bad.hint.includes('grid 3x'), `a board the server refuses shows why ("${bad.hint}")`);
+  await offeredSetups(page, 'grid 5x5', 2);
   await page.fill('#setup', 'four');
   await page.click('#start');
   await page.waitForFunction(() => document.getElementById('form-error').textContent !== '');

@@ -42,6 +42,42 @@ function checkName(input) {
   input.setCustomValidity(chars > NAME_MOST ? `at most ${NAME_MOST} characters (this name has ${chars})` : '');
 }
 
+// The setups that fit the board and player count the form shows (GET /api/setups), offered in
+// the setup field's list with the one "default" means first; the hint under the field names them,
+// or says why the board is refused. Asked once typing pauses; an older answer arriving after a
+// newer one is dropped.
+let setupsAsked = 0;
+let setupsTimer = 0;
+
+async function loadSetups() {
+  const asked = ++setupsAsked;
+  const topology = $('topology').value.trim();
+  const options = [el('option', '', { value: 'default' })];
+  let hint = '';
+  if (topology) {
+    const query = new URLSearchParams({ topology, players: $('nplayers').value });
+    try {
+      const fit = await getJSON(`/api/setups?${query}`);
+      if (asked !== setupsAsked) return;
+      if (fit.default) options[0].label = `default: ${fit.default}`;
+      options.push(...fit.setups.map((name) => el('option', '', { value: name })));
+      const who = `${fit.topology} for ${fit.players} players`;
+      hint = fit.default ? `default on ${who}: ${fit.default}; setups that fit: ${fit.setups.join(', ')}` : `no setup fits ${who}`;
+    } catch (err) {
+      if (asked !== setupsAsked) return;
+      hint = err.message;
+    }
+  }
+  $('setups').replaceChildren(...options);
+  $('setups').dataset.for = `${topology}|${$('nplayers').value}`;  // what the list answers
+  $('setup-hint').textContent = hint;
+}
+
+function askSetupsSoon() {
+  clearTimeout(setupsTimer);
+  setupsTimer = setTimeout(loadSetups, 300);
+}
+
 function formRequest() {
   const rows = [...$('seats').tBodies[0].rows];
   const request = {
@@ -95,6 +131,11 @@ async function loadGames() {
 }
 
 seatInputs(2);
-$('nplayers').addEventListener('change', (e) => seatInputs(Number(e.target.value)));
+$('nplayers').addEventListener('change', (e) => {
+  seatInputs(Number(e.target.value));
+  loadSetups();
+});
+$('topology').addEventListener('input', askSetupsSoon);
+loadSetups();
 $('new-game').addEventListener('submit', startGame);
 loadGames();
