@@ -38,6 +38,11 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
       "games-in-memory", po::value(&o.games_in_memory)->default_value(o.games_in_memory),
       "games kept in memory while unused, the ones used last (1 to 10000000); the others are "
       "read from the database when asked for")(
+      "trusted-proxy", po::value(&o.trusted_proxies)->composing(),
+      "the IP address of a reverse proxy in front of the server (may be given again for "
+      "more): a request it passes on counts for the client the last address of its "
+      "X-Forwarded-For names (--rate), and its connections are not limited by "
+      "--max-connections")(
       "sync", po::value(&o.sync)->default_value(o.sync),
       "normal: a move is answered once the system holds it (a killed server loses nothing, a "
       "power cut may lose the last moves); full: once it is on the disk (slower)");
@@ -47,7 +52,7 @@ int cmd_serve(const std::vector<std::string>& args, std::istream&, std::ostream&
           "usage: tanbo serve [--host 127.0.0.1] [--port 8080] [--db FILE] [--engine-threads N]\n"
           "                   [--max-points N] [--web-root DIR] [--rate N] [--max-streams N]\n"
           "                   [--max-connections N] [--request-timeout S] [--sync normal|full]\n"
-          "                   [--games-in-memory N]\n"
+          "                   [--games-in-memory N] [--trusted-proxy ADDRESS]...\n"
           "Serves the web page and its HTTP API: games started with a link, played from\n"
           "browsers and by engine seats, watched live, stored in a SQLite database (docs/web.md).\n"
           "Prints \"tanbo serve: listening on http://HOST:PORT/\"; stops on Ctrl-C or SIGTERM.\n"

@@ -13,9 +13,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "games.hpp"
+#include "tanbo/core/error.hpp"
 #include "tanbo/core/text.hpp"
 
 namespace tanbo::serve {
@@ -209,6 +211,57 @@ std::string client_of(const std::string& address) {
   return std::string(text.data()) + "/64";
 }
 
+namespace {
+
+// `text` as 16 bytes (an IPv4 address mapped into IPv6), or nothing when it is no address.
+std::optional<std::array<unsigned char, 16>> ip_bytes(const std::string& text) {
+  std::array<unsigned char, 16> bytes{};
+  in_addr a4{};
+  in6_addr a6{};
+  if (::inet_pton(AF_INET, text.c_str(), &a4) == 1) {
+    bytes[10] = bytes[11] = 0xff;
+    std::memcpy(bytes.data() + 12, &a4, 4);
+  } else if (::inet_pton(AF_INET6, text.c_str(), &a6) == 1) {
+    std::memcpy(bytes.data(), &a6, 16);
+  } else {
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+TrustedProxies::TrustedProxies(const std::vector<std::string>& addresses) {
+  for (const std::string& a : addresses) {
+    const auto bytes = ip_bytes(trim(a));
+    if (!bytes) {
+      throw Error("--trusted-proxy " + quote_input(a) +
+                  " is not an IP address (such as 127.0.0.1 or ::1)");
+    }
+    addresses_.push_back(*bytes);
+  }
+}
+
+bool TrustedProxies::contains(const std::string& address) const {
+  const auto bytes = ip_bytes(address);
+  return bytes && std::find(addresses_.begin(), addresses_.end(), *bytes) != addresses_.end();
+}
+
+std::string TrustedProxies::client(const httplib::Request& req) const {
+  if (addresses_.empty() || !contains(req.remote_addr)) return client_of(req.remote_addr);
+  std::vector<std::string> hops;  // X-Forwarded-For's entries, first to last
+  const std::size_t headers = req.get_header_value_count("X-Forwarded-For");
+  for (std::size_t i = 0; i < headers; ++i) {
+    std::stringstream list(req.get_header_value("X-Forwarded-For", i));
+    for (std::string hop; std::getline(list, hop, ',');) hops.push_back(trim(hop));
+  }
+  for (auto hop = hops.rbegin(); hop != hops.rend(); ++hop) {
+    if (contains(*hop)) continue;
+    return ip_bytes(*hop) ? client_of(*hop) : client_of(req.remote_addr);
+  }
+  return client_of(req.remote_addr);
+}
+
 void Listener::raise_backlog() {
   ::listen(svr_sock_, SOMAXCONN);
 }
@@ -257,10 +310,10 @@ void Listener::close_after_answer(httplib::Response& res) {
   res.set_header("Connection", "close");
 }
 
-bool Listener::admit(const std::string& client, std::string& refusal) {
+bool Listener::admit(const std::string& client, bool proxy, std::string& refusal) {
   std::lock_guard lock(mutex_);
   int& open = open_[client];
-  if (limits_.per_address > 0 && open >= limits_.per_address) {
+  if (limits_.per_address > 0 && open >= limits_.per_address && !proxy) {
     refusal = "too many connections from " + (client.empty() ? "this address" : client) +
               " (at most " + std::to_string(limits_.per_address) +
               " open at once); close some and try again";
@@ -285,7 +338,7 @@ bool Listener::process_and_close_socket(socket_t sock) {
   const std::string client = client_of(address);
   std::string refusal;
   bool ok = false;
-  if (!admit(client, refusal)) {
+  if (!admit(client, limits_.trusted.contains(address), refusal)) {
     answer_and_close(sock, 503, refusal);
   } else {
     RequestState state;

@@ -5,22 +5,46 @@
 
 #include <httplib.h>
 
+#include <array>
 #include <cstddef>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace tanbo::serve {
+
+// The client a connection or request counts for: its IPv4 address, or the /64 network of its
+// IPv6 address (one host has a whole /64), as "2001:db8:1:2::/64".
+std::string client_of(const std::string& address);
+
+// The reverse proxies the server believes (--trusted-proxy): a request one of them passes on
+// counts for the client its X-Forwarded-For header names, not for the proxy.
+class TrustedProxies {
+ public:
+  TrustedProxies() = default;
+  // Throws tanbo::Error naming an entry that is not an IPv4 or IPv6 address.
+  explicit TrustedProxies(const std::vector<std::string>& addresses);
+  // Whether `address` (a peer's, as httplib gives it; an IPv4 address mapped into IPv6 is the
+  // IPv4 one) is one of them.
+  bool contains(const std::string& address) const;
+  // The client a request counts for (client_of): the peer's address unless the peer is a
+  // trusted proxy; then the address nearest the end of X-Forwarded-For (all of its headers, in
+  // order) that is not a trusted proxy: the entries on its right were appended by proxies the
+  // server believes, those on its left by anyone. The proxy's own when the header has no such
+  // entry or that entry is not an address.
+  std::string client(const httplib::Request& req) const;
+
+ private:
+  std::vector<std::array<unsigned char, 16>> addresses_;  // IPv4 ones mapped into IPv6
+};
 
 struct ConnectionLimits {
   int per_address = 64;         // connections open at once from one client; 0 = no limit
   double timeout = 20;          // seconds for a request to arrive in full; 0 = no limit
   std::size_t max_request = 0;  // bytes of a request, head and body together
+  TrustedProxies trusted;       // their connections are not limited by per_address
 };
-
-// The client a connection or request counts for: its IPv4 address, or the /64 network of its
-// IPv6 address (one host has a whole /64), as "2001:db8:1:2::/64".
-std::string client_of(const std::string& address);
 
 // httplib's server, serving each connection itself: the connection is counted against its
 // client before anything is read; each request must arrive in full within the timeout, counted
@@ -60,7 +84,9 @@ class Listener : public httplib::Server {
 
  private:
   bool process_and_close_socket(socket_t sock) override;
-  bool admit(const std::string& client, std::string& refusal);
+  // Counts a connection of `client`, or refuses it (`refusal`) when the client has per_address
+  // open already; a trusted proxy's (`proxy`) carry many clients and are counted only.
+  bool admit(const std::string& client, bool proxy, std::string& refusal);
   void release(const std::string& client);
 
   const ConnectionLimits limits_;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace tanbo::serve {
 
@@ -20,6 +21,9 @@ struct ServeOptions {
   double request_timeout = 20;       // seconds to read and answer a request; 0 = off
   long long games_in_memory = 1000;  // idle games kept in memory (others read when asked for)
   std::string sync = "normal";       // SQLite's synchronous setting: "normal" or "full"
+  // Reverse proxies whose X-Forwarded-For names the client (for --rate); their connections are
+  // not limited by max_connections.
+  std::vector<std::string> trusted_proxies;
 };
 
 // Runs the server until SIGINT or SIGTERM; prints "tanbo serve: listening on URL" to `out`

@@ -166,8 +166,12 @@ void send_kept(const httplib::Request& req, httplib::Response& res,
 
 class Server {
  public:
-  Server(Games& games, const ServeOptions& o, std::string web_root)
-      : games_(games), rate_(o.rate), web_root_(web_root), files_(std::move(web_root)) {
+  Server(Games& games, const ServeOptions& o, TrustedProxies trusted, std::string web_root)
+      : games_(games),
+        rate_(o.rate),
+        trusted_(std::move(trusted)),
+        web_root_(web_root),
+        files_(std::move(web_root)) {
     streams_.max = o.max_streams;
   }
   void routes(httplib::Server& svr);
@@ -193,6 +197,7 @@ class Server {
 
   Games& games_;
   RateLimit rate_;
+  TrustedProxies trusted_;  // whose X-Forwarded-For names the client a request counts for
   std::string web_root_;
   WebFiles files_;
   StreamCount streams_;
@@ -365,7 +370,7 @@ httplib::Server::HandlerResponse Server::before(const httplib::Request& req,
   if (has_body && !reads_body) {
     return refuse_unread(400, req.method + " requests take no body");
   }
-  const std::string client = client_of(req.remote_addr);
+  const std::string client = trusted_.client(req);
   if (req.path.rfind("/api/", 0) == 0 && !rate_.allow(client)) {
     send_error(res, 429, "too many requests from " + client + "; slow down");
     if (has_body) Listener::close_after_answer(res);  // its body is not read
@@ -492,14 +497,15 @@ void Server::routes(httplib::Server& svr) {
 
 int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   const std::string web_root = find_web_root(o.web_root);
+  const TrustedProxies trusted(o.trusted_proxies);  // (refused before the database is made)
   // Ctrl-C and SIGTERM go to a thread of their own (blocked before any other thread starts).
   SignalThread signals({SIGINT, SIGTERM});
   ::signal(SIGPIPE, SIG_IGN);
 
   Store store(o.db, o.sync != "normal");
   Games games(store, {o.max_points, o.engine_threads, static_cast<std::size_t>(o.games_in_memory)});
-  Server server(games, o, web_root);
-  Listener svr({o.max_connections, o.request_timeout, kMaxRequest});
+  Server server(games, o, trusted, web_root);
+  Listener svr({o.max_connections, o.request_timeout, kMaxRequest, trusted});
   const std::size_t threads = static_cast<std::size_t>(o.max_streams) + 16;
   svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   svr.set_payload_max_length(kMaxBody);

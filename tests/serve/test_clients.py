@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -193,6 +194,70 @@ def test_connections_per_address():
                 break
             time.sleep(0.05)
         assert status == 200, (status, body)
+
+
+def counted_for(server, *forwarded):
+    """The client the server counts requests for when they carry these X-Forwarded-For headers
+    (one per argument): requests are sent until one is refused 429, whose message names it."""
+    host = urllib.parse.urlparse(server.base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    try:
+        for _ in range(40):
+            conn.putrequest("GET", "/api/games")
+            for value in forwarded:
+                conn.putheader("X-Forwarded-For", value)
+            conn.endheaders()
+            resp = conn.getresponse()
+            body = resp.read()
+            if resp.status == 429:
+                reason = json.loads(body)["error"]
+                assert reason.startswith("too many requests from "), reason
+                return reason[len("too many requests from "):].split(";")[0]
+            assert resp.status == 200, (resp.status, body)
+    finally:
+        conn.close()
+    raise AssertionError("40 requests a second were not refused (--rate 1)")
+
+
+def test_trusted_proxy():
+    # Behind a trusted proxy, a request counts for the address the proxy appended last to
+    # X-Forwarded-For: one client's flood leaves the others served; addresses written before
+    # it (by anyone) do not count, nor do other trusted proxies'.
+    server = Server(TANBO, TMP, "--rate", "1", "--trusted-proxy", "127.0.0.1", "--trusted-proxy",
+                    "::ffff:10.9.9.9", "--max-connections", "2", db="proxy.sqlite")
+    try:
+        assert counted_for(server, "203.0.113.5") == "203.0.113.5"
+        assert server.request("GET", "/api/games")[0] == 200  # (the proxy's own: another client)
+        assert counted_for(server, "203.0.113.6, 203.0.113.5") == "203.0.113.5"
+        assert counted_for(server, "203.0.113.5, 10.9.9.9 ,127.0.0.1") == "203.0.113.5"
+        assert counted_for(server, "198.51.100.1", "203.0.113.7") == "203.0.113.7"
+        assert counted_for(server, "2001:db8:1:2::5") == "2001:db8:1:2::/64"
+        assert counted_for(server) == "127.0.0.1"
+        for junk in ("nobody", "", "127.0.0.1", "203.0.113.5:8080"):
+            assert counted_for(server, junk) == "127.0.0.1", junk
+        # Its connections carry many clients: --max-connections does not hold them.
+        with SlowClients(server) as slow:
+            slow.open(4)
+            time.sleep(0.5)
+            status, body = server.request("GET", "/")
+            assert status == 200, (status, body)
+            slow.close()
+    finally:
+        server.stop()
+    # Without --trusted-proxy the header is anyone's word: every request counts for its peer.
+    server = Server(TANBO, TMP, "--rate", "1", db="no-proxy.sqlite")
+    try:
+        assert counted_for(server, "203.0.113.5") == "127.0.0.1"
+    finally:
+        server.stop()
+    # A proxy that is not an address is refused before the database is made.
+    run = subprocess.run([TANBO, "serve", "--port", "0", "--db", os.path.join(TMP, "never.sqlite"),
+                          "--trusted-proxy", "proxy.local"], capture_output=True, text=True,
+                         timeout=20)
+    assert run.returncode == 2 and not run.stdout, run
+    assert run.stderr == ('tanbo serve: --trusted-proxy "proxy.local" is not an IP address (such '
+                          'as 127.0.0.1 or ::1)\n'), run.stderr
+    assert not os.path.exists(os.path.join(TMP, "never.sqlite"))
 
 
 def peak_memory_kb(server):
