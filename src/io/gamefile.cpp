@@ -75,6 +75,25 @@ Game new_game(TopologyPtr topo, std::string_view setup, int players,
   return g;
 }
 
+StartingSetups starting_setups(const TopologyPtr& topology, int players) {
+  // The name of the setup `name` stands for when its starting position is accepted.
+  const auto starts = [&](const std::string& name) -> std::optional<std::string> {
+    try {
+      Setup setup = make_setup(*topology, name, players);
+      const Position start(topology, setup);
+      return setup.name;
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  };
+  StartingSetups out;
+  out.by_default = starts("default").value_or("");
+  for (const std::string& name : setups_for(*topology, players)) {
+    if (starts(name)) out.names.push_back(name);
+  }
+  return out;
+}
+
 std::optional<Player> game_player(const Game& game, std::string_view text) {
   const int players = game.position.num_players();
   const std::string wanted = to_lower(std::string(text));

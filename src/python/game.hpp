@@ -87,6 +87,7 @@ class PyGame {
     return out;
   }
   std::string spec() const { return topo().spec; }
+  std::string setup() const { return pos().setup().name; }
   int num_players() const { return pos().num_players(); }
 
   // ---- the turn
@@ -506,6 +507,14 @@ class PyGame {
     return "a game needs 2 to " + std::to_string(kMaxPlayers) + " players, not " + players +
            " (None: the setup's number)";
   }
+  // A number of players as Game() and setups() take it: 2 to kMaxPlayers, or None (0: the
+  // setup's own number).
+  static int checked_players(std::optional<int> players) {
+    if (players && (*players < 2 || *players > kMaxPlayers)) {
+      throw Error(not_a_player_count(std::to_string(*players)));
+    }
+    return players.value_or(0);
+  }
   // The refusals of a 0-based player number and of a vertex id out of range, given as text
   // (so that a Python integer too big for C++ is shown as it was given).
   std::string not_a_player_index(const std::string& player) const {
@@ -560,12 +569,6 @@ class PyGame {
       throw Error("setup \"\" is not a setup: give its name, or None for the board's default");
     }
     return setup.value_or("default");
-  }
-  static int checked_players(std::optional<int> players) {
-    if (players && (*players < 2 || *players > kMaxPlayers)) {
-      throw Error(not_a_player_count(std::to_string(*players)));
-    }
-    return players.value_or(0);
   }
 
   Session& session() const {

@@ -335,6 +335,7 @@ PYBIND11_MODULE(_tanbo, m) {
            "'hex 5', 'line 31', 'file board.dot'), a named setup (None: the board's default) "
            "and the number of players (None: the setup's). Raises ValueError when refused.")
       .def_property_readonly("topology", &PyGame::spec, "the board's canonical spec")
+      .def_property_readonly("setup", &PyGame::setup, "the name of the setup the game started from")
       .def_property_readonly("players", &PyGame::num_players, "the number of players")
       .def_property_readonly("vertices", &PyGame::vertices, "point names, in vertex order")
       .def("neighbours", &PyGame::neighbours, py::arg("name"), "the neighbours of a point")
@@ -409,6 +410,17 @@ PYBIND11_MODULE(_tanbo, m) {
       },
       py::arg("path"), "reads a game file or SGF record (replayed through the rules)");
   bind_search(m);
+  m.def(
+      "setups",
+      [](const py::object& topology, const py::object& players) {
+        const int count =
+            PyGame::checked_players(int_argument(players, PyGame::not_a_player_count));
+        return starting_setups(parse_topology(text_argument(topology, "topology")), count).names;
+      },
+      py::arg("topology") = "grid 19x19", py::arg("players") = py::none(),
+      "the names of the setups a game on this board can start from, for this many players "
+      "(None: any number a setup seats), the board's default first; Game(topology, setup) "
+      "takes each");
   m.def("loads", &deserialize_text, py::arg("text"),
         "a game from game-file text (Game.serialize(), to_text()), replayed through the rules");
   m.def("observation_tensors", &observation_tensors, py::arg("games"),

@@ -7,10 +7,9 @@
 
 #include "tanbo/ai/mcts.hpp"
 #include "tanbo/core/error.hpp"
-#include "tanbo/core/position.hpp"
-#include "tanbo/core/setup.hpp"
 #include "tanbo/core/text.hpp"
 #include "tanbo/core/topology.hpp"
+#include "tanbo/io/gamefile.hpp"
 #include "tanbo/platform/memory.hpp"
 
 namespace tanbo::serve {
@@ -358,26 +357,11 @@ Json Games::setups(const std::string& topology, const std::optional<std::string>
     count = p[0] - '0';
   }
   const TopologyPtr board = make_board(topology, options_.max_points);
-  // Only the setups that start a game: a DOT board's own ("file") fits by its stones' colours
-  // but is refused when, say, two seeds of a colour touch.
-  const auto starts = [&](const std::string& name) -> std::optional<std::string> {
-    try {
-      Setup setup = make_setup(*board, name, count);
-      Position start(board, setup);
-      return setup.name;
-    } catch (const Error&) {
-      return std::nullopt;
-    }
-  };
-  Json fit = Json::array();
-  for (const std::string& name : setups_for(*board, count)) {
-    if (starts(name)) fit.push_back(name);
-  }
-  const std::optional<std::string> def = starts("default");
+  const StartingSetups fit = starting_setups(board, count);
   return {{"topology", board->spec},
           {"players", count ? Json(count) : Json(nullptr)},
-          {"default", def ? Json(*def) : Json(nullptr)},
-          {"setups", fit}};
+          {"default", fit.by_default.empty() ? Json(nullptr) : Json(fit.by_default)},
+          {"setups", fit.names}};
 }
 
 Json Games::list(std::size_t limit) {

@@ -102,6 +102,39 @@ def test_the_board_and_the_turn():
     assert tanbo.Game("hex 3", players=3).players == 3
 
 
+def test_setups_name_the_starts_a_board_has(tmp_path):
+    # The rule documents' boards start from their own setup by default; odd boards from the
+    # 2026 start; each name offered starts a game of that name.
+    assert tanbo.setups("grid 7x7") == ["steere2026", "dense", "spaced"]
+    assert tanbo.setups("grid 9x9")[0] == "steere1995"
+    assert tanbo.setups("grid 13x13", 2)[0] == "steere2005"
+    assert tanbo.setups("grid 19x19", players=4) == ["four", "dense", "spaced"]
+    assert "four" in tanbo.setups("grid 19x19") and "four" not in tanbo.setups("grid 19x19", 2)
+    assert tanbo.setups("grid 5x5x5")[0] == "pbmserv" and tanbo.setups("hex 4") == ["hexbo"]
+    assert tanbo.setups("grid 2x2") == []
+    for spec, players in [("grid 7x7", None), ("grid 19x19", 4), ("hex 5", 3), ("line 31", None)]:
+        names = tanbo.setups(spec, players)
+        assert tanbo.Game(spec, players=players).setup == names[0]
+        for name in names:
+            game = tanbo.Game(spec, setup=name, players=players)
+            assert game.setup == name and (players is None or game.players == players)
+    # A DOT board offers its own stones only when they start a game.
+    good = tmp_path / "good.dot"
+    good.write_text("graph { a [stone=black]; c [stone=white]; a -- b -- c -- d -- a }")
+    assert tanbo.setups("file " + str(good)) == ["file"]
+    touching = tmp_path / "touching.dot"
+    touching.write_text("graph { a [stone=black]; b [stone=black]; d [stone=white]; "
+                        "a -- b -- c -- d -- e }")
+    assert tanbo.setups("file " + str(touching)) == []
+    with pytest.raises(ValueError, match="are adjacent"):
+        tanbo.Game("file " + str(touching))
+    for players, reason in [(1, "2 to 8 players, not 1"), (9, "not 9"), (2**70, "not 1180591")]:
+        with pytest.raises(ValueError, match=reason):
+            tanbo.setups("grid 7x7", players)
+    with pytest.raises(ValueError, match="grid 3x"):
+        tanbo.setups("grid 3x")
+
+
 def test_play_undo_copy_moves_and_ids():
     game = tanbo.Game("grid 9x9")
     start = game.to_text()

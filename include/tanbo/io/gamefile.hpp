@@ -43,6 +43,15 @@ Game new_game(std::string_view topology, std::string_view setup, int players,
 Game new_game(TopologyPtr topology, std::string_view setup, int players,
               const std::vector<std::string>& names, std::string date = "");
 
+// The setups a new game on `topology` for `players` (0: each setup's own count) can start
+// from: those of setups_for whose starting position the rules accept (a DOT board's own is
+// refused when, say, two seeds of a colour touch), in its order.
+struct StartingSetups {
+  std::string by_default;          // the one new_game takes for "default"; "" when it starts none
+  std::vector<std::string> names;  // every one, by_default first
+};
+StartingSetups starting_setups(const TopologyPtr& topology, int players);
+
 // The current time as an ISO 8601 UTC date-time ("2026-11-21T07:50:00Z").
 std::string utc_now();
 

@@ -5,7 +5,8 @@ import functools as _functools
 import inspect as _inspect
 
 from ._tanbo import (RESIGN, TERMINAL, Game, PlayerAction, Resignation, Root, Search,
-                     __version__, load, loads, mcts, observation_tensors, random_playouts, solve)
+                     __version__, load, loads, mcts, observation_tensors, random_playouts,
+                     setups, solve)
 
 # Pickle and repr name the classes where users find them.
 for _type in (Game, Search):
@@ -91,4 +92,4 @@ del _made_once
 
 __all__ = ["Game", "PlayerAction", "Resignation", "Root", "Search", "RESIGN", "TERMINAL",
            "__version__", "load", "loads", "mcts", "observation_tensors", "random_playouts",
-           "solve"]
+           "setups", "solve"]
