@@ -502,9 +502,6 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   SignalThread signals({SIGINT, SIGTERM});
   ::signal(SIGPIPE, SIG_IGN);
 
-  Store store(o.db, o.sync != "normal");
-  Games games(store, {o.max_points, o.engine_threads, static_cast<std::size_t>(o.games_in_memory)});
-  Server server(games, o, trusted, web_root);
   Listener svr({o.max_connections, o.request_timeout, kMaxRequest, trusted});
   const std::size_t threads = static_cast<std::size_t>(o.max_streams) + 16;
   svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
@@ -530,14 +527,19 @@ int run_server(const ServeOptions& o, std::ostream& out, std::ostream& err) {
     ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
   svr.set_logger([](const auto&, const auto&) { Listener::answered(); });
-  server.routes(svr);
 
+  // The port first: a start refused for it leaves no database made. (Connections that come
+  // while the database opens and its games are replayed wait in the backlog.)
   const int port = o.port == 0 ? svr.bind_to_any_port(o.host) : o.port;
   if (port < 0 || (o.port != 0 && !svr.bind_to_port(o.host, o.port))) {
     throw Error("cannot listen on " + quote_input(o.host) + " port " + std::to_string(o.port) +
                 " (in use, or not an address of this machine)");
   }
   svr.raise_backlog();
+  Store store(o.db, o.sync != "normal");
+  Games games(store, {o.max_points, o.engine_threads, static_cast<std::size_t>(o.games_in_memory)});
+  Server server(games, o, trusted, web_root);
+  server.routes(svr);
   const bool v6 = o.host.find(':') != std::string::npos;
   out << "tanbo serve: listening on http://" << (v6 ? "[" + o.host + "]" : o.host) << ":" << port
       << "/" << std::endl;

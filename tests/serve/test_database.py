@@ -143,6 +143,7 @@ def test_refused_start():
         r = subprocess.run([TANBO, "serve", "--host", "127.0.0.1", *args], capture_output=True,
                            text=True, timeout=20, cwd=TMP)
         assert r.returncode == 2 and words in r.stderr and r.stdout == "", (args, r)
+        assert not os.path.exists(os.path.join(TMP, "tanbo.sqlite")), (args, "made a database")
     taken.close()
     # A port another tanbo serve listens on is refused too (the two would share its requests).
     first = Server(TANBO, TMP, db="first.sqlite")
@@ -152,6 +153,7 @@ def test_refused_start():
                             "--db", os.path.join(TMP, "second.sqlite")],
                            capture_output=True, text=True, timeout=20, cwd=TMP)
         assert r.returncode == 2 and "cannot listen" in r.stderr and r.stdout == "", r
+        assert not os.path.exists(os.path.join(TMP, "second.sqlite"))
     finally:
         first.stop()
 
