@@ -143,6 +143,11 @@ TopologyPtr make_board(const std::string& topology, std::uint64_t max_points) {
   }
 }
 
+// The link of seat `seat` (0-based) of a game.
+std::string seat_url(const LiveGame& g, std::size_t seat) {
+  return "/games/" + g.id + "?seat=" + g.tokens.at(seat);
+}
+
 int http_status(TurnStatus s) {
   switch (s) {
     case TurnStatus::kNotAPoint:
@@ -222,6 +227,7 @@ std::shared_ptr<LiveGame> Games::restore(StoredGame&& s) const {
     g->created = s.created;
     g->specs = std::move(s.specs);
     g->tokens = std::move(s.tokens);
+    g->next = std::move(s.next);
     g->session = std::make_unique<Session>(std::move(game), std::move(seats));
     return g;
   } catch (const Error& e) {
@@ -299,6 +305,26 @@ Json Games::create(const Json& request) {
   for (const std::string& n : names) check_name(n);
   refuse_while_engines_busy(players);
   const TopologyPtr board = make_board(topology, options_.max_points);
+  const std::shared_ptr<LiveGame> g = start_game(board, setup, players, names, "");
+  Json seats_json = Json::array();
+  {
+    std::lock_guard lock(g->mutex);
+    const Json state = state_json(*g);
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      seats_json.push_back({{"color", state["players"][i]["color"]},
+                            {"name", state["players"][i]["name"]},
+                            {"kind", players[i]},
+                            {"token", g->tokens[i]},
+                            {"url", seat_url(*g, i)}});
+    }
+  }
+  return {{"id", g->id}, {"url", "/games/" + g->id}, {"seats", std::move(seats_json)}};
+}
+
+std::shared_ptr<LiveGame> Games::start_game(const TopologyPtr& board, const std::string& setup,
+                                            const std::vector<std::string>& players,
+                                            const std::vector<std::string>& names,
+                                            const std::string& previous) {
   auto g = std::make_shared<LiveGame>();
   StoredGame stored;
   stored.seed = std::random_device{}();
@@ -319,6 +345,7 @@ Json Games::create(const Json& request) {
   stored.specs = g->specs = players;
   for (std::size_t i = 0; i < players.size(); ++i) g->tokens.push_back(random_token());
   stored.tokens = g->tokens;
+  stored.previous = previous;
   {
     // Stored and kept under one lock: a find() in between would read the game back from the
     // database as a second copy.
@@ -330,20 +357,75 @@ Json Games::create(const Json& request) {
     }
     keep(g);
   }
-  Json seats_json = Json::array();
+  std::lock_guard lock(g->mutex);
+  after_change(g);
+  return g;
+}
+
+std::pair<int, Json> Games::rematch(const std::shared_ptr<LiveGame>& game, const Json& request) {
+  LiveGame& g = *game;
+  need_object(request);
+  const Player as = seat_of(g, request);
+  // What the rematch is made of, read under the game's lock; the game is started without it
+  // (starting takes the lock of the games in memory, which is taken before a game's).
+  TopologyPtr board;
+  std::string setup;
+  std::vector<std::string> specs = g.specs;
+  std::vector<std::string> names;
   {
-    std::lock_guard lock(g->mutex);
-    const Json state = state_json(*g);
-    for (std::size_t i = 0; i < players.size(); ++i) {
-      seats_json.push_back({{"color", state["players"][i]["color"]},
-                            {"name", state["players"][i]["name"]},
-                            {"kind", players[i]},
-                            {"token", g->tokens[i]},
-                            {"url", "/games/" + g->id + "?seat=" + g->tokens[i]}});
+    std::unique_lock lock(g.mutex);
+    g.changed.wait(lock, [&] { return !g.rematching; });
+    if (g.next.empty()) {
+      const Position& pos = g.session->position();
+      if (!pos.is_over()) refuse(409, "the game is not over: a rematch starts once it has ended");
+      g.rematching = true;
+      board = pos.topology_ptr();
+      setup = pos.setup().name;
+      names = g.session->game().names;
     }
-    after_change(g);
   }
-  return {{"id", g->id}, {"url", "/games/" + g->id}, {"seats", std::move(seats_json)}};
+  bool started = false;
+  if (board) {
+    // Each player takes the next colour (in two players, Black and White change places).
+    std::rotate(specs.rbegin(), specs.rbegin() + 1, specs.rend());
+    names.resize(specs.size());
+    std::rotate(names.rbegin(), names.rbegin() + 1, names.rend());
+    std::string id;
+    try {
+      refuse_while_engines_busy(specs);
+      id = start_game(board, setup, specs, names, g.id)->id;
+    } catch (...) {
+      std::lock_guard lock(g.mutex);
+      g.rematching = false;
+      g.changed.notify_all();
+      throw;
+    }
+    std::lock_guard lock(g.mutex);
+    g.rematching = false;
+    g.next = id;
+    after_change(game);
+    started = true;
+  }
+  std::string next;
+  {
+    std::lock_guard lock(g.mutex);
+    next = g.next;
+  }
+  return {started ? 201 : 200,
+          {{"id", next}, {"url", "/games/" + next}, {"seat_url", next_seat_url(g, as)}}};
+}
+
+std::string Games::next_seat_url(LiveGame& g, Player as) {
+  std::string next;
+  {
+    std::lock_guard lock(g.mutex);
+    next = g.next;
+  }
+  if (next.empty()) return "";
+  const std::shared_ptr<LiveGame> rematch = find(next);
+  if (!rematch || rematch->tokens.size() != g.tokens.size()) return "";
+  // (a game's tokens never change once it is made)
+  return seat_url(*rematch, static_cast<std::size_t>(as) % g.tokens.size());
 }
 
 Json Games::setups(const std::string& topology, const std::optional<std::string>& players) const {

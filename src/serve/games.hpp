@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "store.hpp"
@@ -51,8 +52,13 @@ struct LiveGame {
   bool engine_queued = false;                  // waiting for or running on the engine pool
   int engine_failures = 0;                     // engine moves in a row the store refused
   std::optional<UnstoredMove> unstored;        // the last of them
+  std::string next;                            // the id of its rematch, once one is started
+  bool rematching = false;                     // a rematch is being started (outside the lock)
   std::string state_text;                      // the latest state as JSON text (state_text())
-  std::optional<std::uint64_t> state_version;  // the session version it was written for
+  std::optional<std::uint64_t> state_version;  // the version() it was written for
+
+  // Counts every change a state shows: each turn (the session's version) and the rematch.
+  std::uint64_t version() const { return 2 * session->version() + (next.empty() ? 0 : 1); }
 };
 
 // The seat (player from 1) whose token is `token`, compared in constant time with every seat's
@@ -87,6 +93,14 @@ class Games {
   // (`players` not given: for any count a setup seats), the one a game gets for "default"
   // first; throws ApiError 400 for a board POST /api/games refuses or N that is not 2 to 8.
   Json setups(const std::string& topology, const std::optional<std::string>& players) const;
+  // POST /api/games/ID/rematch: the next game of the same board, setup and seats, each player
+  // taking the next colour, with the asking seat's link in it, and its status (201; 200 when a
+  // seat started it already); throws ApiError (403 not a seat, 409 the game is not over, and
+  // as create).
+  std::pair<int, Json> rematch(const std::shared_ptr<LiveGame>& g, const Json& request);
+  // The link of seat `as` of g (1-based) in g's rematch ("/games/ID?seat=TOKEN"), "" while it
+  // has none. Call without g's lock.
+  std::string next_seat_url(LiveGame& g, Player as);
   // POST /api/games/ID/moves and /resign: the new state (JSON text), or throws ApiError.
   std::string move(const std::shared_ptr<LiveGame>& g, const Json& request);
   std::string resign(const std::shared_ptr<LiveGame>& g, const Json& request);
@@ -100,6 +114,13 @@ class Games {
   // Puts a game in memory as the one used last, then forgets the games used least recently
   // that nothing uses, down to options_.in_memory. Under games_mutex_ (exclusive).
   void keep(const std::shared_ptr<LiveGame>& g);
+  // Starts, stores and keeps a game of these seats (checked but for what new_game and the
+  // engine specs refuse: 400; 503 when it cannot be stored), its engine queued when one is to
+  // move; `previous`: the game it is the rematch of ("" for none).
+  std::shared_ptr<LiveGame> start_game(const TopologyPtr& board, const std::string& setup,
+                                       const std::vector<std::string>& players,
+                                       const std::vector<std::string>& names,
+                                       const std::string& previous);
   // The stored game replayed through the rules; nullptr (reported) when it does not replay.
   std::shared_ptr<LiveGame> restore(StoredGame&& s) const;
   // Reads game `id` from the database, replays it and keeps it, its engine queued when one is

@@ -216,6 +216,11 @@ std::shared_ptr<LiveGame> Server::need_game(const httplib::Request& req) const {
 void Server::get_state(const httplib::Request& req, httplib::Response& res) {
   auto g = need_game(req);
   std::optional<std::uint32_t> ply;
+  // A seat learns its link in the rematch, once there is one (read without the game's lock).
+  std::string next_seat;
+  if (req.has_param("seat")) {
+    next_seat = games_.next_seat_url(*g, seat_of_token(*g, req.get_param_value("seat")));
+  }
   std::lock_guard lock(g->mutex);
   if (req.has_param("ply")) {
     const std::string text = req.get_param_value("ply");
@@ -235,6 +240,7 @@ void Server::get_state(const httplib::Request& req, httplib::Response& res) {
     Json state = state_json(*g, ply);
     const Json& players = state["players"];
     if (seat < players.size()) state["seat"] = players[seat];
+    if (!next_seat.empty()) state["next_seat"] = next_seat;
     send_json(res, state);
   } else if (ply) {
     send_json(res, state_json(*g, ply));
@@ -277,7 +283,7 @@ void Server::get_events(const httplib::Request& req, httplib::Response& res) {
     for (int second = 0; second < 15; ++second) {
       std::unique_lock lock(g->mutex);
       const bool news = g->changed.wait_for(lock, std::chrono::seconds(1), [&] {
-        return stopping_ || games_.stopping() || *sent != g->session->version();
+        return stopping_ || games_.stopping() || *sent != g->version();
       });
       if (news) break;
       lock.unlock();
@@ -289,8 +295,8 @@ void Server::get_events(const httplib::Request& req, httplib::Response& res) {
         sink.done();
         return false;
       }
-      if (*sent != g->session->version()) {
-        *sent = g->session->version();
+      if (*sent != g->version()) {
+        *sent = g->version();
         chunk = "event: state\nid: " + std::to_string(g->session->ply()) +
                 "\ndata: " + state_text(*g) + "\n\n";
       } else {
@@ -428,6 +434,12 @@ std::vector<Server::Route> Server::api_routes() {
        [this](const auto& req, auto& res) {
          auto g = need_game(req);
          res.set_content(games_.resign(g, parse_body(req.body)), "application/json");
+       }},
+      {"POST", game + "/rematch",
+       [this](const auto& req, auto& res) {
+         auto g = need_game(req);
+         const auto [status, answer] = games_.rematch(g, parse_body(req.body));
+         send_json(res, answer, status);
        }},
       {"GET", game + "/events", [this](const auto& req, auto& res) { get_events(req, res); }},
       {"GET", game + "/export", [this](const auto& req, auto& res) { get_export(req, res); }},

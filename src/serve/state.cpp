@@ -84,7 +84,8 @@ Json state_json(const LiveGame& g, std::optional<std::uint32_t> ply) {
           {"to_move", colour_or_null(to_move)},
           {"winner", colour_or_null(pos.winner())},
           {"last", std::move(last)},
-          {"legal", to_move == kEmpty ? Json::array() : names_of(t, pos.legal_moves(to_move))}};
+          {"legal", to_move == kEmpty ? Json::array() : names_of(t, pos.legal_moves(to_move))},
+          {"next", g.next.empty() ? Json(nullptr) : Json(g.next)}};
 }
 
 Json summary_json(const LiveGame& g) {
@@ -139,9 +140,9 @@ Json parse_body(const std::string& body) {
 }
 
 const std::string& state_text(LiveGame& g) {
-  if (g.state_version != g.session->version()) {
+  if (g.state_version != g.version()) {
     g.state_text = json_text(state_json(g));
-    g.state_version = g.session->version();
+    g.state_version = g.version();
   }
   return g.state_text;
 }

@@ -95,6 +95,10 @@ Store::Store(const std::string& path, bool full_sync) : path_(path) {
     exec(
         "CREATE TABLE IF NOT EXISTS turns (game TEXT NOT NULL REFERENCES games(id), "
         "ply INTEGER NOT NULL, player INTEGER NOT NULL, point TEXT, PRIMARY KEY (game, ply))");
+    // (a table of its own: databases of servers before rematches gain it as they open)
+    exec(
+        "CREATE TABLE IF NOT EXISTS rematches (game TEXT PRIMARY KEY REFERENCES games(id), "
+        "next TEXT NOT NULL UNIQUE REFERENCES games(id))");
     // SQLite opens a file it may not write read-only, and the statements above write nothing
     // when the tables are there: every move would then be refused while the games showed.
     if (sqlite3_db_readonly(db_, "main") == 1) {
@@ -176,6 +180,12 @@ void Store::add_game(const StoredGame& g) {
       seat.bind(3, g.specs[i]);
       seat.bind(4, g.tokens.at(i));
       seat.step();
+    }
+    if (!g.previous.empty()) {
+      Statement link(db_, "INSERT INTO rematches (game, next) VALUES (?, ?)");
+      link.bind(1, g.previous);
+      link.bind(2, g.id);
+      link.step();
     }
     exec("COMMIT");
   } catch (const Error& e) {
@@ -260,6 +270,9 @@ std::optional<StoredGame> Store::load_game(const std::string& id) {
     s.turns.push_back({player < 0 || player > kMaxPlayers ? -1 : static_cast<int>(player),
                        turns.text(1), turns.integer(2)});
   }
+  Statement link(db_, "SELECT next FROM rematches WHERE game = ?");
+  link.bind(1, id);
+  if (link.step()) s.next = link.text(0);
   return s;
 }
 

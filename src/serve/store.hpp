@@ -29,6 +29,8 @@ struct StoredGame {
   std::vector<std::string> tokens;  // per seat: its secret token (hex)
   std::uint64_t seed = 1;           // the engines' seed
   std::vector<StoredTurn> turns;    // in order (filled by load_game)
+  std::string previous;             // the game this one is a rematch of ("" for none)
+  std::string next;                 // the rematch of this game ("" for none; by load_game)
 };
 
 class Store {
@@ -43,8 +45,10 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // Stores a new game (its turns are not read). Throws tanbo::Error; nothing is stored then,
-  // as when the file was deleted or replaced while the server ran.
+  // Stores a new game (its turns and `next` are not read), and with it, in one transaction,
+  // that it is the rematch of g.previous when that is given (a game has one rematch at most).
+  // Throws tanbo::Error; nothing is stored then, as when the file was deleted or replaced
+  // while the server ran.
   void add_game(const StoredGame& g);
   // Stores turn number `ply` (1-based) of game `id`. Throws tanbo::Error when it cannot be
   // stored (then nothing is: the transaction is rolled back).

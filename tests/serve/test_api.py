@@ -19,7 +19,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_support import (  # noqa: E402
-    Server, error_of, exchange, play, read_event, run_tests, wait_for_winner)
+    Server, error_of, exchange, open_stream, play, read_event, run_tests, wait_for_winner)
 
 TANBO = sys.argv[1] if len(sys.argv) > 1 else "tanbo"
 TMP = tempfile.mkdtemp(prefix="tanbo-serve-")
@@ -242,6 +242,73 @@ def test_413():
     assert status == 413 and "64 KB" in body["error"], (status, body)
 
 
+def test_rematch():
+    g = SERVER.new_game("grid 5x5", names=["ann", "bob"])
+    ann, bob = g["seats"]
+    path = "/api/games/%s/rematch" % g["id"]
+    assert "not over" in error_of(*SERVER.post(path, {"seat": ann["token"]}), 409)
+    assert "not a seat" in error_of(*SERVER.post(path, {"seat": "0" * 32}), 403)
+    assert "seat" in error_of(*SERVER.post(path, {}), 400)
+    stream_conn, stream = open_stream(SERVER, g)
+    assert json.loads(read_event(stream)["data"])["next"] is None
+    assert SERVER.post("/api/games/%s/resign" % g["id"], {"seat": ann["token"]})[0] == 200
+    assert json.loads(read_event(stream)["data"])["winner"] == "white"
+    # Either seat starts it; each player takes the other colour, with a new seat of its own.
+    status, made = SERVER.post(path, {"seat": bob["token"]})
+    assert status == 201 and made["url"] == "/games/" + made["id"] != g["url"], (status, made)
+    nid = made["id"]
+    status, new = SERVER.get("/api/games/" + nid)
+    assert new["players"] == [{"color": "black", "name": "bob", "kind": "human"},
+                              {"color": "white", "name": "ann", "kind": "human"}], new
+    assert (new["topology"], new["setup"], new["ply"], new["next"]) == ("grid 5x5", "steere2026",
+                                                                      0, None)
+    token = made["seat_url"].split("?seat=")[1]
+    assert made["seat_url"] == "/games/%s?seat=%s" % (nid, token)
+    assert SERVER.get("/api/games/%s?seat=%s" % (nid, token))[1]["seat"]["name"] == "bob"
+    # The finished game names it, live and to each seat with that seat's link in it.
+    assert json.loads(read_event(stream)["data"])["next"] == nid
+    stream_conn.close()
+    old = SERVER.get("/api/games/" + g["id"])[1]
+    assert old["next"] == nid and "next_seat" not in old
+    mine = SERVER.get("/api/games/%s?seat=%s" % (g["id"], ann["token"]))[1]
+    theirs = SERVER.get("/api/games/%s?seat=%s" % (g["id"], bob["token"]))[1]
+    assert theirs["next_seat"] == made["seat_url"] and mine["next_seat"] != made["seat_url"]
+    seat = SERVER.get("/api/games/" + mine["next_seat"].split("/games/")[1])[1]["seat"]
+    assert seat == {"color": "white", "name": "ann", "kind": "human"}, seat
+    # Asked again (by the other seat), the same game: one rematch a game.
+    status, again = SERVER.post(path, {"seat": ann["token"]})
+    assert status == 200 and again["id"] == nid and again["seat_url"] == mine["next_seat"]
+    # Many seats at once start one game.
+    g = SERVER.new_game("grid 5x5")
+    SERVER.post("/api/games/%s/resign" % g["id"], {"seat": g["seats"][0]["token"]})
+    answers = []
+    barrier = threading.Barrier(8)
+
+    def send(i):
+        barrier.wait()
+        answers.append(SERVER.post("/api/games/%s/rematch" % g["id"],
+                                   {"seat": g["seats"][i % 2]["token"]}))
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(a[0] for a in answers) == [200] * 7 + [201], answers
+    assert len({a[1]["id"] for a in answers}) == 1, answers
+    # An engine seat comes along and plays its new colour.
+    g = SERVER.new_game("grid 5x5", ["human", "random"])
+    SERVER.post("/api/games/%s/resign" % g["id"], {"seat": g["seats"][0]["token"]})
+    status, made = SERVER.post("/api/games/%s/rematch" % g["id"], {"seat": g["seats"][0]["token"]})
+    assert status == 201, made
+    for _ in range(400):
+        new = SERVER.get("/api/games/" + made["id"])[1]
+        if new["ply"] >= 1:
+            break
+        time.sleep(0.05)
+    assert [p["kind"] for p in new["players"]] == ["random", "human"] and new["ply"] == 1, new
+    assert new["to_move"] == "white" and new["moves"][0]["color"] == "black"
+
+
 def test_identical_moves_at_once():
     g = SERVER.new_game("grid 19x19")
     point = SERVER.get("/api/games/" + g["id"])[1]["legal"][0]
@@ -445,6 +512,7 @@ def test_methods():
                                   ("PUT", "/api/games", "GET, HEAD, POST"),
                                   ("POST", "/api/games/%s/board" % gid, "GET, HEAD"),
                                   ("POST", "/api/setups", "GET, HEAD"),
+                                  ("GET", "/api/games/%s/rematch" % gid, "POST"),
                                   ("GET", "/api/games/%s/moves" % gid, "POST"),
                                   ("PATCH", "/api/games/%s/resign" % gid, "POST"),
                                   ("POST", "/index.html", "GET, HEAD")]:

@@ -358,6 +358,38 @@ def test_names_and_a_damaged_database_across_restarts():
     assert "left out: its turn 1 is damaged (ply 7, player 1)" in out, out
 
 
+def test_rematch_across_restarts():
+    folder = tempfile.mkdtemp(dir=TMP)
+    # A database of a server from before rematches (no table for them) gains one as it opens.
+    server = Server(TANBO, folder)
+    g = server.new_game(names=["ann", "bob"])
+    server.stop()
+    db = sqlite3.connect(os.path.join(folder, "games.sqlite"))
+    db.execute("DROP TABLE rematches")
+    db.commit()
+    db.close()
+    server = Server(TANBO, folder)
+    try:
+        assert server.post("/api/games/%s/resign" % g["id"], {"seat": g["seats"][0]["token"]})[0] == 200
+        status, made = server.post("/api/games/%s/rematch" % g["id"], {"seat": g["seats"][1]["token"]})
+        assert status == 201, made
+    finally:
+        server.stop()
+    # After a restart the finished game still names its rematch, and each seat its link there.
+    server = Server(TANBO, folder)
+    try:
+        assert server.get("/api/games/" + g["id"])[1]["next"] == made["id"]
+        bob = server.get("/api/games/%s?seat=%s" % (g["id"], g["seats"][1]["token"]))[1]
+        assert bob["next_seat"] == made["seat_url"], bob
+        status, again = server.post("/api/games/%s/rematch" % g["id"],
+                                    {"seat": g["seats"][0]["token"]})
+        assert status == 200 and again["id"] == made["id"], (status, again)
+        seat = server.get("/api/games/" + again["seat_url"].split("/games/")[1])[1]["seat"]
+        assert seat == {"color": "white", "name": "ann", "kind": "human"}, seat
+    finally:
+        server.stop()
+
+
 def test_engine_game_resumes_after_restart():
     folder = tempfile.mkdtemp(dir=TMP)
     server = Server(TANBO, folder)

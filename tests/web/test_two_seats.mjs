@@ -149,6 +149,34 @@ async function startFromForm(browser, server) {
   return { id: links[2].split('/').pop(), black: { color: 'black', url: links[0] }, white: { color: 'white', url: links[1] } };
 }
 
+// After the end: White's seat starts the next game and lands in it as Black; Black's page and a
+// spectator's get a link to it, Black's to its seat there as White.
+async function checkRematch(pages, browser, server, id) {
+  const watcher = await (await browser.newContext()).newPage();
+  await watcher.goto(new URL(`/games/${id}`, server.url).href);
+  await watcher.waitForSelector('#board [data-point]');
+  for (const [who, page] of [['black', pages.black], ['white', pages.white]]) {
+    await page.waitForSelector('#rematch:not([hidden])');
+    check(await page.isVisible('#rematch'), `${who}'s page offers a rematch`);
+  }
+  check(!(await watcher.isVisible('#rematch')), 'a spectator is offered no rematch');
+  await Promise.all([pages.white.waitForURL((url) => url.pathname !== `/games/${id}` && url.searchParams.has('seat')), pages.white.click('#rematch')]);
+  const next = new URL(pages.white.url()).pathname.split('/').pop();
+  check(next !== id, `White's page went to the next game (${next})`);
+  await pages.white.waitForSelector('#board [data-point]');
+  await pages.white.waitForFunction(() => document.getElementById('role').textContent === 'playing Black');
+  const { body: made } = await api(server, 'GET', `/api/games/${next}`);
+  check(made.ply === 0 && made.players[0].name === 'bob' && made.players[1].name === 'ann', `the next game seats bob as Black, ann as White (${JSON.stringify(made.players)})`);
+  await pages.black.waitForSelector('#next-game:not([hidden])');
+  check((await pages.black.textContent('#next-game')) === 'Join the next game', 'Black\'s page links to the next game');
+  await Promise.all([pages.black.waitForURL(new RegExp(`/games/${next}\\?seat=`)), pages.black.click('#next-game')]);
+  await pages.black.waitForFunction(() => document.getElementById('role').textContent === 'playing White');
+  await watcher.waitForSelector('#next-game:not([hidden])');
+  const watch = await watcher.$eval('#next-game', (a) => [a.textContent, a.getAttribute('href')]);
+  check(watch[0] === 'Watch the next game' && watch[1] === `/games/${next}`, `a spectator's page links to the next game (${watch})`);
+  await watcher.context().close();
+}
+
 run('two seats play a 5x5 game in two browsers', async ({ server, browser }) => {
   const seats = await startFromForm(browser, server);
   const game = { id: seats.id };
@@ -160,4 +188,5 @@ run('two seats play a 5x5 game in two browsers', async ({ server, browser }) => 
   check((await legalPoints(pages.black)).length === 0, 'no legal points are highlighted after the end');
   await checkReview(pages.white, server, game.id, state.ply);
   console.log(`${state.winner} won after ${state.ply} moves`);
+  await checkRematch(pages, browser, server, game.id);
 });

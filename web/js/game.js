@@ -25,6 +25,7 @@ const page = {
   retry: null,      // the timer of the stream's next attempt
   poll: null,       // the timer polling the state while the stream is down
   backoff: 0,       // the delay before the stream's next attempt (ms)
+  nextSeat: null,   // the seat's link in the rematch, once asked for
 };
 
 const RETRY_FIRST = 1000;  // the stream's first retry after a failure (ms), doubled each time
@@ -141,6 +142,7 @@ function takeState(state) {
   showPlayers(state);
   showMoves(state);
   $('resign').hidden = !page.seat || Boolean(state.winner) || !state.to_move;
+  showRematch(state);
   if (page.viewPly === null) draw(state);
   else showReviewStatus();
 }
@@ -242,6 +244,43 @@ function resignButton() {
       say('you resigned');
     } catch (err) {
       say(err instanceof ApiError ? err.message : `network error: ${err.message}`, err instanceof ApiError ? 'error' : 'network');
+    }
+  });
+}
+
+// After the end: a seat may start the next game on the same board (each player takes the next
+// colour); once one has, every page links to it, a seat's to its own seat there.
+function showRematch(state) {
+  $('rematch-box').hidden = !state.winner;
+  $('rematch').hidden = !state.winner || !page.seat || Boolean(state.next);
+  const link = $('next-game');
+  link.hidden = !state.next;
+  if (!state.next) return;
+  if (!page.seat) {
+    link.href = `/games/${encodeURIComponent(state.next)}`;
+    link.textContent = 'Watch the next game';
+  } else if (page.nextSeat) {
+    link.href = page.nextSeat;
+    link.textContent = 'Join the next game';
+  } else {
+    link.hidden = true;
+    getJSON(`${gamePath(page.id)}?seat=${encodeURIComponent(page.seat)}`).then((s) => {
+      if (!s.next_seat) return;
+      page.nextSeat = s.next_seat;
+      showRematch(page.live);
+    }, () => {});  // (asked again with the next state)
+  }
+}
+
+function rematchButton() {
+  $('rematch').addEventListener('click', async () => {
+    $('rematch').disabled = true;
+    try {
+      const next = await postJSON(`${gamePath(page.id)}/rematch`, { seat: page.seat });
+      location.assign(next.seat_url);
+    } catch (err) {
+      say(err instanceof ApiError ? err.message : `network error: ${err.message}`, err instanceof ApiError ? 'error' : 'network');
+      $('rematch').disabled = false;
     }
   });
 }
@@ -412,6 +451,7 @@ async function main() {
     return;
   }
   resignButton();
+  rematchButton();
   reviewControls();
   follow();
   start3d(page.board);  // not awaited: the game is followed while three.js loads
