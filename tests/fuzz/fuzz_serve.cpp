@@ -11,8 +11,10 @@
 //   export N        GET /api/games/ID/export, as a game file and as SGF
 //   list            GET /api/games
 //   setups K BOARD  GET /api/setups?topology=BOARD&players=K (K "-": none given)
-// In the body of a move or a resignation, "seat": K (a number) stands for the token of seat K
-// (modulo the seats), so that the fuzzer reaches the seats' turns; any other value goes as it is.
+//   rematch N BODY  POST /api/games/ID/rematch
+// In the body of a move, a resignation or a rematch, "seat": K (a number) stands for the token of
+// seat K (modulo the seats), so that the fuzzer reaches the seats' turns; any other value goes as
+// it is.
 //
 // Besides "no crash, no sanitizer report", every request must
 // - be refused only with an ApiError of a 4xx status and a message (anything else would be the
@@ -24,11 +26,15 @@
 //   others are forgotten and replayed from the database when they are asked for;
 // - export a game that reads back as the same position;
 // - offer, for K players, only setups that start a game of K (people), and as "default" the
-//   setup a game started with "default" gets.
+//   setup a game started with "default" gets;
+// - start one rematch a game, once it is over: the game's states at every ply gain "next" and
+//   nothing else, the rematch starts at ply 0 with the seats one colour on, and the asking
+//   seat's link there is its own.
 // Engine seats are out of reach (they think on the server's threads, for seconds): a game whose
 // players are not all "human" is not created. tests/test_serve.cpp covers them.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -97,6 +103,7 @@ struct Known {
   std::string id;
   std::vector<std::string> tokens;
   std::vector<std::string> states;  // its state's JSON text after each ply
+  std::string next;                 // its rematch's id, once started
 };
 
 // Splits "WORD REST" at the first space.
@@ -140,6 +147,7 @@ class Client {
       Known& k = known_[number_of(number) % known_.size()];
       const std::shared_ptr<tanbo::serve::LiveGame> g = find(k, line);
       if (verb == "move" || verb == "resign") return turn(k, g, verb == "move", body);
+      if (verb == "rematch") return rematch(k, g, body);
       std::lock_guard lock(g->mutex);
       if (verb == "state") {
         const std::size_t ply = number_of(body);
@@ -237,6 +245,61 @@ class Client {
       if (tanbo::serve::state_text(*g) != k.states.back()) fail("a refusal changed the game", line);
       throw;
     }
+  }
+
+  void rematch(Known& k, const std::shared_ptr<tanbo::serve::LiveGame>& g,
+               const std::string& text) {
+    Json body = tanbo::serve::parse_body(text);
+    std::optional<std::size_t> asker;
+    if (body.is_object() && body.contains("seat") && body["seat"].is_number_unsigned()) {
+      asker = body["seat"].get<std::uint64_t>() % k.tokens.size();
+      body["seat"] = k.tokens[*asker];
+    }
+    const std::string line = "rematch " + text;
+    std::pair<int, Json> answer;
+    try {
+      answer = games_.rematch(g, body);
+    } catch (const ApiError&) {
+      std::lock_guard lock(g->mutex);
+      if (tanbo::serve::state_text(*g) != k.states.back()) fail("a refusal changed the game", line);
+      throw;
+    }
+    const std::string id = answer.second.at("id").get<std::string>();
+    if (answer.first != (k.next.empty() ? 201 : 200) || (!k.next.empty() && id != k.next)) {
+      fail("a game's second rematch is not its first (status " + std::to_string(answer.first) + ")",
+           line);
+    }
+    {
+      std::lock_guard lock(g->mutex);
+      if (!g->session->position().is_over()) fail("a game under way got a rematch", line);
+      for (std::size_t ply = 0; ply < k.states.size(); ++ply) {
+        Json was = Json::parse(k.states[ply]);
+        was["next"] = id;
+        const std::string now =
+            tanbo::serve::json_text(tanbo::serve::state_json(*g, static_cast<std::uint32_t>(ply)));
+        if (now != tanbo::serve::json_text(was)) fail("a rematch changed more than \"next\"", line);
+        k.states[ply] = now;
+      }
+    }
+    const auto next = games_.find(id);
+    if (!next) fail("the rematch is not found", line);
+    std::vector<std::string> specs = g->specs;
+    std::rotate(specs.rbegin(), specs.rbegin() + 1, specs.rend());
+    if (next->specs != specs) fail("the rematch's seats are not one colour on", line);
+    if (!asker) fail("a rematch was started without a seat's token", line);
+    const std::size_t seat = (*asker + 1) % k.tokens.size();
+    if (answer.second.at("seat_url") != "/games/" + id + "?seat=" + next->tokens.at(seat)) {
+      fail("the rematch's link is not the asking seat's", line);
+    }
+    if (!k.next.empty()) return;
+    k.next = id;
+    Known made;
+    made.id = id;
+    made.tokens = next->tokens;
+    std::lock_guard lock(next->mutex);
+    if (next->session->ply() != 0) fail("a rematch does not start at ply 0", line);
+    made.states.push_back(tanbo::serve::state_text(*next));
+    known_.push_back(std::move(made));
   }
 
   // The export in both formats reads back as the same position, as the server writes it
