@@ -168,7 +168,8 @@ async function checkRematch(pages, browser, server, id) {
   const { body: made } = await api(server, 'GET', `/api/games/${next}`);
   check(made.ply === 0 && made.players[0].name === 'bob' && made.players[1].name === 'ann', `the next game seats bob as Black, ann as White (${JSON.stringify(made.players)})`);
   await pages.black.waitForSelector('#next-game:not([hidden])');
-  check((await pages.black.textContent('#next-game')) === 'Join the next game', 'Black\'s page links to the next game');
+  const join = await pages.black.textContent('#next-game');
+  check(join === 'Join the next game as White', `Black's page links to its seat in the next game ("${join}")`);
   await Promise.all([pages.black.waitForURL(new RegExp(`/games/${next}\\?seat=`)), pages.black.click('#next-game')]);
   await pages.black.waitForFunction(() => document.getElementById('role').textContent === 'playing White');
   await watcher.waitForSelector('#next-game:not([hidden])');

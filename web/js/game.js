@@ -260,8 +260,11 @@ function showRematch(state) {
     link.href = `/games/${encodeURIComponent(state.next)}`;
     link.textContent = 'Watch the next game';
   } else if (page.nextSeat) {
+    // Each player takes the next colour in the players' order.
+    const colours = state.players.map((p) => p.color);
+    const mine = colours.indexOf(page.colour);
     link.href = page.nextSeat;
-    link.textContent = 'Join the next game';
+    link.textContent = mine < 0 ? 'Join the next game' : `Join the next game as ${colourTitle(colours[(mine + 1) % colours.length])}`;
   } else {
     link.hidden = true;
     getJSON(`${gamePath(page.id)}?seat=${encodeURIComponent(page.seat)}`).then((s) => {
