@@ -76,20 +76,23 @@ Game new_game(TopologyPtr topo, std::string_view setup, int players,
 }
 
 StartingSetups starting_setups(const TopologyPtr& topology, int players) {
-  // The name of the setup `name` stands for when its starting position is accepted.
-  const auto starts = [&](const std::string& name) -> std::optional<std::string> {
-    try {
-      Setup setup = make_setup(*topology, name, players);
-      const Position start(topology, setup);
-      return setup.name;
-    } catch (const Error&) {
-      return std::nullopt;
-    }
-  };
   StartingSetups out;
-  out.by_default = starts("default").value_or("");
   for (const std::string& name : setups_for(*topology, players)) {
-    if (starts(name)) out.names.push_back(name);
+    try {
+      const Position start(topology, make_setup(*topology, name, players));
+      out.names.push_back(name);
+    } catch (const Error&) {
+      // (refused by the rules: not a start)
+    }
+  }
+  // "default" names one of those that fit (make_setup), so its position was built above.
+  try {
+    const std::string name = make_setup(*topology, "default", players).name;
+    if (std::find(out.names.begin(), out.names.end(), name) != out.names.end()) {
+      out.by_default = name;
+    }
+  } catch (const Error&) {
+    // (no setup fits: none is the default)
   }
   return out;
 }
