@@ -244,7 +244,11 @@ TrustedProxies::TrustedProxies(const std::vector<std::string>& addresses) {
 
 bool TrustedProxies::contains(const std::string& address) const {
   const auto bytes = ip_bytes(address);
-  return bytes && std::find(addresses_.begin(), addresses_.end(), *bytes) != addresses_.end();
+  return bytes && trusted(*bytes);
+}
+
+bool TrustedProxies::trusted(const std::array<unsigned char, 16>& bytes) const {
+  return std::find(addresses_.begin(), addresses_.end(), bytes) != addresses_.end();
 }
 
 std::string TrustedProxies::client(const httplib::Request& req) const {
@@ -256,8 +260,9 @@ std::string TrustedProxies::client(const httplib::Request& req) const {
     for (std::string hop; std::getline(list, hop, ',');) hops.push_back(trim(hop));
   }
   for (auto hop = hops.rbegin(); hop != hops.rend(); ++hop) {
-    if (contains(*hop)) continue;
-    return ip_bytes(*hop) ? client_of(*hop) : client_of(req.remote_addr);
+    const auto bytes = ip_bytes(*hop);
+    if (!bytes) break;  // not an address: the proxy's own
+    if (!trusted(*bytes)) return client_of(*hop);
   }
   return client_of(req.remote_addr);
 }

@@ -36,7 +36,8 @@ class TrustedProxies {
   std::string client(const httplib::Request& req) const;
 
  private:
-  std::vector<std::array<unsigned char, 16>> addresses_;  // IPv4 ones mapped into IPv6
+  bool trusted(const std::array<unsigned char, 16>& bytes) const;  // one of addresses_
+  std::vector<std::array<unsigned char, 16>> addresses_;           // IPv4 ones mapped into IPv6
 };
 
 struct ConnectionLimits {
