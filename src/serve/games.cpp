@@ -76,14 +76,6 @@ void check_name(const std::string& name) {
   }
 }
 
-// The longest an engine seat thinks about a move: a spec asking for more is refused, and the
-// engine watch (watch_engines) stops a search that goes on longer, as one of playouts alone,
-// which has no time limit of its own, can on a big board.
-constexpr int kMoveSeconds = 60;
-
-// How long an engine turn whose move the database did not take waits before it is tried again.
-constexpr auto kEngineRetry = std::chrono::seconds(3);
-
 // What an engine seat a client asks for may cost: its search runs on one of the server's
 // engine threads (--engine-threads) and holds it while it thinks, so a spec may not add
 // threads, nor think for longer than kMoveSeconds a move (an hour a game), nor run more than
@@ -372,10 +364,12 @@ std::pair<int, Json> Games::rematch(const std::shared_ptr<LiveGame>& game, const
   std::string setup;
   std::vector<std::string> specs = g.specs;
   std::vector<std::string> names;
+  std::string next;  // the rematch's id, when a seat has started it already
   {
     std::unique_lock lock(g.mutex);
     g.changed.wait(lock, [&] { return !g.rematching; });
-    if (g.next.empty()) {
+    next = g.next;
+    if (next.empty()) {
       const Position& pos = g.session->position();
       if (!pos.is_over()) refuse(409, "the game is not over: a rematch starts once it has ended");
       g.rematching = true;
@@ -384,16 +378,15 @@ std::pair<int, Json> Games::rematch(const std::shared_ptr<LiveGame>& game, const
       names = g.session->game().names;
     }
   }
-  bool started = false;
-  if (board) {
+  const bool started = next.empty();
+  if (started) {
     // Each player takes the next colour (in two players, Black and White change places).
     std::rotate(specs.rbegin(), specs.rbegin() + 1, specs.rend());
     names.resize(specs.size());
     std::rotate(names.rbegin(), names.rbegin() + 1, names.rend());
-    std::string id;
     try {
       refuse_while_engines_busy(specs);
-      id = start_game(board, setup, specs, names, g.id)->id;
+      next = start_game(board, setup, specs, names, g.id)->id;
     } catch (...) {
       std::lock_guard lock(g.mutex);
       g.rematching = false;
@@ -402,14 +395,8 @@ std::pair<int, Json> Games::rematch(const std::shared_ptr<LiveGame>& game, const
     }
     std::lock_guard lock(g.mutex);
     g.rematching = false;
-    g.next = id;
+    g.next = next;
     after_change(game);
-    started = true;
-  }
-  std::string next;
-  {
-    std::lock_guard lock(g.mutex);
-    next = g.next;
   }
   return {started ? 201 : 200,
           {{"id", next}, {"url", "/games/" + next}, {"seat_url", next_seat_url(g, as)}}};
@@ -529,153 +516,6 @@ void Games::wake_all() {
     std::lock_guard game_lock(kept.game->mutex);
     kept.game->changed.notify_all();
   }
-}
-
-// ---------------------------------------------------------------- engine seats
-
-void Games::refuse_while_engines_busy(const std::vector<std::string>& players) {
-  if (std::all_of(players.begin(), players.end(), [](const std::string& p) {
-        return p == "human";  // (as make_seat reads it)
-      })) {
-    return;
-  }
-  std::size_t waiting = 0;
-  {
-    std::lock_guard lock(pool_mutex_);
-    waiting = pool_queue_.size() + retry_.size();
-  }
-  if (waiting >= options_.in_memory) {
-    refuse(503, std::to_string(waiting) +
-                    " games wait for an engine already; start a game with engine seats later");
-  }
-}
-
-void Games::after_change(const std::shared_ptr<LiveGame>& g) {
-  g->changed.notify_all();
-  if (g->engine_queued || !g->session->engine_to_move()) return;
-  g->engine_queued = true;
-  {
-    std::lock_guard lock(pool_mutex_);
-    pool_queue_.push_back(g);
-  }
-  pool_wake_.notify_one();
-}
-
-// Asks engines that have thought for kMoveSeconds to move (they play the best move found so
-// far), and queues the turns to try again, looking four times a second.
-void Games::watch_engines() {
-  std::unique_lock lock(pool_mutex_);
-  while (
-      !watch_wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stopping_; })) {
-    const auto now = std::chrono::steady_clock::now();
-    for (const auto& [agent, began] : thinking_) {
-      if (now - began >= std::chrono::seconds(kMoveSeconds)) agent->stop();
-    }
-    // Engine turns whose move could not be stored go back to the queue when their time comes.
-    const auto due = std::stable_partition(retry_.begin(), retry_.end(),
-                                           [&](const auto& r) { return r.second > now; });
-    if (due != retry_.end()) {
-      for (auto it = due; it != retry_.end(); ++it) pool_queue_.push_back(std::move(it->first));
-      retry_.erase(due, retry_.end());
-      pool_wake_.notify_all();
-    }
-  }
-}
-
-void Games::engine_worker() {
-  for (;;) {
-    std::shared_ptr<LiveGame> g;
-    {
-      std::unique_lock lock(pool_mutex_);
-      pool_wake_.wait(lock, [this] { return stopping_ || !pool_queue_.empty(); });
-      if (stopping_) return;
-      g = std::move(pool_queue_.front());
-      pool_queue_.pop_front();
-    }
-    engine_turn(g);
-  }
-}
-
-// One engine turn: the engine chooses without the game's lock (so the game answers meanwhile);
-// its move is stored, then played, under the lock, unless the game has moved on.
-void Games::engine_turn(const std::shared_ptr<LiveGame>& g) {
-  std::optional<EngineTurn> turn;
-  std::optional<Vertex> chosen;  // a move chosen before, which the database refused
-  {
-    std::lock_guard lock(g->mutex);
-    turn = g->session->engine_turn();
-    if (!turn) {
-      g->engine_queued = false;
-      return;
-    }
-    if (g->unstored && g->unstored->ply == turn->ply && g->unstored->hash == turn->hash) {
-      chosen = g->unstored->vertex;
-    }
-    g->unstored.reset();
-  }
-  Vertex v = kNoVertex;
-  std::string failure;
-  if (chosen) {
-    v = *chosen;  // (not thought out again: a minute of an engine thread at each try)
-  } else {
-    {
-      std::lock_guard lock(pool_mutex_);
-      if (stopping_) return;
-      thinking_.emplace_back(turn->agent, std::chrono::steady_clock::now());
-    }
-    try {
-      v = turn->agent->choose(turn->position);
-      // What an engine keeps for its next move (its tree and solver table: about 60 MB after
-      // 100,000 playouts on 7x7) would stay for every game in memory while people think, and
-      // add up with the games (test_engine_trees_are_not_kept_while_people_think). Each move
-      // is thought out afresh, so the searches in memory are at most one per engine thread.
-      turn->agent->forget_search();
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    std::lock_guard lock(pool_mutex_);
-    std::erase_if(thinking_, [&](const auto& t) { return t.first == turn->agent; });
-  }
-  {
-    std::lock_guard lock(pool_mutex_);
-    if (stopping_) return;
-  }
-  std::lock_guard lock(g->mutex);
-  g->engine_queued = false;
-  Session& s = *g->session;
-  if (s.ply() != turn->ply || s.position().hash() != turn->hash) {
-    after_change(g);  // stale: the game moved on (cannot happen while only engines move it)
-    return;
-  }
-  const Position& pos = s.position();
-  if (failure.empty() && (v >= pos.num_vertices() || !pos.explain(pos.to_move(), v).empty())) {
-    failure = "it chose an illegal move";
-  }
-  if (failure.empty()) {
-    try {
-      store_.add_turn(g->id, s.ply() + 1, {pos.to_move(), pos.topology().name(v)});
-    } catch (const std::exception& e) {
-      // The database failed (locked by another program, the disk full): the game would wait
-      // for this engine for good, since only its move moves it on. The move is stored later.
-      if (g->engine_failures++ == 0) {
-        std::cerr << "tanbo serve: game " << g->id << ": the engine's move could not be stored ("
-                  << e.what() << "); it is tried again every "
-                  << std::chrono::duration<double>(kEngineRetry).count() << " s\n";
-      }
-      g->engine_queued = true;
-      g->unstored = UnstoredMove{turn->ply, turn->hash, v};
-      std::lock_guard pool_lock(pool_mutex_);
-      retry_.emplace_back(g, std::chrono::steady_clock::now() + kEngineRetry);
-      return;
-    }
-    g->engine_failures = 0;
-    s.play_engine_choice(*turn, v);
-  } else {
-    std::cerr << "tanbo serve: game " << g->id << ": the engine " << turn->agent->spec()
-              << " did not move: " << failure << "\n";
-    return;
-  }
-  after_change(g);
 }
 
 }  // namespace tanbo::serve

@@ -61,6 +61,14 @@ struct LiveGame {
   std::uint64_t version() const { return 2 * session->version() + (next.empty() ? 0 : 1); }
 };
 
+// The longest an engine seat thinks about a move: a spec asking for more is refused, and the
+// engine watch (watch_engines) stops a search that goes on longer, as one of playouts alone,
+// which has no time limit of its own, can on a big board.
+inline constexpr int kMoveSeconds = 60;
+
+// How long an engine turn whose move the database did not take waits before it is tried again.
+inline constexpr auto kEngineRetry = std::chrono::seconds(3);
+
 // The seat (player from 1) whose token is `token`, compared in constant time with every seat's
 // (same_secret); throws ApiError 403 "this token is not a seat of this game" otherwise.
 Player seat_of_token(const LiveGame& g, const std::string& token);
